@@ -1,0 +1,17 @@
+/** Where a command writes; tests pass buffers, the real CLI passes the process streams. */
+export interface CliIo {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  readonly env: NodeJS.ProcessEnv;
+}
+
+/** A user mistake or a refused operation: printed to stderr without a stack, with this exit code. */
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+  ) {
+    super(message);
+    this.name = 'CliError';
+  }
+}

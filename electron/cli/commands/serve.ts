@@ -1,0 +1,95 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { findAppRoot } from '../../core/appRoot';
+import { createEngine } from '../../core/engine';
+import { configRootsFromEnv } from '../../core/home/configRoots';
+import { defaultDataDir } from '../../core/home/dataDir';
+import { createAccessToken, isLoopbackHost } from '../../server/requestAuth';
+import { WebShellServer } from '../../server/WebShellServer';
+import { CliError, type CliIo } from '../cliIo';
+
+export const DEFAULT_PORT = 7420;
+
+export interface RunningServe {
+  readonly url: string;
+  readonly stop: () => Promise<void>;
+}
+
+/** Starts the web shell; resolves once it listens. The caller decides how long it runs. */
+export async function startServe(argv: readonly string[], io: CliIo): Promise<RunningServe> {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'read-only': { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  const port = values.port === undefined ? DEFAULT_PORT : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new CliError(`--port must be a number from 0 to 65535, not ${values.port}`, 2);
+  const host = values.host ?? '127.0.0.1';
+  const appRoot = findAppRoot(import.meta.dirname);
+  const staticDir = appRoot ? join(appRoot, 'out', 'renderer') : null;
+  if (!staticDir || !existsSync(join(staticDir, 'index.html'))) {
+    throw new CliError('The web UI is not built yet: run `npm run build` in the checkout first.');
+  }
+  const demoDir = appRoot ? join(appRoot, 'resources', 'demo-home') : null;
+  const engine = await createEngine({
+    roots: configRootsFromEnv(io.env),
+    dataDir: defaultDataDir(io.env),
+    demoHomeSource: demoDir && existsSync(demoDir) ? demoDir : null,
+    shell: 'web',
+    readOnly: values['read-only'],
+    watch: true,
+  });
+  const server = new WebShellServer({
+    handlers: engine.handlers,
+    subscribe: (sink) => engine.subscribe(sink),
+    staticDir,
+    token: createAccessToken(),
+    host,
+    port,
+    readOnly: values['read-only'],
+  });
+  let address;
+  try {
+    address = await server.start();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    await engine.dispose();
+    if (code === 'EADDRINUSE') throw new CliError(`Port ${port} is in use; choose another with --port`);
+    if (code === 'EADDRNOTAVAIL') throw new CliError(`Cannot bind ${host}: no such address on this machine`);
+    throw error;
+  }
+  if (!isLoopbackHost(host)) {
+    io.stderr(`warning: serving beyond this machine on ${host}; anyone who has the URL below can read your Claude Code memory.\n`);
+  }
+  io.stdout(
+    `Claude Memory Manager is serving ${configRootsFromEnv(io.env)
+      .map((r) => r.path)
+      .join(', ')}${values['read-only'] ? ' (read-only)' : ''}\n`,
+  );
+  io.stdout(`Open: ${address.url}\n`);
+  return {
+    url: address.url,
+    stop: async () => {
+      await server.close();
+      await engine.dispose();
+    },
+  };
+}
+
+/** `ccmem serve [--port P] [--host H] [--read-only]`: runs until interrupted. */
+export async function runServe(argv: readonly string[], io: CliIo): Promise<number> {
+  const running = await startServe(argv, io);
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await running.stop();
+  return 0;
+}

@@ -1,0 +1,8 @@
+import { runCli } from './main';
+
+const exitCode = await runCli(process.argv.slice(2), {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+  env: process.env,
+});
+process.exitCode = exitCode;

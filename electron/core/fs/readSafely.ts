@@ -1,0 +1,134 @@
+import { promises as fs, type Dirent, type Stats } from 'node:fs';
+import type { ItemWarning } from '../../../shared/model/warnings';
+
+export function warning(code: ItemWarning['code'], message: string, path: string | null): ItemWarning {
+  return { code, message, path };
+}
+
+function errorCode(error: unknown): string {
+  return (error as NodeJS.ErrnoException | undefined)?.code ?? 'UNKNOWN';
+}
+
+/** Explains a filesystem error in words a user can act on. */
+export function describeFsError(error: unknown): string {
+  const code = errorCode(error);
+  switch (code) {
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'ENOENT':
+      return 'does not exist';
+    case 'ENOTDIR':
+      return 'is not a folder';
+    case 'ELOOP':
+      return 'symlink loop';
+    case 'EISDIR':
+      return 'is a folder';
+    default:
+      return error instanceof Error ? error.message : String(error);
+  }
+}
+
+export async function statOrNull(path: string): Promise<Stats | null> {
+  try {
+    return await fs.stat(path);
+  } catch {
+    return null;
+  }
+}
+
+export interface DirListing {
+  readonly entries: readonly Dirent[];
+  readonly warning: ItemWarning | null;
+}
+
+/** Lists a folder; an unreadable one yields a warning on that folder instead of an exception. */
+export async function listDir(path: string): Promise<DirListing> {
+  try {
+    return { entries: await fs.readdir(path, { withFileTypes: true }), warning: null };
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return { entries: [], warning: null };
+    return { entries: [], warning: warning('unreadable', `Cannot read folder: ${describeFsError(error)}`, path) };
+  }
+}
+
+/**
+ * Resolves what a directory entry is, following symlinks; a symlink whose target is gone yields a
+ * `broken-symlink` warning and the kind `missing`.
+ */
+export async function entryKind(
+  dir: string,
+  entry: Dirent,
+): Promise<{ kind: 'file' | 'dir' | 'other' | 'missing'; stats: Stats | null; warning: ItemWarning | null }> {
+  const path = `${dir}/${entry.name}`;
+  if (!entry.isSymbolicLink()) {
+    const kind = entry.isFile() ? 'file' : entry.isDirectory() ? 'dir' : 'other';
+    return { kind, stats: null, warning: null };
+  }
+  try {
+    const stats = await fs.stat(path);
+    return { kind: stats.isFile() ? 'file' : stats.isDirectory() ? 'dir' : 'other', stats, warning: null };
+  } catch (error) {
+    return { kind: 'missing', stats: null, warning: warning('broken-symlink', `Broken symlink: ${describeFsError(error)}`, path) };
+  }
+}
+
+export interface FileSlice {
+  readonly bytes: Buffer;
+  readonly size: number;
+  readonly mtimeMs: number;
+}
+
+/** Reads at most `maxBytes` from the start of a file, never the whole of a large file. */
+export async function readHead(path: string, maxBytes: number): Promise<FileSlice> {
+  const handle = await fs.open(path, 'r');
+  try {
+    const stats = await handle.stat();
+    const length = Math.min(maxBytes, stats.size);
+    const buffer = Buffer.alloc(length);
+    const { bytesRead } = await handle.read(buffer, 0, length, 0);
+    return { bytes: buffer.subarray(0, bytesRead), size: stats.size, mtimeMs: stats.mtimeMs };
+  } finally {
+    await handle.close();
+  }
+}
+
+export interface HeadAndTail extends FileSlice {
+  /** The last `maxBytes` of the file; the same bytes as the head when the file is small. */
+  readonly tail: Buffer;
+  readonly tailOffset: number;
+}
+
+/** Reads the first and the last `maxBytes` of a file (Claude Code's "lite" read for session lists). */
+export async function readHeadAndTail(path: string, maxBytes: number): Promise<HeadAndTail> {
+  const handle = await fs.open(path, 'r');
+  try {
+    const stats = await handle.stat();
+    const headLength = Math.min(maxBytes, stats.size);
+    const head = Buffer.alloc(headLength);
+    const { bytesRead } = await handle.read(head, 0, headLength, 0);
+    if (stats.size <= maxBytes) {
+      const bytes = head.subarray(0, bytesRead);
+      return { bytes, size: stats.size, mtimeMs: stats.mtimeMs, tail: bytes, tailOffset: 0 };
+    }
+    const tailOffset = stats.size - maxBytes;
+    const tail = Buffer.alloc(maxBytes);
+    const tailRead = await handle.read(tail, 0, maxBytes, tailOffset);
+    return {
+      bytes: head.subarray(0, bytesRead),
+      size: stats.size,
+      mtimeMs: stats.mtimeMs,
+      tail: tail.subarray(0, tailRead.bytesRead),
+      tailOffset,
+    };
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Reads a small text file whole (settings, MEMORY.md, meta.json), refusing anything larger than `maxBytes`. */
+export async function readSmallText(path: string, maxBytes: number): Promise<string> {
+  const slice = await readHead(path, maxBytes + 1);
+  if (slice.size > maxBytes) throw new Error(`file is larger than ${maxBytes} bytes`);
+  return slice.bytes.toString('utf8');
+}

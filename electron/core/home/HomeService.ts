@@ -1,0 +1,185 @@
+import { promises as fs } from 'node:fs';
+import { join } from 'node:path';
+import type { AgentMemorySummary } from '../../../shared/model/agents';
+import type { ConfigRootInfo, HomeSnapshot, ProjectRef, ProjectSummary, ShellKind } from '../../../shared/model/home';
+import type { MemoryFolderListing } from '../../../shared/model/memory';
+import type { SessionQuickInfo, SessionSummary } from '../../../shared/model/session';
+import type { ItemWarning } from '../../../shared/model/warnings';
+import { CodedError } from '../../../shared/result';
+import { discoverAgentMemories } from '../agents/agentMemoryDiscovery';
+import { describeFsError, readSmallText, statOrNull, warning } from '../fs/readSafely';
+import { readConsolidationLockStatus } from '../lock/consolidationLockStatus';
+import { summarizeMemoryFile } from '../memory/memoryFileSummary';
+import { INDEX_FILE_NAME, scanMemoryFolder } from '../memory/memoryFolderScan';
+import { readSessionQuickInfo } from '../transcripts/sessionQuickInfo';
+import type { ConfigRootSpec } from './configRoots';
+import { mapLimit } from './mapLimit';
+import { discoverHome, projectKey, type DiscoveredHome } from './projectDiscovery';
+
+/** MEMORY.md is loaded whole by the UI; anything beyond this is not an index any more and is cut for display. */
+const MAX_INDEX_BYTES = 4 * 1024 * 1024;
+
+export interface HomeServiceOptions {
+  readonly roots: readonly ConfigRootSpec[];
+  /** The app's own data folder (catalog, history, demo copy); never under a config root. */
+  readonly dataDir: string;
+  /** A sample home shipped with the app, copied into the data folder when the user opens the demo. */
+  readonly demoHomeSource: string | null;
+  readonly shell: ShellKind;
+  readonly readOnly: boolean;
+}
+
+type HomeListener = (snapshot: HomeSnapshot) => void;
+
+/**
+ * Git keeps no modification times, yet Claude Code reads memory age and the last dream from them; the
+ * demo ships its story's times beside it and they are set on the private copy.
+ */
+async function applyDemoMtimes(manifestPath: string, target: string): Promise<void> {
+  let manifest: Record<string, string>;
+  try {
+    manifest = JSON.parse(await fs.readFile(manifestPath, 'utf8')) as Record<string, string>;
+  } catch {
+    return;
+  }
+  for (const [relativePath, iso] of Object.entries(manifest)) {
+    const time = new Date(iso);
+    if (relativePath.split('/').includes('..') || Number.isNaN(time.getTime())) continue;
+    await fs.utimes(join(target, relativePath), time, time).catch(() => undefined);
+  }
+}
+
+interface CachedSession {
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly info: SessionQuickInfo;
+}
+
+/** Owns the set of config roots and what was discovered in them; every shell's requests end up here. */
+export class HomeService {
+  private roots: readonly ConfigRootSpec[];
+  private demo = false;
+  private discovered: DiscoveredHome | null = null;
+  private loading: Promise<DiscoveredHome> | null = null;
+  private readonly sessionCache = new Map<string, CachedSession>();
+  private readonly listeners = new Set<HomeListener>();
+
+  constructor(private readonly options: HomeServiceOptions) {
+    this.roots = options.roots;
+  }
+
+  onDidChangeHome(listener: HomeListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async getHome(): Promise<HomeSnapshot> {
+    return this.toSnapshot(await this.load());
+  }
+
+  async refresh(): Promise<HomeSnapshot> {
+    this.discovered = null;
+    this.loading = null;
+    const snapshot = await this.getHome();
+    this.emit(snapshot);
+    return snapshot;
+  }
+
+  /** Switches to a private copy of the shipped sample home, so the demo can be explored and edited safely. */
+  async openDemo(): Promise<HomeSnapshot> {
+    if (!this.options.demoHomeSource) throw new CodedError('NOT_FOUND', 'This build ships no demo data');
+    const target = join(this.options.dataDir, 'demo-home');
+    if (!(await statOrNull(target))) {
+      await fs.mkdir(this.options.dataDir, { recursive: true });
+      await fs.cp(this.options.demoHomeSource, target, { recursive: true });
+      await applyDemoMtimes(`${this.options.demoHomeSource}.mtimes.json`, target);
+    }
+    this.roots = [{ path: target, source: 'demo' }];
+    this.demo = true;
+    this.sessionCache.clear();
+    return this.refresh();
+  }
+
+  async listSessions(ref: ProjectRef): Promise<SessionSummary[]> {
+    const home = await this.load();
+    this.requireProject(home, ref);
+    const sessions = home.sessions.get(projectKey(ref.configRoot, ref.slug)) ?? [];
+    return sessions.map((session) => ({ ...session, configRoot: ref.configRoot, slug: ref.slug }));
+  }
+
+  async listMemoryFiles(ref: ProjectRef): Promise<MemoryFolderListing> {
+    const project = this.requireProject(await this.load(), ref);
+    const memoryDir = project.memoryDir;
+    const warnings: ItemWarning[] = [];
+    const exists = project.memoryDirExists;
+    const scan = exists ? await scanMemoryFolder(memoryDir) : { topicFiles: [], warnings: [] };
+    warnings.push(...scan.warnings);
+    const files = await mapLimit(scan.topicFiles, 16, summarizeMemoryFile);
+    let indexText: string | null = null;
+    const indexPath = join(memoryDir, INDEX_FILE_NAME);
+    if (exists && (await statOrNull(indexPath))) {
+      try {
+        indexText = await readSmallText(indexPath, MAX_INDEX_BYTES);
+      } catch (error) {
+        warnings.push(warning('unreadable', `Cannot read MEMORY.md: ${describeFsError(error)}`, indexPath));
+      }
+    }
+    return { memoryDir, exists, indexText, files, lock: await readConsolidationLockStatus(memoryDir), warnings };
+  }
+
+  async listAgentMemories(): Promise<AgentMemorySummary[]> {
+    const home = await this.load();
+    const existingRoots = home.roots.filter((root) => root.exists).map((root) => root.path);
+    const projectPaths = new Set<string>();
+    for (const project of home.projects) {
+      if (project.path && (await statOrNull(project.path))?.isDirectory()) projectPaths.add(project.path);
+    }
+    return discoverAgentMemories(existingRoots, [...projectPaths].sort());
+  }
+
+  dispose(): void {
+    this.listeners.clear();
+  }
+
+  private requireProject(home: DiscoveredHome, ref: ProjectRef): ProjectSummary {
+    const project = home.projects.find((p) => p.configRoot === ref.configRoot && p.slug === ref.slug);
+    if (!project) throw new CodedError('NOT_FOUND', `No project ${ref.slug} under ${ref.configRoot}`);
+    return project;
+  }
+
+  private load(): Promise<DiscoveredHome> {
+    if (this.discovered) return Promise.resolve(this.discovered);
+    this.loading ??= discoverHome(this.roots, (file, id) => this.readSession(file, id)).then((home) => {
+      this.discovered = home;
+      return home;
+    });
+    return this.loading;
+  }
+
+  private async readSession(file: string, sessionId: string): Promise<SessionQuickInfo> {
+    const stats = await statOrNull(file);
+    const cached = this.sessionCache.get(file);
+    if (stats && cached && cached.size === stats.size && cached.mtimeMs === stats.mtimeMs) return cached.info;
+    const info = await readSessionQuickInfo(file, sessionId);
+    if (stats) this.sessionCache.set(file, { size: stats.size, mtimeMs: stats.mtimeMs, info });
+    return info;
+  }
+
+  private toSnapshot(home: DiscoveredHome): HomeSnapshot {
+    const roots: readonly ConfigRootInfo[] = home.roots;
+    return {
+      roots,
+      projects: home.projects,
+      empty: !roots.some((root) => root.exists),
+      demo: this.demo,
+      dataDir: this.options.dataDir,
+      readOnly: this.options.readOnly,
+      shell: this.options.shell,
+      warnings: roots.flatMap((root) => root.warnings),
+    };
+  }
+
+  private emit(snapshot: HomeSnapshot): void {
+    for (const listener of this.listeners) listener(snapshot);
+  }
+}

@@ -1,0 +1,181 @@
+import { join } from 'node:path';
+import type { ConfigRootInfo, PathSource, ProjectSummary } from '../../../shared/model/home';
+import type { SessionQuickInfo } from '../../../shared/model/session';
+import type { ItemWarning } from '../../../shared/model/warnings';
+import { pathAndAncestors } from '../../../shared/claude/pathAncestors';
+import { slugDisplayName, slugMatchesPath } from '../../../shared/claude/sanitizePath';
+import { isSessionFileName, sessionIdFromFileName } from '../../../shared/claude/sessionFiles';
+import { entryKind, listDir, statOrNull, warning } from '../fs/readSafely';
+import { INDEX_FILE_NAME, scanMemoryFolder } from '../memory/memoryFolderScan';
+import { readSessionsIndexProjectPath } from '../transcripts/sessionsIndexFile';
+import type { ConfigRootSpec } from './configRoots';
+import { mapLimit } from './mapLimit';
+import { resolveMemoryDir } from './memoryDirResolver';
+import { readSettingsFile, validateMemoryDirectory } from './settingsFiles';
+
+const IO_PARALLELISM = 16;
+
+/** Reads one session's quick info; the caller decides whether to reuse a cached one. */
+export type SessionInfoReader = (file: string, sessionId: string) => Promise<SessionQuickInfo>;
+
+export interface DiscoveredHome {
+  readonly roots: readonly ConfigRootInfo[];
+  readonly projects: readonly ProjectSummary[];
+  /** Sessions per project, keyed by `projectKey()`. */
+  readonly sessions: ReadonlyMap<string, readonly SessionQuickInfo[]>;
+}
+
+export function projectKey(configRoot: string, slug: string): string {
+  return `${configRoot}\0${slug}`;
+}
+
+interface ProjectFolder {
+  readonly configRoot: string;
+  readonly slug: string;
+  readonly dir: string;
+  readonly sessions: readonly SessionQuickInfo[];
+  readonly indexPath: string | null;
+  readonly warnings: ItemWarning[];
+}
+
+/** The most common first cwd across sessions; ties go to the one seen in the newest session. */
+function mostCommonCwd(sessions: readonly SessionQuickInfo[]): string | null {
+  const counts = new Map<string, { count: number; newest: string }>();
+  for (const session of sessions) {
+    if (!session.cwd) continue;
+    const entry = counts.get(session.cwd) ?? { count: 0, newest: '' };
+    entry.count++;
+    if (session.mtime > entry.newest) entry.newest = session.mtime;
+    counts.set(session.cwd, entry);
+  }
+  let best: string | null = null;
+  let bestEntry = { count: 0, newest: '' };
+  for (const [cwd, entry] of counts) {
+    if (entry.count > bestEntry.count || (entry.count === bestEntry.count && entry.newest > bestEntry.newest)) {
+      best = cwd;
+      bestEntry = entry;
+    }
+  }
+  return best;
+}
+
+async function readProjectFolder(configRoot: string, slug: string, dir: string, readSession: SessionInfoReader): Promise<ProjectFolder> {
+  const warnings: ItemWarning[] = [];
+  const listing = await listDir(dir);
+  if (listing.warning) warnings.push(listing.warning);
+  const sessionFiles: string[] = [];
+  for (const entry of listing.entries) {
+    if (!isSessionFileName(entry.name)) continue;
+    const kind = await entryKind(dir, entry);
+    if (kind.warning) warnings.push(kind.warning);
+    if (kind.kind === 'file') sessionFiles.push(entry.name);
+  }
+  const sessions = await mapLimit(sessionFiles, IO_PARALLELISM, (name) => readSession(join(dir, name), sessionIdFromFileName(name)));
+  sessions.sort((a, b) => (b.lastTimestamp ?? b.mtime).localeCompare(a.lastTimestamp ?? a.mtime));
+  return { configRoot, slug, dir, sessions, indexPath: await readSessionsIndexProjectPath(dir), warnings };
+}
+
+async function firstWithGit(candidates: readonly string[]): Promise<string | null> {
+  for (const candidate of candidates) if (await statOrNull(join(candidate, '.git'))) return candidate;
+  return null;
+}
+
+async function newestMtime(paths: readonly string[]): Promise<number> {
+  let newest = 0;
+  const stats = await mapLimit(paths, IO_PARALLELISM, (path) => statOrNull(path));
+  for (const stat of stats) if (stat && stat.mtimeMs > newest) newest = stat.mtimeMs;
+  return newest;
+}
+
+/** Finds every config root's projects, their real paths, sessions and memory folders. Reads only. */
+export async function discoverHome(specs: readonly ConfigRootSpec[], readSession: SessionInfoReader): Promise<DiscoveredHome> {
+  const roots: ConfigRootInfo[] = [];
+  const folders: ProjectFolder[] = [];
+  const userSettingsByRoot = new Map<string, Awaited<ReturnType<typeof readSettingsFile>>>();
+  for (const spec of specs) {
+    const rootWarnings: ItemWarning[] = [];
+    const rootStats = await statOrNull(spec.path);
+    const exists = rootStats?.isDirectory() ?? false;
+    if (rootStats && !exists) rootWarnings.push(warning('not-a-directory', 'The config root is not a folder', spec.path));
+    const userSettings = exists ? await readSettingsFile(join(spec.path, 'settings.json')) : { values: null, warning: null };
+    if (userSettings.warning) rootWarnings.push(userSettings.warning);
+    const userMemoryDir = userSettings.values?.autoMemoryDirectory;
+    if (userMemoryDir !== undefined && validateMemoryDirectory(userMemoryDir) === null) {
+      rootWarnings.push(
+        warning(
+          'settings-invalid-path',
+          `autoMemoryDirectory ${JSON.stringify(userMemoryDir)} is not an absolute path or ~/ path; it was ignored`,
+          join(spec.path, 'settings.json'),
+        ),
+      );
+    }
+    userSettingsByRoot.set(spec.path, userSettings);
+    roots.push({ path: spec.path, exists, source: spec.source, warnings: rootWarnings });
+    if (!exists) continue;
+    const projectsDir = join(spec.path, 'projects');
+    const listing = await listDir(projectsDir);
+    if (listing.warning) rootWarnings.push(listing.warning);
+    const slugs: string[] = [];
+    for (const entry of listing.entries) {
+      const kind = await entryKind(projectsDir, entry);
+      if (kind.warning) rootWarnings.push(kind.warning);
+      if (kind.kind === 'dir') slugs.push(entry.name);
+    }
+    folders.push(...(await mapLimit(slugs, 4, (slug) => readProjectFolder(spec.path, slug, join(projectsDir, slug), readSession))));
+  }
+
+  const knownCwds = new Set<string>();
+  for (const folder of folders)
+    for (const session of folder.sessions) if (session.cwd) for (const p of pathAndAncestors(session.cwd)) knownCwds.add(p);
+
+  const projects = await mapLimit(folders, 4, async (folder): Promise<ProjectSummary> => {
+    let path: string | null = mostCommonCwd(folder.sessions);
+    let pathSource: PathSource = path ? 'transcript-cwd' : 'unknown';
+    if (!path && folder.indexPath) {
+      path = folder.indexPath;
+      pathSource = 'sessions-index';
+    }
+    if (!path) {
+      const matches = [...knownCwds].filter((candidate) => slugMatchesPath(folder.slug, candidate));
+      if (matches.length > 0) {
+        // Long (> 200 char) slugs match by prefix, so a sub-folder and its ancestors can all match; auto memory
+        // is keyed on the git root, so prefer the candidate that has a `.git` on disk.
+        path = matches.length === 1 ? matches[0] : ((await firstWithGit(matches)) ?? matches[0]);
+        pathSource = 'git-root-match';
+      }
+    }
+    const pathOnDisk = path && (await statOrNull(path))?.isDirectory() ? path : null;
+    const memory = await resolveMemoryDir(
+      folder.configRoot,
+      folder.slug,
+      userSettingsByRoot.get(folder.configRoot) ?? { values: null, warning: null },
+      pathOnDisk,
+    );
+    const memoryDirExists = (await statOrNull(memory.memoryDir))?.isDirectory() ?? false;
+    const scan = await scanMemoryFolder(memory.memoryDir);
+    const indexStats = await statOrNull(join(memory.memoryDir, INDEX_FILE_NAME));
+    const memoryNewest = await newestMtime(scan.topicFiles.map((file) => file.absolutePath));
+    // A session's own last timestamp beats its mtime, which copies and backups reset.
+    const sessionNewest = folder.sessions.reduce((max, s) => Math.max(max, Date.parse(s.lastTimestamp ?? s.mtime) || 0), 0);
+    const newest = Math.max(memoryNewest, sessionNewest, indexStats?.mtimeMs ?? 0);
+    const sessionWarnings = folder.sessions.flatMap((s) => s.warnings);
+    return {
+      configRoot: folder.configRoot,
+      slug: folder.slug,
+      path,
+      pathSource,
+      displayName: path ?? slugDisplayName(folder.slug),
+      sessionCount: folder.sessions.length,
+      memoryDir: memory.memoryDir,
+      memoryDirExists,
+      memoryDirSource: memory.source,
+      memoryFileCount: scan.topicFiles.length,
+      hasMemoryIndex: indexStats?.isFile() ?? false,
+      lastActivity: newest > 0 ? new Date(newest).toISOString() : null,
+      warnings: [...folder.warnings, ...memory.warnings, ...scan.warnings, ...sessionWarnings],
+    };
+  });
+  projects.sort((a, b) => (b.lastActivity ?? '').localeCompare(a.lastActivity ?? '') || a.slug.localeCompare(b.slug));
+  const sessions = new Map(folders.map((folder) => [projectKey(folder.configRoot, folder.slug), folder.sessions]));
+  return { roots, projects, sessions };
+}

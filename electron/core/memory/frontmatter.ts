@@ -1,0 +1,130 @@
+import { parse as parseYaml } from 'yaml';
+import type { FrontmatterVariant } from '../../../shared/model/memory';
+
+/** Frontmatter engines that would run code if a library honoured them; we refuse them outright. */
+const EXECUTABLE_LANGUAGES = new Set(['js', 'javascript', 'coffee', 'coffeescript', 'cson', 'ts', 'typescript', 'eval']);
+
+/** Larger frontmatter than this is refused without parsing: no memory needs it, and YAML bombs do. */
+export const MAX_FRONTMATTER_CHARS = 64 * 1024;
+
+const MAX_YAML_ALIASES = 50;
+
+export interface ParsedFrontmatter {
+  readonly variant: FrontmatterVariant;
+  /** The parsed mapping, or the line-based fallback when the YAML is broken; empty when there is none. */
+  readonly data: Readonly<Record<string, unknown>>;
+  /** Character offsets of the block's inner text and of the body in the source (for text patches). */
+  readonly innerStart: number;
+  readonly innerEnd: number;
+  readonly bodyStart: number;
+  readonly language: string | null;
+  readonly error: string | null;
+}
+
+const OPEN = /^\uFEFF?---([A-Za-z]*)[ \t]*\r?\n/;
+const CLOSE = /^---[ \t]*(?:\r?\n|$)/m;
+
+function noFrontmatter(): ParsedFrontmatter {
+  return { variant: 'none', data: {}, innerStart: 0, innerEnd: 0, bodyStart: 0, language: null, error: null };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Reads `key: value` lines when the YAML does not parse, the way people's broken frontmatter is still readable. */
+function lineFallback(inner: string): Record<string, unknown> {
+  const data: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  let nested: Record<string, unknown> | null = null;
+  for (const line of inner.split(/\r?\n/)) {
+    const top = /^([A-Za-z_][\w-]*):[ \t]*(.*)$/.exec(line);
+    if (top) {
+      const value = top[2].trim();
+      if (value === '') {
+        nested = Object.create(null) as Record<string, unknown>;
+        data[top[1]] = nested;
+      } else {
+        data[top[1]] = value.replace(/^(['"])(.*)\1$/, '$2');
+        nested = null;
+      }
+      continue;
+    }
+    const child = /^[ \t]+([A-Za-z_][\w-]*):[ \t]*(.*)$/.exec(line);
+    if (child && nested) nested[child[1]] = child[2].trim().replace(/^(['"])(.*)\1$/, '$2');
+  }
+  return data;
+}
+
+function variantOf(data: Record<string, unknown>): FrontmatterVariant {
+  const metadata = data.metadata;
+  if (isPlainObject(metadata)) return Object.hasOwn(metadata, 'node_type') ? 'nested-node-type' : 'nested';
+  return 'flat';
+}
+
+/**
+ * Splits and parses a memory file's frontmatter without ever executing it. Executable engines
+ * (`---js` and friends) are refused, YAML aliases are capped, oversized blocks are not parsed.
+ */
+export function parseFrontmatter(text: string): ParsedFrontmatter {
+  const open = OPEN.exec(text);
+  if (!open) return noFrontmatter();
+  const language = open[1].toLowerCase() || null;
+  const innerStart = open[0].length;
+  const rest = text.slice(innerStart);
+  const close = CLOSE.exec(rest);
+  if (!close) {
+    return {
+      ...noFrontmatter(),
+      variant: 'invalid',
+      language,
+      innerStart,
+      innerEnd: text.length,
+      bodyStart: text.length,
+      error: 'The frontmatter block is never closed with ---',
+    };
+  }
+  const innerEnd = innerStart + close.index;
+  const bodyStart = innerEnd + close[0].length;
+  const base = { innerStart, innerEnd, bodyStart, language };
+  if (language && EXECUTABLE_LANGUAGES.has(language)) {
+    return { ...base, variant: 'executable', data: {}, error: `Executable frontmatter (---${language}) is refused and never run` };
+  }
+  if (language && language !== 'yaml' && language !== 'yml') {
+    return { ...base, variant: 'invalid', data: {}, error: `Unsupported frontmatter language: ${language}` };
+  }
+  const inner = text.slice(innerStart, innerEnd);
+  if (inner.length > MAX_FRONTMATTER_CHARS) {
+    return {
+      ...base,
+      variant: 'invalid',
+      data: {},
+      error: `Frontmatter is larger than ${MAX_FRONTMATTER_CHARS / 1024} KiB; it was not parsed`,
+    };
+  }
+  try {
+    const parsed: unknown = parseYaml(inner, {
+      maxAliasCount: MAX_YAML_ALIASES,
+      uniqueKeys: false,
+      prettyErrors: false,
+      logLevel: 'error',
+    });
+    if (parsed === null || parsed === undefined) return { ...base, variant: 'flat', data: {}, error: null };
+    if (!isPlainObject(parsed)) return { ...base, variant: 'invalid', data: {}, error: 'Frontmatter is not a mapping of keys to values' };
+    return { ...base, variant: variantOf(parsed), data: parsed, error: null };
+  } catch (error) {
+    const message = error instanceof RangeError ? 'Frontmatter is nested too deeply to parse' : (error as Error).message.split('\n')[0];
+    const fallback = lineFallback(inner);
+    return { ...base, variant: 'invalid', data: fallback, error: `Frontmatter is not valid YAML: ${message}` };
+  }
+}
+
+function ownString(record: unknown, key: string): string | null {
+  if (!isPlainObject(record) || !Object.hasOwn(record, key)) return null;
+  const value = record[key];
+  return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : null;
+}
+
+/** A field in either the flat or the nested `metadata:` layout; the flat one wins when both exist. */
+export function frontmatterField(data: Readonly<Record<string, unknown>>, key: string): string | null {
+  return ownString(data, key) ?? ownString(Object.hasOwn(data, 'metadata') ? data.metadata : null, key);
+}

@@ -1,0 +1,46 @@
+import { join, relative, sep } from 'node:path';
+import type { ItemWarning } from '../../../shared/model/warnings';
+import { entryKind, listDir } from '../fs/readSafely';
+
+export const INDEX_FILE_NAME = 'MEMORY.md';
+
+export interface FoundMemoryFile {
+  readonly absolutePath: string;
+  /** Relative to the memory folder, forward slashes on every platform. */
+  readonly relativePath: string;
+}
+
+export interface MemoryFolderScan {
+  readonly topicFiles: readonly FoundMemoryFile[];
+  readonly warnings: readonly ItemWarning[];
+}
+
+const MAX_DEPTH = 16;
+
+/**
+ * Every topic file under a memory folder, recursively: `*.md` except `MEMORY.md` index files.
+ * Symlinked folders are not followed (no loops, no escaping the folder).
+ */
+export async function scanMemoryFolder(memoryDir: string): Promise<MemoryFolderScan> {
+  const topicFiles: FoundMemoryFile[] = [];
+  const warnings: ItemWarning[] = [];
+  async function walk(dir: string, depth: number): Promise<void> {
+    const listing = await listDir(dir);
+    if (listing.warning) warnings.push(listing.warning);
+    for (const entry of listing.entries) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (depth < MAX_DEPTH) await walk(path, depth + 1);
+        continue;
+      }
+      if (!entry.name.toLowerCase().endsWith('.md') || entry.name === INDEX_FILE_NAME) continue;
+      const kind = await entryKind(dir, entry);
+      if (kind.warning) warnings.push(kind.warning);
+      if (kind.kind !== 'file') continue;
+      topicFiles.push({ absolutePath: path, relativePath: relative(memoryDir, path).split(sep).join('/') });
+    }
+  }
+  await walk(memoryDir, 0);
+  topicFiles.sort((a, b) => a.relativePath.localeCompare(b.relativePath));
+  return { topicFiles, warnings };
+}

@@ -1,0 +1,59 @@
+const NEWLINE = 0x0a;
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+export interface WindowLines {
+  /** Parsed objects of the complete lines in the window, in file order. */
+  readonly records: readonly Record<string, unknown>[];
+  readonly invalidUtf8: number;
+  readonly invalidJson: number;
+  /** True when the window holds no line end at all: one line longer than the window. */
+  readonly overlongLine: boolean;
+  readonly hasNul: boolean;
+}
+
+/**
+ * Parses the complete JSONL lines of a byte window cut out of a larger file. A line cut by the
+ * window's start (unless the window starts the file) or end (unless it ends the file) is dropped.
+ */
+export function parseWindowLines(window: Buffer, startsFile: boolean, endsFile: boolean): WindowLines {
+  const records: Record<string, unknown>[] = [];
+  let invalidUtf8 = 0;
+  let invalidJson = 0;
+  const hasNul = window.includes(0);
+  let start = 0;
+  if (!startsFile) {
+    const first = window.indexOf(NEWLINE);
+    if (first < 0) return { records, invalidUtf8, invalidJson, overlongLine: true, hasNul };
+    start = first + 1;
+  }
+  let sawNewline = !startsFile;
+  while (start < window.length) {
+    let end = window.indexOf(NEWLINE, start);
+    if (end < 0) {
+      if (!endsFile) break;
+      end = window.length;
+    } else {
+      sawNewline = true;
+    }
+    const lineBytes = window.subarray(start, end);
+    start = end + 1;
+    if (lineBytes.length === 0 || (lineBytes.length === 1 && lineBytes[0] === 0x0d)) continue;
+    let text: string;
+    try {
+      text = strictUtf8.decode(lineBytes);
+    } catch {
+      invalidUtf8++;
+      continue;
+    }
+    try {
+      const value: unknown = JSON.parse(text);
+      if (value && typeof value === 'object' && !Array.isArray(value)) records.push(value as Record<string, unknown>);
+      else invalidJson++;
+    } catch {
+      // A last line without its newline may still be being written; that is not an error.
+      if (end === window.length && endsFile) continue;
+      invalidJson++;
+    }
+  }
+  return { records, invalidUtf8, invalidJson, overlongLine: !sawNewline && !endsFile, hasNul };
+}

@@ -1,0 +1,43 @@
+import { useShallow } from 'zustand/react/shallow';
+import type { ProjectSummary } from '../../../../shared/model/home';
+import { RelativeTime } from '../../components/RelativeTime';
+import { useHomeStore } from '../../stores/homeStore';
+import { navigate, sameProject, useNavigationStore } from '../../stores/navigationStore';
+
+function ProjectItem({ project, selected }: { readonly project: ProjectSummary; readonly selected: boolean }) {
+  return (
+    <li>
+      <button
+        type="button"
+        className={`project-item${selected ? ' selected' : ''}`}
+        aria-current={selected ? 'true' : undefined}
+        onClick={() => navigate({ project: { configRoot: project.configRoot, slug: project.slug } })}
+        title={project.path ?? `Real path unknown (folder ${project.slug})`}
+      >
+        <span className="project-path">{project.displayName}</span>
+        {project.path === null ? <span className="badge muted-badge">path unknown</span> : null}
+        <span className="project-meta">
+          {project.sessionCount} sessions · {project.memoryFileCount} memories · <RelativeTime iso={project.lastActivity} />
+        </span>
+        {project.warnings.length > 0 ? <span className="badge warn">{project.warnings.length} warnings</span> : null}
+      </button>
+    </li>
+  );
+}
+
+/** Every project of every config root, newest activity first. */
+export function ProjectSidebar() {
+  const projects = useHomeStore(useShallow((s) => s.home?.projects ?? []));
+  const selected = useNavigationStore((s) => s.project);
+  return (
+    <nav className="sidebar" aria-label="Projects">
+      <h2 className="sidebar-title">Projects</h2>
+      {projects.length === 0 ? <p className="muted">No projects yet.</p> : null}
+      <ul className="project-list">
+        {projects.map((project) => (
+          <ProjectItem key={`${project.configRoot}\0${project.slug}`} project={project} selected={sameProject(selected, project)} />
+        ))}
+      </ul>
+    </nav>
+  );
+}

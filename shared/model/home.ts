@@ -1,0 +1,52 @@
+import type { ItemWarning } from './warnings';
+
+export type PathSource = 'transcript-cwd' | 'sessions-index' | 'git-root-match' | 'unknown';
+
+export type MemoryDirSource = 'default' | 'user-settings' | 'local-settings';
+
+export type ConfigRootSource = 'CLAUDE_CONFIG_DIR' | 'default' | 'demo';
+
+export interface ConfigRootInfo {
+  readonly path: string;
+  readonly exists: boolean;
+  readonly source: ConfigRootSource;
+  readonly warnings: readonly ItemWarning[];
+}
+
+/** Identifies a project folder: the slug is only unique within one config root. */
+export interface ProjectRef {
+  readonly configRoot: string;
+  readonly slug: string;
+}
+
+export interface ProjectSummary extends ProjectRef {
+  /** The real path of the project, or null when it cannot be known. */
+  readonly path: string | null;
+  readonly pathSource: PathSource;
+  /** What to show when `path` is null: a readable guess, never used as a path. */
+  readonly displayName: string;
+  readonly sessionCount: number;
+  /** Where this project's auto memory lives (or would live: see `memoryDirExists`). */
+  readonly memoryDir: string;
+  readonly memoryDirExists: boolean;
+  readonly memoryDirSource: MemoryDirSource;
+  readonly memoryFileCount: number;
+  readonly hasMemoryIndex: boolean;
+  /** ISO time of the newest session or memory file change, or null. */
+  readonly lastActivity: string | null;
+  readonly warnings: readonly ItemWarning[];
+}
+
+export type ShellKind = 'electron' | 'web' | 'cli';
+
+export interface HomeSnapshot {
+  readonly roots: readonly ConfigRootInfo[];
+  readonly projects: readonly ProjectSummary[];
+  /** True when no config root exists: the UI shows its empty state. */
+  readonly empty: boolean;
+  readonly demo: boolean;
+  readonly dataDir: string;
+  readonly readOnly: boolean;
+  readonly shell: ShellKind;
+  readonly warnings: readonly ItemWarning[];
+}

@@ -1,0 +1,50 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { resolve } from 'node:path';
+import { test as base } from '@playwright/test';
+
+const repoRoot = resolve(import.meta.dirname, '../../..');
+
+export interface ServedApp {
+  /** The URL `ccmem serve` printed, token included. */
+  readonly url: string;
+  readonly output: () => string;
+}
+
+/** Starts the built `ccmem serve` on a free port for one home, and stops it afterwards. */
+export async function startServe(
+  env: NodeJS.ProcessEnv,
+  extraArgs: readonly string[] = [],
+): Promise<ServedApp & { stop: () => Promise<void> }> {
+  const child: ChildProcess = spawn(process.execPath, [resolve(repoRoot, 'out/cli/index.js'), 'serve', '--port', '0', ...extraArgs], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    const timer = setTimeout(() => reject(new Error(`ccmem serve did not start:\n${output}`)), 15_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /Open: (\S+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolveUrl(match[1]);
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`ccmem serve exited with ${code}:\n${output}`)));
+  });
+  return {
+    url,
+    output: () => output,
+    stop: () =>
+      new Promise<void>((resolveStop) => {
+        if (child.exitCode !== null) return resolveStop();
+        child.once('exit', () => resolveStop());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+export const test = base;
+export { expect } from '@playwright/test';

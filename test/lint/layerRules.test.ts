@@ -1,0 +1,57 @@
+import { resolve } from 'node:path';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+const repoRoot = resolve(import.meta.dirname, '../..');
+const eslint = new ESLint({ cwd: repoRoot });
+
+/** Lints a snippet as if it lived at `file`, returning the layer-rule messages only. */
+async function layerErrors(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: resolve(repoRoot, file) });
+  return result.messages.filter((m) => m.ruleId === 'layers/boundaries').map((m) => m.message);
+}
+
+describe('layer rules (architecture.md §1)', () => {
+  it('refuses electron in the engine, the server, the CLI, shared and the renderer', async () => {
+    for (const file of ['electron/core/x.ts', 'electron/server/x.ts', 'electron/cli/x.ts', 'shared/x.ts', 'renderer/src/x.ts']) {
+      expect(await layerErrors(file, "import { app } from 'electron';\nexport const a = app;\n")).toHaveLength(1);
+    }
+  });
+
+  it('allows electron in main and preload, but raw IPC only in the two wrappers', async () => {
+    expect(
+      await layerErrors('electron/main/window.ts', "import { BrowserWindow } from 'electron';\nexport const b = BrowserWindow;\n"),
+    ).toEqual([]);
+    expect(await layerErrors('electron/main/window.ts', "import { ipcMain } from 'electron';\nexport const b = ipcMain;\n")).toHaveLength(
+      1,
+    );
+    expect(await layerErrors('electron/main/ipc.ts', "import { ipcMain } from 'electron';\nexport const b = ipcMain;\n")).toEqual([]);
+  });
+
+  it('refuses Node built-ins in shared and the renderer', async () => {
+    expect(await layerErrors('shared/x.ts', "import { readFile } from 'node:fs';\nexport const r = readFile;\n")).toHaveLength(1);
+    expect(await layerErrors('renderer/src/x.ts', "import path from 'path';\nexport const p = path;\n")).toHaveLength(1);
+    expect(await layerErrors('electron/core/x.ts', "import { readFile } from 'node:fs';\nexport const r = readFile;\n")).toEqual([]);
+  });
+
+  it('refuses imports against the arrows', async () => {
+    expect(await layerErrors('shared/x.ts', "import { a } from '../electron/core/a';\nexport const b = a;\n")).toHaveLength(1);
+    expect(await layerErrors('electron/core/x.ts', "import { a } from '../main/a';\nexport const b = a;\n")).toHaveLength(1);
+    expect(await layerErrors('renderer/src/x.ts', "import { a } from '../../electron/core/a';\nexport const b = a;\n")).toHaveLength(1);
+    expect(await layerErrors('electron/preload/x.ts', "import { a } from '../core/a';\nexport const b = a;\n")).toHaveLength(1);
+    expect(await layerErrors('electron/server/x.ts', "import { a } from '../cli/a';\nexport const b = a;\n")).toHaveLength(1);
+    expect(await layerErrors('electron/main/x.ts', "import { a } from '../core/a';\nexport const b = a;\n")).toEqual([]);
+  });
+
+  it('keeps wrapped libraries behind their one wrapper', async () => {
+    expect(
+      await layerErrors('electron/core/memory/memoryScan.ts', "import { parse } from 'yaml';\nexport const p = parse;\n"),
+    ).toHaveLength(1);
+    expect(await layerErrors('electron/core/memory/frontmatter.ts', "import { parse } from 'yaml';\nexport const p = parse;\n")).toEqual(
+      [],
+    );
+    expect(
+      await layerErrors('electron/core/jobs/x.ts', "import Anthropic from '@anthropic-ai/sdk';\nexport const a = Anthropic;\n"),
+    ).toHaveLength(1);
+  });
+});
