@@ -5,15 +5,19 @@ import tseslint from 'typescript-eslint';
 
 const root = import.meta.dirname;
 
-/** Which layers each layer may import (architecture.md §1). The CLI composes the web shell for `ccmem serve`. */
+/**
+ * Which layers each layer may import (architecture.md §1). The CLI composes the web shell for `ccmem serve`
+ * and the benchmark generator for `ccmem bench gen`; the benchmarks measure the engine.
+ */
 const allowedLayers = {
   shared: ['shared'],
   core: ['shared', 'core'],
   main: ['shared', 'core', 'main'],
   preload: ['shared', 'preload'],
   server: ['shared', 'core', 'server'],
-  cli: ['shared', 'core', 'server', 'cli'],
+  cli: ['shared', 'core', 'server', 'cli', 'bench'],
   renderer: ['shared', 'renderer'],
+  bench: ['shared', 'core', 'bench'],
 };
 
 /** Third-party packages wrapped in exactly one place; importing them anywhere else is an error. */
@@ -35,6 +39,7 @@ function layerOf(file) {
   const rel = path.relative(root, file).split(path.sep).join('/');
   if (rel.startsWith('shared/')) return 'shared';
   if (rel.startsWith('renderer/')) return 'renderer';
+  if (rel.startsWith('bench/')) return 'bench';
   const match = /^electron\/(core|main|preload|server|cli)\//.exec(rel);
   return match ? match[1] : null;
 }

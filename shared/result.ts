@@ -1,5 +1,6 @@
 /** Error codes the renderer can act on; Electron only passes an Error's message through IPC, so codes travel in the envelope. */
-export type ErrorCode = 'INVALID_INPUT' | 'NOT_FOUND' | 'OUTSIDE_ROOT' | 'CONFLICT' | 'LOCK_HELD' | 'READ_ONLY' | 'FORBIDDEN' | 'INTERNAL';
+export type ErrorCode =
+  'INVALID_INPUT' | 'NOT_FOUND' | 'OUTSIDE_ROOT' | 'CONFLICT' | 'LOCK_HELD' | 'READ_ONLY' | 'FORBIDDEN' | 'UNSUPPORTED' | 'INTERNAL';
 
 export interface AppError {
   readonly code: ErrorCode;

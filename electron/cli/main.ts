@@ -1,21 +1,65 @@
 import { CliError, type CliIo } from './cliIo';
+import { runAgents } from './commands/agents';
+import { runBench } from './commands/bench';
+import { runDoctorCommand } from './commands/doctor';
+import { runDream } from './commands/dream';
+import { runExtract } from './commands/extract';
 import { runProjects } from './commands/projects';
+import { runSearch } from './commands/search';
 import { runServe } from './commands/serve';
+import { runSessions } from './commands/sessions';
+import { runSnapshot } from './commands/snapshot';
+import { runHistory } from './commands/history';
+import { runRestore } from './commands/restore';
+import { runRevert } from './commands/revert';
+import { runTranscript } from './commands/transcript';
 
 const USAGE = `Usage: ccmem <command> [options]
 
 Commands:
   serve [--port P] [--host H] [--read-only]   Open the app in a browser (loopback only unless --host is given)
   projects [--json]                           List every project with its real path, sessions and memory
+  sessions [--project SLUG] [--json]          Every session, newest first: title, prompts, tokens, sub-agents, memory writes
+  search <query> [--json] [--limit N]         Lines of every transcript and memory file that contain the text, newest first
+  doctor [--project SLUG] [--json] [--strict] [--agents]
+                                              Check memory folders: what the model sees, stale, duplicate, secret, broken
+  agents [--json]                             List agent memory in the user, project and local scopes, with snapshot status
+  snapshot --agent TYPE --project SLUG (--create | --initialize | --replace) [--scope project|local] [--dry-run]
+                                              Create a project agent's memory snapshot, or initialise/replace its memory from it
+  dream --project SLUG [--json] [--apply]     Consolidate a project's memory with the model; prints the proposed changes
+  extract --session ID [--turns A-B] [--json] [--apply]
+                                              Replay memory extraction over a session; prints the proposed changes
+  transcript <sessionId> [--json | --html] [--agent ID]
+                                              A session's live branch: Markdown, HTML, or normalised entries as JSON
+  history [--project SLUG] [--file PATH] [--json]
+                                              Record what changed in memory since the last run, then list every change set
+  restore --project SLUG --file PATH --version HASH [--dry-run]
+                                              Put one memory file back to a version from its history
+  revert --change-set ID [--dry-run]          Put every file of a change set back as it was before it (refused on conflict)
+  bench gen --size small|medium|large --out DIR [--seed N] [--json]
+                                              Write a synthetic ~/.claude at scale into DIR (new or empty)
 
 Environment:
   CLAUDE_CONFIG_DIR   Claude Code's config folder(s), comma-separated (default ~/.claude)
   CCMEM_DATA_DIR      Where this app keeps its own data
+  ANTHROPIC_API_KEY   The key dream and extract use; ANTHROPIC_BASE_URL points them at a proxy
 `;
 
 const COMMANDS: Readonly<Record<string, (argv: readonly string[], io: CliIo) => Promise<number>>> = {
   serve: runServe,
   projects: runProjects,
+  sessions: runSessions,
+  search: runSearch,
+  doctor: runDoctorCommand,
+  agents: runAgents,
+  snapshot: runSnapshot,
+  dream: runDream,
+  extract: runExtract,
+  transcript: runTranscript,
+  history: runHistory,
+  restore: runRestore,
+  revert: runRevert,
+  bench: runBench,
 };
 
 /** Runs one `ccmem` command and returns its exit code; never throws. */

@@ -1,11 +1,24 @@
 import type { RequestHandlers } from '../../shared/contract/api';
 import type { EngineServices } from './engine';
+import { transcriptRequestHandlers } from './transcripts/transcriptRequestHandlers';
+import { catalogRequestHandlers } from './catalog/catalogRequestHandlers';
+import { historyRequestHandlers } from './history/historyRequestHandlers';
 
 /**
  * The engine's side of the contract, shared by the Electron and web shells. `rendererReady` is
  * answered by the shell itself (it flushes queued events), so the engine only acknowledges it.
  */
-export function createRequestHandlers({ home }: EngineServices): RequestHandlers {
+export function createRequestHandlers({
+  home,
+  agentSnapshots,
+  llmSettings,
+  jobs,
+  memory,
+  transcripts,
+  catalog,
+  search,
+  memoryHistory,
+}: EngineServices): RequestHandlers {
   return {
     getHome: () => home.getHome(),
     refreshHome: () => home.refresh(),
@@ -13,6 +26,33 @@ export function createRequestHandlers({ home }: EngineServices): RequestHandlers
     listSessions: (ref) => home.listSessions(ref),
     listMemoryFiles: (ref) => home.listMemoryFiles(ref),
     listAgentMemories: () => home.listAgentMemories(),
+    getAgentSnapshotDiff: ({ dir }) => agentSnapshots.diff({ dir }),
+    planAgentSnapshotAction: ({ dir, ...action }) => agentSnapshots.plan({ ref: { dir }, ...action }),
+    applyAgentSnapshotAction: ({ dir, expectedToken, ...action }) => agentSnapshots.apply({ ref: { dir }, ...action }, expectedToken),
+    getLlmSettings: () => llmSettings.getView(),
+    updateLlmSettings: (patch) => llmSettings.update(patch),
+    setApiKey: ({ key }) => llmSettings.setApiKey(key),
+    clearApiKey: () => llmSettings.clearApiKey(),
+    testLlmConnection: () => llmSettings.testConnection(),
+    getDreamGate: (ref) => jobs.dreamGate(ref),
+    startDream: ({ target }) => jobs.startDream(target),
+    estimateExtraction: ({ source }) => jobs.estimateExtraction(source),
+    startExtraction: ({ source }) => jobs.startExtraction(source),
+    cancelJob: ({ jobId }) => jobs.cancel(jobId),
+    listJobs: () => jobs.listJobs(),
+    getJob: ({ jobId }) => jobs.getJob(jobId),
+    applyJob: ({ jobId, decisions }) => jobs.apply(jobId, decisions),
+    discardJob: ({ jobId }) => jobs.discard(jobId),
+    getMemoryReview: ({ folder }) => memory.getReview(folder),
+    readMemoryFile: ({ folder, relativePath }) => memory.readFile(folder, relativePath),
+    saveMemoryFile: ({ folder, ...edit }) => memory.save(folder, edit),
+    createMemoryFile: ({ folder, ...request }) => memory.create(folder, request),
+    renameMemoryFile: ({ folder, ...request }) => memory.rename(folder, request),
+    pruneMemoryFile: ({ folder, ...request }) => memory.prune(folder, request),
+    undoMemoryChange: ({ folder, changeSetId }) => memory.undo(folder, changeSetId),
+    ...transcriptRequestHandlers(transcripts),
+    ...catalogRequestHandlers(catalog, search),
+    ...historyRequestHandlers(memoryHistory),
     rendererReady: () => Promise.resolve(null),
   };
 }

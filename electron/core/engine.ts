@@ -1,18 +1,50 @@
+import { join } from 'node:path';
 import type { RequestHandlers } from '../../shared/contract/api';
+import { AgentMemoryWatch } from './agents/AgentMemoryWatch';
+import { AgentSnapshotService } from './agents/AgentSnapshotService';
 import { createRequestHandlers } from './createRequestHandlers';
 import { forwardEngineEvents, type EventSink } from './engineEvents';
+import { HistoryService } from './history/HistoryService';
+import { HistoryStore } from './history/HistoryStore';
 import { HomeService, type HomeServiceOptions } from './home/HomeService';
+import { JobService } from './jobs/JobService';
 import { startLiveHome, type LiveHome } from './liveHome';
+import { MemoryReviewService } from './memory/MemoryReviewService';
+import { llmEnvironmentFrom, LlmSettingsService, type LlmEnvironment } from './settings/LlmSettingsService';
+import { SessionSecretStore, type SecretStore } from './settings/secretStore';
+import { TranscriptService } from './transcripts/TranscriptService';
+import { CatalogService } from './catalog/CatalogService';
+import { SearchService } from './search/SearchService';
 
 export interface EngineOptions extends HomeServiceOptions {
   /** Follow the files as they change (the app shells); one-shot CLI commands leave it off. */
   readonly watch: boolean;
+  /** Where a typed API key is kept and what the environment says; default: memory only, ANTHROPIC_* from process.env. */
+  readonly llm?: { readonly secrets: SecretStore; readonly environment: LlmEnvironment };
 }
 
 /** Every engine service, constructed once; handlers and event forwarding are derived from it. */
 export interface EngineServices {
   readonly home: HomeService;
   readonly live: LiveHome | null;
+  /** Every version of every memory file the app changed or saw change, in the app data folder. */
+  readonly history: HistoryStore;
+  /** Memory history: versions recorded and attributed, timeline, diffs, dreams after the fact, restore and revert. */
+  readonly memoryHistory: HistoryService;
+  readonly agentSnapshots: AgentSnapshotService;
+  /** Follows agent memory and snapshots inside projects (the app shells only). */
+  readonly agentWatch: AgentMemoryWatch | null;
+  readonly llmSettings: LlmSettingsService;
+  /** Dreams and extraction replays. */
+  readonly jobs: JobService;
+  /** Memory review: findings, what the model sees, safe edits with undo. */
+  readonly memory: MemoryReviewService;
+  /** The transcript viewer: indexed session files, pages, find, export, live appends. */
+  readonly transcripts: TranscriptService;
+  /** The session catalog (timeline), cached in the app data folder and updated live. */
+  readonly catalog: CatalogService;
+  /** Search over every transcript and memory file, in worker threads. */
+  readonly search: SearchService;
 }
 
 export interface Engine extends EngineServices {
@@ -26,12 +58,56 @@ export interface Engine extends EngineServices {
 export async function createEngine(options: EngineOptions): Promise<Engine> {
   const home = new HomeService(options);
   const live = options.watch ? await startLiveHome(home) : null;
-  const services: EngineServices = { home, live };
+  const history = new HistoryStore(join(options.dataDir, 'history'));
+  const memoryHistory = new HistoryService({ home, store: history, historyDir: join(options.dataDir, 'history'), live });
+  if (live) memoryHistory.start();
+  const agentWatch = live ? await AgentMemoryWatch.start(home, live) : null;
+  agentWatch?.onDidChange((folders) => memoryHistory.foldersChanged(folders));
+  const agentSnapshots = new AgentSnapshotService({
+    listAgents: () => home.listAgentMemories(),
+    history,
+    onOwnWrite: (path) => agentWatch?.expectOwnWrite(path),
+  });
+  const llm = options.llm ?? { secrets: new SessionSecretStore(), environment: llmEnvironmentFrom(process.env, { useApiKey: true }) };
+  const llmSettings = new LlmSettingsService(options.dataDir, llm.secrets, llm.environment);
+  const jobs = new JobService({
+    home,
+    llm: llmSettings,
+    history,
+    dataDir: options.dataDir,
+    onOwnWrite: (path) => live?.expectOwnWrite(path),
+  });
+  const memory = new MemoryReviewService({ home, history, live });
+  const transcripts = new TranscriptService(home, live);
+  const roots = options.roots.map((root) => root.path);
+  const catalog = new CatalogService({ home, live, dataDir: options.dataDir, roots });
+  const search = new SearchService({ home, roots });
+  const services: EngineServices = {
+    home,
+    live,
+    history,
+    memoryHistory,
+    agentSnapshots,
+    agentWatch,
+    llmSettings,
+    jobs,
+    memory,
+    transcripts,
+    catalog,
+    search,
+  };
   return {
     ...services,
     handlers: createRequestHandlers(services),
     subscribe: (sink) => forwardEngineEvents(services, sink),
     async dispose() {
+      await jobs.dispose();
+      memory.dispose();
+      transcripts.dispose();
+      await search.dispose();
+      await catalog.dispose();
+      await agentWatch?.dispose();
+      await memoryHistory.dispose();
       await live?.dispose();
       home.dispose();
     },

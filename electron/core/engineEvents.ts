@@ -4,8 +4,25 @@ import type { EngineServices } from './engine';
 export type EventSink = <E extends EventName>(event: E, payload: EventPayloads[E]) => void;
 
 /** Forwards every engine service event to a shell's sink (a window or a socket); returns the unsubscribe. */
-export function forwardEngineEvents({ home }: EngineServices, sink: EventSink): () => void {
-  const disposers = [home.onDidChangeHome((snapshot) => sink('homeChanged', snapshot))];
+export function forwardEngineEvents(
+  { home, jobs, memory, agentWatch, transcripts, catalog, search, memoryHistory }: EngineServices,
+  sink: EventSink,
+): () => void {
+  const disposers = [
+    home.onDidChangeHome((snapshot) => sink('homeChanged', snapshot)),
+    jobs.onDidProgress((progress) => sink('jobProgress', progress)),
+    jobs.onDidFinish((summary) => sink('jobFinished', summary)),
+    memory.onDidChangeMemory((change) => sink('memoryChanged', change)),
+    transcripts.onDidChangeTranscript(({ configRoot, slug, sessionId, generation, bytes }) =>
+      sink('transcriptChanged', { configRoot, slug, sessionId, generation, bytes }),
+    ),
+    catalog.onDidProgress((progress) => sink('catalogProgress', progress)),
+    catalog.onDidUpdateSessions((update) => sink('sessionUpdated', update)),
+    search.onDidFindHits((hits) => sink('searchHits', hits)),
+    search.onDidFinish((done) => sink('searchDone', done)),
+    memoryHistory.onDidChange(({ folders, changeSetIds }) => sink('historyChanged', { folders, changeSetIds })),
+    ...(agentWatch ? [agentWatch.onDidChange((folders) => sink('agentMemoriesChanged', { folders }))] : []),
+  ];
   return () => {
     for (const dispose of disposers) dispose();
   };

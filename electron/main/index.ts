@@ -1,10 +1,14 @@
 import { app, session, type BrowserWindow } from 'electron';
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { RequestHandlers } from '../../shared/contract/api';
 import { createEngine } from '../core/engine';
 import { configRootsFromEnv } from '../core/home/configRoots';
+import { llmEnvironmentFrom } from '../core/settings/LlmSettingsService';
 import { bindRequestHandlers, EventBridge, mainFrameSenderCheck } from './ipc';
+import { KeychainSecretStore } from './secretStore';
+import { resumeRequestHandlers, TerminalLauncher } from './terminalLauncher';
 import { applyContentSecurityPolicy, buildContentSecurityPolicy, denyAllPermissions, lockDownAllWebContents } from './security';
 import { createMainWindow, preloadScriptPath, rendererUrlMatcher, resolveRendererSource } from './window';
 
@@ -37,11 +41,22 @@ async function start(): Promise<void> {
     shell: 'electron',
     readOnly: false,
     watch: true,
+    // The desktop keeps a typed key in the OS keychain; ANTHROPIC_API_KEY is for the CLI and the web shell.
+    llm: {
+      secrets: new KeychainSecretStore(join(app.getPath('userData'), 'anthropic-api-key.enc')),
+      environment: llmEnvironmentFrom(process.env, { useApiKey: false }),
+    },
   });
   const bridge = new EventBridge(() => mainWindow?.webContents ?? null);
   const stopForwarding = engine.subscribe((event, payload) => bridge.send(event, payload));
+  const terminal = new TerminalLauncher({
+    settingsFile: join(app.getPath('userData'), 'terminal.json'),
+    platform: process.platform,
+    spawn,
+  });
   const handlers: RequestHandlers = {
     ...engine.handlers,
+    ...resumeRequestHandlers(terminal, engine.transcripts),
     rendererReady: () => {
       bridge.markReady();
       return Promise.resolve(null);

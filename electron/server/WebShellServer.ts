@@ -136,6 +136,8 @@ export class WebShellServer {
 
   private onClient(client: WebSocket): void {
     client.on('message', (data, isBinary) => void this.onMessage(client, data, isBinary));
+    // ws closes the socket itself after a protocol error (an oversized frame, say); unheard, the error would crash the server.
+    client.on('error', () => client.terminate());
   }
 
   private async onMessage(client: WebSocket, data: RawData, isBinary: boolean): Promise<void> {

@@ -2,10 +2,13 @@ import { useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { AgentsPage } from './features/agents/AgentsPage';
 import { DreamsPage } from './features/dreams/DreamsPage';
+import { HistoryPage } from './features/history/HistoryPage';
 import { EmptyHome } from './features/home/EmptyHome';
 import { MemoryPage } from './features/memory/MemoryPage';
+import { SearchPage } from './features/search/SearchPage';
 import { SessionsPage } from './features/sessions/SessionsPage';
 import { SettingsPage } from './features/settings/SettingsPage';
+import { TranscriptPage } from './features/transcript/TranscriptPage';
 import { ProjectSidebar } from './features/sidebar/ProjectSidebar';
 import { assertNever } from '../../shared/result';
 import { useHomeStore } from './stores/homeStore';
@@ -13,7 +16,13 @@ import { navigate, PAGE_TITLES, PAGES, sameProject, useNavigationStore, type Pag
 import type { ProjectSummary } from '../../shared/model/home';
 
 function ProjectPage({ page, project }: { readonly page: Page; readonly project: ProjectSummary | null }) {
+  const transcript = useNavigationStore((s) => s.transcript);
   switch (page) {
+    case 'transcript':
+      if (!project || !transcript) return <p className="muted">Choose a session on the Sessions page.</p>;
+      return <TranscriptPage project={project} route={transcript} />;
+    case 'search':
+      return <SearchPage />;
     case 'agents':
       return <AgentsPage />;
     case 'settings':
@@ -21,9 +30,11 @@ function ProjectPage({ page, project }: { readonly page: Page; readonly project:
     case 'memory':
     case 'sessions':
     case 'dreams':
+    case 'history':
       if (!project) return <p className="muted">Choose a project on the left.</p>;
       if (page === 'memory') return <MemoryPage project={project} />;
       if (page === 'sessions') return <SessionsPage project={project} />;
+      if (page === 'history') return <HistoryPage project={project} />;
       return <DreamsPage project={project} />;
     default:
       return assertNever(page);
@@ -75,7 +86,7 @@ export function App() {
             </button>
           ))}
         </nav>
-        {project && page !== 'agents' && page !== 'settings' ? (
+        {project && page !== 'agents' && page !== 'settings' && page !== 'search' ? (
           <p className="project-heading" aria-label="Selected project">
             {project.displayName}
             {project.path === null ? <span className="badge muted-badge">path unknown</span> : null}

@@ -22,7 +22,13 @@ export async function dispatchRequest(
 ): Promise<Result<unknown>> {
   if (!isRequestName(name)) return fail('INVALID_INPUT', `Unknown request: ${String(name).slice(0, 100)}`);
   const spec = requestSchemas[name];
-  const parsed = spec.args.safeParse(rawArgs ?? {});
+  let parsed: ReturnType<typeof spec.args.safeParse>;
+  try {
+    parsed = spec.args.safeParse(rawArgs ?? {});
+  } catch {
+    // zod can throw instead of failing (`.readonly()` freezes a typed array it was handed): still bad input, not a crash.
+    return fail('INVALID_INPUT', `Invalid arguments for ${name}: a value of a kind this request does not take`);
+  }
   if (!parsed.success) {
     return fail(
       'INVALID_INPUT',

@@ -1,14 +1,57 @@
+import type { HistoryChangedEvent } from '../history/historyRequestSchemas';
+import type { JobProgress, JobSummary } from '../jobs/jobTypes';
+import type { MemoryFolderRef } from '../memory/memoryFolderRef';
 import type { HomeSnapshot } from '../model/home';
+import type { CatalogProgress, SessionUpdate } from '../model/catalog';
+import type { SearchDoneEvent, SearchHitsEvent } from '../model/search';
+import type { TranscriptChangedEvent } from '../transcript/transcriptOutline';
+
+/** A memory file changed: by Claude Code, a dream, an editor, or this app (`byApp`). */
+export interface MemoryChangedEvent {
+  readonly folder: MemoryFolderRef;
+  /** Relative to the memory folder; `.consolidate-lock` when a dream started or ended. */
+  readonly relativePath: string;
+  readonly event: 'add' | 'change' | 'unlink';
+  readonly byApp: boolean;
+}
+
+/** Agent memory or a snapshot changed on disk (Claude Code wrote it, a pull brought it, or this app did). */
+export interface AgentMemoriesChangedEvent {
+  /** The agent folders (`…/agent-memory/<type>`, `…/agent-memory-snapshots/<type>`, …) that changed. */
+  readonly folders: readonly string[];
+}
 
 /** Every event the engine pushes to the renderer, with its payload type. */
 export interface EventPayloads {
   homeChanged: HomeSnapshot;
+  jobProgress: JobProgress;
+  jobFinished: JobSummary;
+  memoryChanged: MemoryChangedEvent;
+  agentMemoriesChanged: AgentMemoriesChangedEvent;
+  transcriptChanged: TranscriptChangedEvent;
+  catalogProgress: CatalogProgress;
+  sessionUpdated: SessionUpdate;
+  searchHits: SearchHitsEvent;
+  searchDone: SearchDoneEvent;
+  historyChanged: HistoryChangedEvent;
 }
 
 export type EventName = keyof EventPayloads;
 
 /** Runtime list of event names; `satisfies` keeps it in step with `EventPayloads`. */
-export const eventNames = ['homeChanged'] as const satisfies readonly EventName[];
+export const eventNames = [
+  'homeChanged',
+  'jobProgress',
+  'jobFinished',
+  'memoryChanged',
+  'agentMemoriesChanged',
+  'transcriptChanged',
+  'catalogProgress',
+  'sessionUpdated',
+  'searchHits',
+  'searchDone',
+  'historyChanged',
+] as const satisfies readonly EventName[];
 
 /** The name of a subscriber method on the renderer's Api: `homeChanged` → `onHomeChanged`. */
 export type SubscriberName<E extends EventName> = `on${Capitalize<E>}`;

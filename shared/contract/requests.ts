@@ -1,8 +1,39 @@
 import { z } from 'zod';
-import type { AgentMemorySummary } from '../model/agents';
+import {
+  SNAPSHOT_COMMANDS,
+  type AgentMemorySummary,
+  type AgentSnapshotDiff,
+  type SnapshotActionResult,
+  type SnapshotPlan,
+} from '../model/agents';
+import {
+  apiKeySchema,
+  applyJobSchema,
+  extractionSourceSchema,
+  jobIdSchema,
+  jobTargetSchema,
+  llmSettingsPatchSchema,
+} from '../jobs/jobRequestSchemas';
+import type { ApplyOutcome, DreamGate, ExtractionEstimate, JobRecord, JobSummary } from '../jobs/jobTypes';
+import type { ConnectionTestResult, LlmSettingsView } from '../jobs/llmSettings';
+import { historyRequestSchemas, type HistoryRequestResults } from '../history/historyRequestSchemas';
+import { memoryRequestSchemas } from '../memory/memoryRequestSchemas';
+import type { MemoryChangeResult, MemoryFileContent, MemoryReview } from '../memory/memoryReview';
 import type { HomeSnapshot } from '../model/home';
 import type { MemoryFolderListing } from '../model/memory';
 import type { SessionSummary } from '../model/session';
+import type {
+  ResumeLaunch,
+  SessionMemory,
+  TerminalSetting,
+  TranscriptExportChunk,
+  TranscriptFindResult,
+  TranscriptOutline,
+  TranscriptPage,
+} from '../transcript/transcriptOutline';
+import { transcriptRequestSchemas } from '../transcript/transcriptRequestSchemas';
+import { catalogRequestSchemas } from '../catalog/catalogRequestSchemas';
+import type { CatalogListing, CatalogProgress } from '../model/catalog';
 import type { requestNames } from './channels';
 
 /** Slugs are single folder names under `projects/`: no separators, no dot segments, no NUL. */
@@ -19,6 +50,21 @@ export const projectRefSchema = z.strictObject({
 
 const noArgs = z.strictObject({});
 
+/** An agent memory folder the engine discovered itself; it is matched against that list, never used blindly. */
+const agentDirSchema = z.string().min(1).max(4096);
+/** A file or agent type directly in a memory or snapshot folder: one name, no separators or dot segments. */
+const singleNameSchema = z
+  .string()
+  .min(1)
+  .max(255)
+  .refine((s) => !/[/\\\0]/.test(s) && s !== '.' && s !== '..', 'must be a single file name');
+const snapshotActionSchema = z.strictObject({
+  dir: agentDirSchema,
+  command: z.enum(SNAPSHOT_COMMANDS),
+  files: z.array(singleNameSchema).max(10_000).optional(),
+  agentType: singleNameSchema.optional(),
+});
+
 /**
  * Every request the renderer can make, with the schema its argument must pass at the boundary.
  * `mutates` marks requests that change something on disk; a read-only web shell refuses them.
@@ -30,6 +76,27 @@ export const requestSchemas = {
   listSessions: { args: projectRefSchema, mutates: false },
   listMemoryFiles: { args: projectRefSchema, mutates: false },
   listAgentMemories: { args: noArgs, mutates: false },
+  getAgentSnapshotDiff: { args: z.strictObject({ dir: agentDirSchema }), mutates: false },
+  planAgentSnapshotAction: { args: snapshotActionSchema, mutates: false },
+  applyAgentSnapshotAction: { args: snapshotActionSchema.extend({ expectedToken: z.string().max(128).optional() }), mutates: true },
+  getLlmSettings: { args: noArgs, mutates: false },
+  updateLlmSettings: { args: llmSettingsPatchSchema, mutates: true },
+  setApiKey: { args: apiKeySchema, mutates: true },
+  clearApiKey: { args: noArgs, mutates: true },
+  testLlmConnection: { args: noArgs, mutates: false },
+  getDreamGate: { args: projectRefSchema, mutates: false },
+  startDream: { args: z.strictObject({ target: jobTargetSchema }), mutates: true },
+  estimateExtraction: { args: z.strictObject({ source: extractionSourceSchema }), mutates: false },
+  startExtraction: { args: z.strictObject({ source: extractionSourceSchema }), mutates: true },
+  cancelJob: { args: jobIdSchema, mutates: false },
+  listJobs: { args: noArgs, mutates: false },
+  getJob: { args: jobIdSchema, mutates: false },
+  applyJob: { args: applyJobSchema, mutates: true },
+  discardJob: { args: jobIdSchema, mutates: true },
+  ...memoryRequestSchemas,
+  ...transcriptRequestSchemas,
+  ...catalogRequestSchemas,
+  ...historyRequestSchemas,
   rendererReady: { args: noArgs, mutates: false },
 } as const;
 
@@ -44,12 +111,49 @@ export type ChannelListMatchesSchemas = AssertTrue<SameKeys<RequestName, (typeof
 export type RequestArgs<K extends RequestName> = z.infer<(typeof requestSchemas)[K]['args']>;
 
 /** The result type of every request; keys must match `requestSchemas`. */
-export interface RequestResults {
+export interface RequestResults extends HistoryRequestResults {
   getHome: HomeSnapshot;
   refreshHome: HomeSnapshot;
   openDemoHome: HomeSnapshot;
   listSessions: readonly SessionSummary[];
   listMemoryFiles: MemoryFolderListing;
   listAgentMemories: readonly AgentMemorySummary[];
+  getAgentSnapshotDiff: AgentSnapshotDiff;
+  planAgentSnapshotAction: SnapshotPlan;
+  applyAgentSnapshotAction: SnapshotActionResult;
+  getLlmSettings: LlmSettingsView;
+  updateLlmSettings: LlmSettingsView;
+  setApiKey: LlmSettingsView;
+  clearApiKey: LlmSettingsView;
+  testLlmConnection: ConnectionTestResult;
+  getDreamGate: DreamGate;
+  startDream: JobSummary;
+  estimateExtraction: ExtractionEstimate;
+  startExtraction: JobSummary;
+  cancelJob: JobSummary;
+  listJobs: readonly JobSummary[];
+  getJob: JobRecord;
+  applyJob: ApplyOutcome;
+  discardJob: JobSummary;
+  getMemoryReview: MemoryReview;
+  readMemoryFile: MemoryFileContent;
+  saveMemoryFile: MemoryChangeResult;
+  createMemoryFile: MemoryChangeResult;
+  renameMemoryFile: MemoryChangeResult;
+  pruneMemoryFile: MemoryChangeResult;
+  undoMemoryChange: MemoryChangeResult;
+  openTranscript: TranscriptOutline;
+  readTranscriptPage: TranscriptPage;
+  findInTranscript: TranscriptFindResult;
+  readSessionMemory: SessionMemory;
+  exportTranscript: TranscriptExportChunk;
+  resumeSession: ResumeLaunch;
+  getTerminalSetting: TerminalSetting;
+  setTerminalSetting: TerminalSetting;
+  getSessionCatalog: CatalogListing;
+  refreshSessionCatalog: CatalogProgress | null;
+  cancelCatalogBuild: null;
+  startSearch: { readonly searchId: string };
+  cancelSearch: null;
   rendererReady: null;
 }

@@ -19,4 +19,5 @@ export type WarningCode =
   | 'settings-invalid-path'
   | 'frontmatter-executable'
   | 'frontmatter-invalid'
-  | 'not-a-directory';
+  | 'not-a-directory'
+  | 'snapshot-invalid';

@@ -346,7 +346,7 @@ async function rootLinkingProjects(home: ScenarioHome, name: string, projectsDir
 
   it('Randroids-Dojo agent memory (project scope): free-form MEMORY.md files', async () => {
     const agents = (await service.listAgentMemories()).filter((a) => a.projectPath === work.unrealfrog);
-    expect(agents.map((a) => [a.scope, a.agentType, a.fileCount, a.hasIndex, a.snapshotDir, a.warnings.length])).toEqual([
+    expect(agents.map((a) => [a.scope, a.agentType, a.fileCount, a.hasIndex, a.snapshot.dir, a.warnings.length])).toEqual([
       ['project', 'qa-lead', 1, true, null, 0],
       ['project', 'sound-engineer', 1, true, null, 0],
     ]);

@@ -1,10 +1,11 @@
 import { join } from 'node:path';
+import { agentTypeToFolderName } from '../../../shared/claude/sessionFiles';
+import { SNAPSHOTS_FOLDER } from '../../../shared/agents/snapshotStatus';
 import type { AgentMemoryScope, AgentMemorySummary } from '../../../shared/model/agents';
 import type { ItemWarning } from '../../../shared/model/warnings';
-import { listDir, statOrNull } from '../fs/readSafely';
+import { entryKind, listDir, statOrNull, warning } from '../fs/readSafely';
 import { INDEX_FILE_NAME, scanMemoryFolder } from '../memory/memoryFolderScan';
-
-export const SNAPSHOTS_FOLDER = 'agent-memory-snapshots';
+import { readSnapshotStatus } from './snapshotStatusReader';
 
 export interface AgentMemoryPlace {
   readonly scope: AgentMemoryScope;
@@ -23,41 +24,103 @@ export function agentMemoryPlaces(configRoots: readonly string[], projectPaths: 
   return places;
 }
 
+/** Where a project keeps the committed snapshot of one agent type: the raw type, ':' and all (Claude Code does not sanitise it). */
+export function snapshotDirFor(projectPath: string, agentType: string): string {
+  return join(projectPath, '.claude', SNAPSHOTS_FOLDER, agentType);
+}
+
 async function folderNames(dir: string, warnings: ItemWarning[]): Promise<string[]> {
   const listing = await listDir(dir);
   if (listing.warning) warnings.push(listing.warning);
   return listing.entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name);
 }
 
+/** Snapshot folders, symlinked ones included: Claude Code reads `snapshot.json` through any symlink. */
+async function snapshotFolderNames(base: string, warnings: ItemWarning[]): Promise<string[]> {
+  const listing = await listDir(base);
+  if (listing.warning) warnings.push(listing.warning);
+  const names: string[] = [];
+  for (const entry of listing.entries) {
+    const kind = await entryKind(base, entry);
+    if (kind.warning) warnings.push(kind.warning);
+    if (kind.kind === 'dir') names.push(entry.name);
+  }
+  return names;
+}
+
 /**
- * Every agent memory folder in every scope, plus project agents that so far have only a committed
- * snapshot (listed with `fileCount` 0 so they can be initialised).
+ * The snapshots of one project by memory folder name. A plugin agent's snapshot folder `plugin:agent` belongs to
+ * the memory folder `plugin-agent`; should both spellings exist, the one named exactly like the folder wins.
+ */
+async function snapshotsByFolder(projectPath: string, warnings: ItemWarning[]): Promise<Map<string, string>> {
+  const byFolder = new Map<string, string>();
+  const base = join(projectPath, '.claude', SNAPSHOTS_FOLDER);
+  for (const agentType of (await snapshotFolderNames(base, warnings)).sort()) {
+    const folder = agentTypeToFolderName(agentType);
+    const taken = byFolder.get(folder);
+    if (taken === undefined || agentType === folder) byFolder.set(folder, agentType);
+    const ignored = taken === undefined ? null : agentType === folder ? taken : agentType;
+    if (ignored !== null)
+      warnings.push(warning('snapshot-invalid', `Two snapshot folders map to the memory folder ${folder}; ${ignored} is ignored`, base));
+  }
+  return byFolder;
+}
+
+async function summarize(
+  scope: AgentMemoryScope,
+  agentType: string,
+  dir: string,
+  projectPath: string | null,
+  placeWarnings: readonly ItemWarning[],
+): Promise<AgentMemorySummary> {
+  const scan = await scanMemoryFolder(dir);
+  const indexStats = await statOrNull(join(dir, INDEX_FILE_NAME));
+  // Claude Code looks for the snapshot by type, without listing, so it is looked for even where none was listed.
+  const snapshotDir = projectPath ? snapshotDirFor(projectPath, agentType) : null;
+  const snapshot = await readSnapshotStatus(dir, snapshotDir);
+  return {
+    agentType,
+    scope,
+    dir,
+    projectPath,
+    fileCount: scan.topicFiles.length + (indexStats?.isFile() ? 1 : 0),
+    hasIndex: indexStats?.isFile() ?? false,
+    snapshot: snapshot.status,
+    warnings: [...placeWarnings, ...scan.warnings, ...snapshot.warnings],
+  };
+}
+
+/**
+ * Every agent memory folder in every scope, with its snapshot status. A project's snapshot belongs to the
+ * agent's project- and local-scope memory in that project; an agent with a snapshot and no memory folder in
+ * either scope yet is listed in project scope with `fileCount` 0, so it can be initialised.
  */
 export async function discoverAgentMemories(
   configRoots: readonly string[],
   projectPaths: readonly string[],
 ): Promise<AgentMemorySummary[]> {
   const result: AgentMemorySummary[] = [];
-  for (const place of agentMemoryPlaces(configRoots, projectPaths)) {
+  for (const root of configRoots) {
     const warnings: ItemWarning[] = [];
-    const agentFolders = await folderNames(place.baseDir, warnings);
-    const snapshotBase = place.projectPath ? join(place.projectPath, '.claude', SNAPSHOTS_FOLDER) : null;
-    const snapshotFolders = place.scope === 'project' && snapshotBase ? await folderNames(snapshotBase, warnings) : [];
-    const names = new Set([...agentFolders, ...snapshotFolders]);
-    for (const name of [...names].sort()) {
-      const dir = join(place.baseDir, name);
-      const scan = agentFolders.includes(name) ? await scanMemoryFolder(dir) : { topicFiles: [], warnings: [] };
-      const indexStats = await statOrNull(join(dir, INDEX_FILE_NAME));
-      result.push({
-        agentType: name,
-        scope: place.scope,
-        dir,
-        projectPath: place.projectPath,
-        fileCount: scan.topicFiles.length + (indexStats?.isFile() ? 1 : 0),
-        hasIndex: indexStats?.isFile() ?? false,
-        snapshotDir: snapshotBase && snapshotFolders.includes(name) ? join(snapshotBase, name) : null,
-        warnings: [...warnings, ...scan.warnings],
-      });
+    const baseDir = join(root, 'agent-memory');
+    for (const name of (await folderNames(baseDir, warnings)).sort())
+      result.push(await summarize('user', name, join(baseDir, name), null, warnings));
+  }
+  for (const projectPath of projectPaths) {
+    const warnings: ItemWarning[] = [];
+    const snapshots = await snapshotsByFolder(projectPath, warnings);
+    const [projectPlace, localPlace] = agentMemoryPlaces([], [projectPath]);
+    const projectFolders = await folderNames(projectPlace.baseDir, warnings);
+    const localFolders = await folderNames(localPlace.baseDir, warnings);
+    const snapshotOnly = [...snapshots.keys()].filter((folder) => !projectFolders.includes(folder) && !localFolders.includes(folder));
+    for (const [place, folders] of [
+      [projectPlace, [...projectFolders, ...snapshotOnly]],
+      [localPlace, localFolders],
+    ] as const) {
+      for (const folder of [...folders].sort()) {
+        const agentType = snapshots.get(folder) ?? folder;
+        result.push(await summarize(place.scope, agentType, join(place.baseDir, folder), projectPath, warnings));
+      }
     }
   }
   return result;

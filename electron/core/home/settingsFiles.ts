@@ -1,4 +1,4 @@
-import { isAbsolute, join, normalize } from 'node:path';
+import { isAbsolute, join, normalize, sep } from 'node:path';
 import { homedir } from 'node:os';
 import type { ItemWarning } from '../../../shared/model/warnings';
 import { describeFsError, readSmallText, warning } from '../fs/readSafely';
@@ -40,13 +40,23 @@ export async function readSettingsFile(path: string): Promise<SettingsRead> {
 export function validateMemoryDirectory(raw: unknown, home: string = homedir()): string | null {
   if (typeof raw !== 'string' || raw.trim() === '' || raw.includes('\0')) return null;
   let candidate = raw.trim();
-  if (candidate.startsWith('~/') || candidate.startsWith('~\\')) {
-    const rest = normalize(candidate.slice(2) || '.');
-    if (rest === '.' || rest === '..' || rest.startsWith('../')) return null;
-    candidate = join(home, rest);
-  }
+  const fromHome = candidate.startsWith('~/') || candidate.startsWith('~\\');
+  if (fromHome) candidate = join(home, candidate.slice(2));
   if (candidate.startsWith('\\\\') || candidate.startsWith('//')) return null;
-  const normalized = normalize(candidate).replace(/[/\\]+$/, '');
+  const normalized = normalizeFolder(candidate);
+  // `~/` must stay strictly inside home, however it is spelled (`~/..`, `~/..\`, `~///..`).
+  if (fromHome && !normalized.startsWith(normalizeFolder(home) + sep)) return null;
   if (!isAbsolute(normalized) || normalized.length < 3 || /^[A-Za-z]:$/.test(normalized)) return null;
   return normalized.normalize('NFC');
+}
+
+/** Normalises and drops trailing separators until neither changes the path: `/a/.\` becomes `/a/.`, then `/a`. */
+function normalizeFolder(path: string): string {
+  let previous = '';
+  let current = path;
+  while (current !== previous) {
+    previous = current;
+    current = normalize(current).replace(/[/\\]+$/, '');
+  }
+  return current;
 }

@@ -1,4 +1,5 @@
 import { parse as parseYaml } from 'yaml';
+import { locateFrontmatterBlock } from '../../../shared/memory/frontmatterBlock';
 import type { FrontmatterVariant } from '../../../shared/model/memory';
 
 /** Frontmatter engines that would run code if a library honoured them; we refuse them outright. */
@@ -8,6 +9,20 @@ const EXECUTABLE_LANGUAGES = new Set(['js', 'javascript', 'coffee', 'coffeescrip
 export const MAX_FRONTMATTER_CHARS = 64 * 1024;
 
 const MAX_YAML_ALIASES = 50;
+/** Deeper flow nesting than this is no memory's frontmatter; the parser would spend long on it, so it is refused unparsed. */
+const MAX_FLOW_DEPTH = 64;
+
+/** The deepest `[`/`{` nesting in the text (quotes ignored: a cheap guard, not a parser). */
+function flowDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x5b || c === 0x7b) deepest = Math.max(deepest, ++depth);
+    else if ((c === 0x5d || c === 0x7d) && depth > 0) depth--;
+  }
+  return deepest;
+}
 
 export interface ParsedFrontmatter {
   readonly variant: FrontmatterVariant;
@@ -20,9 +35,6 @@ export interface ParsedFrontmatter {
   readonly language: string | null;
   readonly error: string | null;
 }
-
-const OPEN = /^\uFEFF?---([A-Za-z]*)[ \t]*\r?\n/;
-const CLOSE = /^---[ \t]*(?:\r?\n|$)/m;
 
 function noFrontmatter(): ParsedFrontmatter {
   return { variant: 'none', data: {}, innerStart: 0, innerEnd: 0, bodyStart: 0, language: null, error: null };
@@ -55,6 +67,17 @@ function lineFallback(inner: string): Record<string, unknown> {
   return data;
 }
 
+/** A recursive alias (`a: &a [*a]`) builds a value that contains itself, which nothing downstream can serialise. */
+function containsItself(value: unknown, ancestors = new Set<object>(), cleared = new Set<object>()): boolean {
+  if (typeof value !== 'object' || value === null || cleared.has(value)) return false;
+  if (ancestors.has(value)) return true;
+  ancestors.add(value);
+  for (const child of Object.values(value)) if (containsItself(child, ancestors, cleared)) return true;
+  ancestors.delete(value);
+  cleared.add(value);
+  return false;
+}
+
 function variantOf(data: Record<string, unknown>): FrontmatterVariant {
   const metadata = data.metadata;
   if (isPlainObject(metadata)) return Object.hasOwn(metadata, 'node_type') ? 'nested-node-type' : 'nested';
@@ -66,13 +89,14 @@ function variantOf(data: Record<string, unknown>): FrontmatterVariant {
  * (`---js` and friends) are refused, YAML aliases are capped, oversized blocks are not parsed.
  */
 export function parseFrontmatter(text: string): ParsedFrontmatter {
-  const open = OPEN.exec(text);
-  if (!open) return noFrontmatter();
-  const language = open[1].toLowerCase() || null;
-  const innerStart = open[0].length;
-  const rest = text.slice(innerStart);
-  const close = CLOSE.exec(rest);
-  if (!close) {
+  const block = locateFrontmatterBlock(text);
+  if (!block) return noFrontmatter();
+  const { language, innerStart, innerEnd, bodyStart } = block;
+  if (language && EXECUTABLE_LANGUAGES.has(language)) {
+    const error = `Executable frontmatter (---${language}) is refused and never run`;
+    return { variant: 'executable', data: {}, innerStart, innerEnd, bodyStart, language, error };
+  }
+  if (!block.closed) {
     return {
       ...noFrontmatter(),
       variant: 'invalid',
@@ -83,12 +107,7 @@ export function parseFrontmatter(text: string): ParsedFrontmatter {
       error: 'The frontmatter block is never closed with ---',
     };
   }
-  const innerEnd = innerStart + close.index;
-  const bodyStart = innerEnd + close[0].length;
   const base = { innerStart, innerEnd, bodyStart, language };
-  if (language && EXECUTABLE_LANGUAGES.has(language)) {
-    return { ...base, variant: 'executable', data: {}, error: `Executable frontmatter (---${language}) is refused and never run` };
-  }
   if (language && language !== 'yaml' && language !== 'yml') {
     return { ...base, variant: 'invalid', data: {}, error: `Unsupported frontmatter language: ${language}` };
   }
@@ -101,6 +120,9 @@ export function parseFrontmatter(text: string): ParsedFrontmatter {
       error: `Frontmatter is larger than ${MAX_FRONTMATTER_CHARS / 1024} KiB; it was not parsed`,
     };
   }
+  if (flowDepth(inner) > MAX_FLOW_DEPTH) {
+    return { ...base, variant: 'invalid', data: lineFallback(inner), error: 'Frontmatter is nested too deeply to parse' };
+  }
   try {
     const parsed: unknown = parseYaml(inner, {
       maxAliasCount: MAX_YAML_ALIASES,
@@ -110,6 +132,8 @@ export function parseFrontmatter(text: string): ParsedFrontmatter {
     });
     if (parsed === null || parsed === undefined) return { ...base, variant: 'flat', data: {}, error: null };
     if (!isPlainObject(parsed)) return { ...base, variant: 'invalid', data: {}, error: 'Frontmatter is not a mapping of keys to values' };
+    if (containsItself(parsed))
+      return { ...base, variant: 'invalid', data: {}, error: 'Frontmatter refers to itself (a recursive YAML alias)' };
     return { ...base, variant: variantOf(parsed), data: parsed, error: null };
   } catch (error) {
     const message = error instanceof RangeError ? 'Frontmatter is nested too deeply to parse' : (error as Error).message.split('\n')[0];

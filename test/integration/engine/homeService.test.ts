@@ -203,7 +203,7 @@ describe('HomeService on the standard scenario', () => {
 
   it('listAgentMemories: user, project and local scopes, plus a snapshot-only agent with fileCount 0', async () => {
     const agents = await service.listAgentMemories();
-    const rows = agents.map((a) => [a.scope, a.agentType, a.dir, a.projectPath, a.fileCount, a.hasIndex, a.snapshotDir]);
+    const rows = agents.map((a) => [a.scope, a.agentType, a.dir, a.projectPath, a.fileCount, a.hasIndex, a.snapshot.dir]);
     expect(rows).toEqual([
       ['user', 'code-reviewer', scenario.agents.userCodeReviewer.dir, null, 2, true, null],
       [

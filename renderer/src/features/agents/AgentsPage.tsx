@@ -1,23 +1,44 @@
-import { useRequest } from '../../components/useRequest';
+import { useEffect } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import type { AgentMemorySummary } from '../../../../shared/model/agents';
 import { WarningList } from '../../components/WarningList';
-import { api } from '../../api/connectApi';
 import { useHomeStore } from '../../stores/homeStore';
+import { AgentDetail } from './AgentDetail';
+import { loadAgents, selectAgent, useAgentsStore } from './agentsStore';
+import { ACTION_BADGE } from './snapshotTexts';
 
-/** Sub-agent memories in every scope: user (config root), project and local (inside each project on disk). */
+function SnapshotCell({ agent }: { readonly agent: AgentMemorySummary }) {
+  if (!agent.snapshot.dir) return <span className="muted">—</span>;
+  return <span className={`badge snapshot-${agent.snapshot.action}`}>{ACTION_BADGE[agent.snapshot.action]}</span>;
+}
+
+/** Sub-agent memories in every scope (user, and project and local inside each project on disk), with their snapshots. */
 export function AgentsPage() {
-  const generation = useHomeStore((s) => s.home);
-  const state = useRequest(generation ? String(generation.roots.map((r) => r.path)) + generation.projects.length : null, () =>
-    api.listAgentMemories({}),
+  const home = useHomeStore((s) => s.home);
+  const { agents, error, loading, selectedDir } = useAgentsStore(
+    useShallow((s) => ({ agents: s.agents, error: s.error, loading: s.loading, selectedDir: s.selectedDir })),
   );
+  // A new home (demo opened, projects appeared) may hold other agents.
+  useEffect(() => {
+    if (home) void loadAgents();
+  }, [home]);
+  const selected = agents?.find((agent) => agent.dir === selectedDir) ?? null;
+
   return (
     <section aria-label="Agents">
       <header className="page-header">
         <h1>Agent memory</h1>
+        <p className="muted">
+          Sub-agents with a <code>memory:</code> scope keep their own memory; projects can commit a snapshot of it to seed their teammates.
+        </p>
+        <button type="button" onClick={() => void loadAgents()} disabled={loading}>
+          Refresh
+        </button>
       </header>
-      {state.status === 'loading' ? <p className="muted">Loading…</p> : null}
-      {state.status === 'error' ? <p className="error">{state.message}</p> : null}
-      {state.status === 'done' && state.value.length === 0 ? <p className="muted">No sub-agent has memory yet.</p> : null}
-      {state.status === 'done' && state.value.length > 0 ? (
+      {error ? <p className="error">{error}</p> : null}
+      {agents === null ? <p className="muted">Loading…</p> : null}
+      {agents !== null && agents.length === 0 ? <p className="muted">No sub-agent has memory or a snapshot yet.</p> : null}
+      {agents !== null && agents.length > 0 ? (
         <table className="data-table" aria-label="Agent memories">
           <thead>
             <tr>
@@ -29,11 +50,19 @@ export function AgentsPage() {
             </tr>
           </thead>
           <tbody>
-            {state.value.map((agent) => (
-              <tr key={agent.dir}>
+            {agents.map((agent) => (
+              <tr
+                key={agent.dir}
+                className={agent.dir === selectedDir ? 'selected-row' : undefined}
+                aria-selected={agent.dir === selectedDir}
+              >
                 <td>
-                  <div>{agent.agentType}</div>
-                  <code className="muted small">{agent.dir}</code>
+                  <button type="button" className="link" onClick={() => selectAgent(agent.dir)}>
+                    {agent.agentType}
+                  </button>
+                  <div>
+                    <code className="muted small">{agent.dir}</code>
+                  </div>
                   <WarningList warnings={agent.warnings} />
                 </td>
                 <td>
@@ -41,12 +70,15 @@ export function AgentsPage() {
                 </td>
                 <td>{agent.projectPath ?? <span className="muted">all projects</span>}</td>
                 <td>{agent.fileCount}</td>
-                <td>{agent.snapshotDir ? 'committed snapshot' : '—'}</td>
+                <td>
+                  <SnapshotCell agent={agent} />
+                </td>
               </tr>
             ))}
           </tbody>
         </table>
       ) : null}
+      {selected ? <AgentDetail key={selected.dir} agent={selected} readOnly={home?.readOnly ?? true} /> : null}
     </section>
   );
 }

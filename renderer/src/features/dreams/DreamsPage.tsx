@@ -1,43 +1,60 @@
+import { useEffect } from 'react';
+import { useShallow } from 'zustand/react/shallow';
 import type { ProjectSummary } from '../../../../shared/model/home';
-import type { ConsolidationLockStatus } from '../../../../shared/model/memory';
-import { RelativeTime } from '../../components/RelativeTime';
-import { useRequest } from '../../components/useRequest';
-import { api } from '../../api/connectApi';
+import { useHomeStore } from '../../stores/homeStore';
+import { navigate } from '../../stores/navigationStore';
+import { DreamLauncher } from './DreamLauncher';
+import { ExtractionPanel } from './ExtractionPanel';
+import { GatePanel } from './GatePanel';
+import { JobDetail } from './JobDetail';
+import { JobRecordsTable } from './JobRecordsTable';
+import { DreamsReview } from '../history/DreamsReview';
+import { clearJobError, loadJobs, useJobsStore } from './jobsStore';
+import './dreams.css';
 
-function holderText(lock: ConsolidationLockStatus): string {
-  if (lock.holderPid === null) return 'none (the last consolidation finished or was rolled back)';
-  if (lock.holderAlive === true) return `process ${lock.holderPid}, running now`;
-  return `process ${lock.holderPid}, no longer running`;
-}
-
-/** What can be known of Claude Code's dreams for a project: the lock's time and holder, and the sessions since. */
+/** Claude Code's dreams for a project (the gate), our own dreams and extraction replays, their review and records. */
 export function DreamsPage({ project }: { readonly project: ProjectSummary }) {
-  const ref = { configRoot: project.configRoot, slug: project.slug };
-  const key = `${project.configRoot}\0${project.slug}`;
-  const memory = useRequest(key, () => api.listMemoryFiles(ref));
-  const sessions = useRequest(key, () => api.listSessions(ref));
-  if (memory.status === 'loading' || sessions.status === 'loading') return <p className="muted">Loading…</p>;
-  if (memory.status === 'error') return <p className="error">{memory.message}</p>;
-  if (sessions.status === 'error') return <p className="error">{sessions.message}</p>;
-  const lock = memory.value.lock;
-  const since = lock.lastConsolidatedAt;
-  const sessionsSince = since === null ? sessions.value.length : sessions.value.filter((s) => s.mtime > since).length;
+  const readOnly = useHomeStore((s) => s.home?.readOnly ?? true);
+  const { jobs, selectedId, error, errorCode } = useJobsStore(
+    useShallow((s) => ({ jobs: s.jobs, selectedId: s.selectedId, error: s.error, errorCode: s.errorCode })),
+  );
+  useEffect(() => {
+    void loadJobs();
+  }, []);
+  const selected = jobs?.find((job) => job.id === selectedId) ?? null;
+  const running = (jobs ?? []).some((job) => job.status === 'running' && job.target.memoryDir === project.memoryDir);
+  // The lock changes when a job is applied; the gate reads it again then.
+  const revision = (jobs ?? []).filter((job) => job.outcome !== null).length;
   return (
     <section aria-label="Dreams">
       <header className="page-header">
         <h1>Dreams</h1>
         <p className="muted">
-          Claude Code&apos;s background consolidation rewrites this project&apos;s memory; its lock file is the only trace it leaves.
+          Claude Code&apos;s background consolidation rewrites this project&apos;s memory; its lock file is the only trace it leaves. Here
+          you can run one yourself and review every edit before it lands.
         </p>
       </header>
-      <dl className="facts" aria-label="Consolidation">
-        <dt>Last consolidation</dt>
-        <dd>{lock.exists ? <RelativeTime iso={lock.lastConsolidatedAt} /> : 'never (no .consolidate-lock)'}</dd>
-        <dt>Lock holder</dt>
-        <dd>{lock.exists ? holderText(lock) : '—'}</dd>
-        <dt>Sessions since</dt>
-        <dd>{sessionsSince}</dd>
-      </dl>
+      <GatePanel project={project} revision={revision} />
+      <DreamsReview project={project} />
+      {readOnly ? <p className="muted">This window is read-only: jobs cannot be started or applied.</p> : null}
+      <DreamLauncher project={project} disabled={readOnly || running} />
+      {error ? (
+        <p className="error" role="alert">
+          {error}{' '}
+          {errorCode === 'FORBIDDEN' ? (
+            <button type="button" className="link" onClick={() => navigate({ page: 'settings' })}>
+              Open Settings
+            </button>
+          ) : null}{' '}
+          <button type="button" className="link" onClick={clearJobError}>
+            Dismiss
+          </button>
+        </p>
+      ) : null}
+      {selected ? <JobDetail job={selected} readOnly={readOnly} /> : null}
+      <ExtractionPanel project={project} disabled={readOnly || running} />
+      <h2>Job records</h2>
+      {jobs ? <JobRecordsTable jobs={jobs} selectedId={selectedId} /> : <p className="muted">Loading…</p>}
     </section>
   );
 }

@@ -1,62 +1,64 @@
+import { useEffect, useMemo } from 'react';
+import { useShallow } from 'zustand/react/shallow';
 import type { ProjectSummary } from '../../../../shared/model/home';
-import { RelativeTime } from '../../components/RelativeTime';
-import { useRequest } from '../../components/useRequest';
-import { WarningList } from '../../components/WarningList';
-import { api } from '../../api/connectApi';
+import { useHomeStore } from '../../stores/homeStore';
+import { ActivityChart } from './ActivityChart';
+import { CatalogStatus } from './CatalogStatus';
+import { loadSessionCatalog, useSessionCatalogStore } from './sessionCatalogStore';
+import { SessionTable } from './SessionTable';
+import { activityByDay, distinctValues, filterIgnoringDates, filterSessions, projectKeyOf, type TimelineFilter } from './timelineFilter';
+import { TimelineFilters } from './TimelineFilters';
+import { setTimelineFilter, useTimelineFilterStore } from './timelineFilterStore';
+import './timeline.css';
 
-function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  if (bytes < 1024 ** 3) return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-  return `${(bytes / 1024 ** 3).toFixed(2)} GB`;
-}
+/** The chart covers at most this many days, the newest ones. */
+const CHART_DAYS = 366;
 
-/** A project's sessions, newest first, from a quick read of each transcript's head and tail. */
+/**
+ * The timeline: every session of the chosen project (or of all projects), newest first, with filters and a
+ * chart of activity per day that filters to a day when clicked. Served from the catalog cache at once.
+ */
 export function SessionsPage({ project }: { readonly project: ProjectSummary }) {
-  const key = `${project.configRoot}\0${project.slug}`;
-  const state = useRequest(key, () => api.listSessions({ configRoot: project.configRoot, slug: project.slug }));
+  const { sessions, loaded, building, error } = useSessionCatalogStore(
+    useShallow((s) => ({ sessions: s.sessions, loaded: s.loaded, building: s.building, error: s.error })),
+  );
+  const { filter: baseFilter, allProjects } = useTimelineFilterStore(useShallow((s) => ({ filter: s.filter, allProjects: s.allProjects })));
+  const projects = useHomeStore(useShallow((s) => s.home?.projects ?? []));
+
+  useEffect(() => {
+    void loadSessionCatalog();
+  }, []);
+
+  const filter: TimelineFilter = useMemo(
+    () => ({ ...baseFilter, project: allProjects ? null : projectKeyOf(project) }),
+    [baseFilter, allProjects, project],
+  );
+  const scoped = useMemo(() => filterIgnoringDates(sessions, { ...filter, branch: null, model: null }), [sessions, filter]);
+  const chartSessions = useMemo(() => filterIgnoringDates(sessions, filter), [sessions, filter]);
+  const visible = useMemo(() => filterSessions(sessions, filter), [sessions, filter]);
+  const days = useMemo(() => activityByDay(chartSessions, CHART_DAYS), [chartSessions]);
+  const branches = useMemo(() => distinctValues(scoped, (s) => s.gitBranches), [scoped]);
+  const models = useMemo(() => distinctValues(scoped, (s) => s.models), [scoped]);
+  const projectNames = useMemo(() => new Map(projects.map((p) => [projectKeyOf(p), p.displayName])), [projects]);
+
   return (
-    <section aria-label="Sessions">
-      <header className="page-header">
+    <section aria-label="Sessions" className="timeline">
+      <header className="page-header timeline-header">
         <h1>Sessions</h1>
+        <CatalogStatus />
       </header>
-      {state.status === 'loading' ? <p className="muted">Loading…</p> : null}
-      {state.status === 'error' ? <p className="error">{state.message}</p> : null}
-      {state.status === 'done' && state.value.length === 0 ? <p className="muted">No sessions in this project folder.</p> : null}
-      {state.status === 'done' && state.value.length > 0 ? (
-        <table className="data-table" aria-label="Sessions">
-          <thead>
-            <tr>
-              <th>Title</th>
-              <th>Started</th>
-              <th>Last activity</th>
-              <th>Branch</th>
-              <th>Version</th>
-              <th>Size</th>
-            </tr>
-          </thead>
-          <tbody>
-            {state.value.map((session) => (
-              <tr key={session.sessionId}>
-                <td>
-                  <div>{session.title ?? <span className="muted">untitled</span>}</div>
-                  <code className="muted small">{session.sessionId}</code>
-                  <WarningList warnings={session.warnings} />
-                </td>
-                <td>
-                  <RelativeTime iso={session.firstTimestamp} />
-                </td>
-                <td>
-                  <RelativeTime iso={session.lastTimestamp} />
-                </td>
-                <td>{session.gitBranch ?? '—'}</td>
-                <td>{session.version ?? '—'}</td>
-                <td>{formatBytes(session.bytes)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+      <TimelineFilters filter={filter} projects={projects} branches={branches} models={models} />
+      <ActivityChart days={days} from={filter.from} to={filter.to} onSelectDay={(day) => setTimelineFilter({ from: day, to: day })} />
+      {error ? <p className="error">{error}</p> : null}
+      {!loaded && !error ? <p className="muted">Loading…</p> : null}
+      {loaded ? (
+        <p className="muted small" aria-live="polite">
+          {visible.length === sessions.length ? `${visible.length} sessions` : `${visible.length} of ${sessions.length} sessions`}
+          {filter.from !== null && filter.from === filter.to ? ` on ${filter.from}` : ''}
+        </p>
       ) : null}
+      {loaded && visible.length === 0 ? <p className="muted">{building ? 'Reading transcripts…' : 'No sessions match.'}</p> : null}
+      {loaded && visible.length > 0 ? <SessionTable sessions={visible} showProject={allProjects} projectNames={projectNames} /> : null}
     </section>
   );
 }

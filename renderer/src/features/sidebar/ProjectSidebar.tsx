@@ -3,6 +3,7 @@ import type { ProjectSummary } from '../../../../shared/model/home';
 import { RelativeTime } from '../../components/RelativeTime';
 import { useHomeStore } from '../../stores/homeStore';
 import { navigate, sameProject, useNavigationStore } from '../../stores/navigationStore';
+import { UnreviewedDreamsBadge } from '../history/UnreviewedDreamsBadge';
 
 function ProjectItem({ project, selected }: { readonly project: ProjectSummary; readonly selected: boolean }) {
   return (
@@ -20,6 +21,7 @@ function ProjectItem({ project, selected }: { readonly project: ProjectSummary; 
           {project.sessionCount} sessions · {project.memoryFileCount} memories · <RelativeTime iso={project.lastActivity} />
         </span>
         {project.warnings.length > 0 ? <span className="badge warn">{project.warnings.length} warnings</span> : null}
+        <UnreviewedDreamsBadge configRoot={project.configRoot} slug={project.slug} />
       </button>
     </li>
   );

@@ -34,7 +34,7 @@ describe('agentMemoryPlaces', () => {
 describe('discoverAgentMemories', () => {
   it('lists every scope, counts *.md recursively with MEMORY.md, links snapshots, lists snapshot-only agents', async () => {
     const agents = await discoverAgentMemories([home.root], [project]);
-    expect(agents.map((a) => [a.scope, a.agentType, a.fileCount, a.hasIndex, a.snapshotDir])).toEqual([
+    expect(agents.map((a) => [a.scope, a.agentType, a.fileCount, a.hasIndex, a.snapshot.dir])).toEqual([
       ['user', 'my-plugin-reviewer', 2, true, null],
       ['project', 'no-index', 1, false, null],
       ['project', 'planner', 0, false, join(project, '.claude', 'agent-memory-snapshots', 'planner')],

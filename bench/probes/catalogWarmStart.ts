@@ -1,0 +1,39 @@
+import { createEngine } from '../../electron/core/engine';
+import { serveProbe } from './probeProtocol';
+
+export interface WarmStartInput {
+  readonly root: string;
+  /** An app data folder holding the catalog a previous build saved (a copy: the engine refreshes it). */
+  readonly dataDir: string;
+}
+
+export interface WarmStartOutput {
+  /** From creating the engine to the timeline's listing. */
+  readonly firstPageMs: number;
+  /** The `getSessionCatalog` request alone, once the engine is up. */
+  readonly listingMs: number;
+  readonly sessions: number;
+}
+
+/**
+ * A restart of the app with a saved catalog, in a new process: the engine as the web shell creates it
+ * (watching the home), then the timeline's first request, `getSessionCatalog({})`, which serves the cache.
+ */
+serveProbe<WarmStartInput, WarmStartOutput>(async ({ root, dataDir }) => {
+  const started = performance.now();
+  const engine = await createEngine({
+    roots: [{ path: root, source: 'CLAUDE_CONFIG_DIR' }],
+    dataDir,
+    demoHomeSource: null,
+    shell: 'web',
+    readOnly: true,
+    watch: true,
+  });
+  const requested = performance.now();
+  const listing = await engine.handlers.getSessionCatalog({});
+  const finished = performance.now();
+  // The probe process ends as soon as it has answered; the background refresh and teardown are no part of the figure.
+  void engine.dispose();
+  if (listing.sessions.length === 0) throw new Error('the saved catalog listed no session');
+  return { firstPageMs: finished - started, listingMs: finished - requested, sessions: listing.sessions.length };
+});

@@ -1,0 +1,61 @@
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { GENERATE_OPTIONS, runGenerateCommand } from './generator/generateCommand';
+import { BENCH_SIZES, isBenchSize } from './generator/sizeProfiles';
+import { resultTable } from './runner/resultTable';
+import { runBenchmarks } from './runner/runBenchmarks';
+
+const USAGE = `Usage:
+  npm run bench -- [--size ${BENCH_SIZES.join('|')}] [--json] [--seed N] [--runs N] [--results-dir DIR]
+      Generates a synthetic ~/.claude of that size (default small) in a temporary folder, measures every
+      figure (median, min and max of --runs runs, at least 3), prints one table (or one JSON object with
+      --json) and writes bench/results/<date>-<size>.json.
+  npm run bench -- gen ${GENERATE_OPTIONS}
+      Only writes the synthetic config root into DIR (new or empty).
+`;
+
+const MIN_RUNS = 3;
+
+async function main(argv: readonly string[]): Promise<number> {
+  const output = { stdout: (text: string) => process.stdout.write(text), stderr: (text: string) => process.stderr.write(text) };
+  if (argv[0] === 'gen') return runGenerateCommand(argv.slice(1), output, 'npm run bench -- gen');
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      size: { type: 'string', default: 'small' },
+      json: { type: 'boolean', default: false },
+      seed: { type: 'string', default: '1' },
+      runs: { type: 'string', default: String(MIN_RUNS) },
+      'results-dir': { type: 'string', default: join(import.meta.dirname, 'results') },
+      help: { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  const seed = Number(values.seed);
+  const runs = Number(values.runs);
+  if (!isBenchSize(values.size) || !Number.isSafeInteger(seed) || !Number.isInteger(runs) || runs < MIN_RUNS) {
+    process.stderr.write(USAGE);
+    return 2;
+  }
+  const { results, resultsFile } = await runBenchmarks({
+    size: values.size,
+    seed,
+    runs,
+    resultsDir: values['results-dir'],
+    log: (message) => process.stderr.write(`${message}\n`),
+  });
+  process.stdout.write(values.json ? `${JSON.stringify(results, null, 2)}\n` : resultTable(results));
+  process.stderr.write(`results written to ${resultsFile}\n`);
+  return 0;
+}
+
+try {
+  process.exitCode = await main(process.argv.slice(2));
+} catch (error) {
+  process.stderr.write(`bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exitCode = (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? 2 : 1;
+}

@@ -1,0 +1,179 @@
+import type { GeneratedHome } from '../generator/generateHome';
+import type { AppendInput, AppendOutput } from '../probes/append';
+import type { CatalogBuildInput, CatalogBuildOutput } from '../probes/catalogBuild';
+import type { WarmStartInput, WarmStartOutput } from '../probes/catalogWarmStart';
+import type { CeilingsInput, CeilingsOutput } from '../probes/ceilings';
+import type { DiscoveryInput, DiscoveryOutput } from '../probes/discovery';
+import type { DoctorInput, DoctorOutput } from '../probes/doctor';
+import type { EngineFirstStartInput, EngineFirstStartOutput } from '../probes/engineFirstStart';
+import type { SearchInput, SearchOutput } from '../probes/search';
+import type { TranscriptOpenInput, TranscriptOpenOutput } from '../probes/transcriptOpen';
+import { runCcusageSession } from './ccusageRun';
+import type { FigureId } from './figures';
+import { runProbe } from './runProbe';
+import { percentile } from './sampleStats';
+
+/** What every measurement needs: the generated home and a place for app data. */
+export interface BenchContext {
+  readonly home: GeneratedHome;
+  /** Every transcript file (sessions and sub-agents): what the catalog, ccusage and the ceilings read. */
+  readonly jsonlFiles: readonly string[];
+  readonly jsonlBytes: number;
+  /** A new, empty app data folder for one probe. */
+  newDataDir(label: string): string;
+  /** A new app data folder holding a copy of the catalog the first cold build saved (probes may change theirs). */
+  savedCatalogCopy(label: string): string;
+  /** Called by the cold build with its app data folder; the first one is kept for the copies. */
+  keepCatalog(dataDir: string): void;
+}
+
+export type Samples = Partial<Record<FigureId, number>>;
+
+/** Figures measured together, one run at a time; each run in new processes. */
+export interface FigureGroup {
+  readonly name: string;
+  readonly figures: readonly FigureId[];
+  /** How the group's figures are measured, for the results' notes. */
+  readonly note: string;
+  measure(context: BenchContext, run: number): Promise<Samples>;
+}
+
+/** The transcript viewer's page size (renderer `transcriptStore` PAGE_SIZE). */
+const VIEWER_PAGE_ROWS = 100;
+/** A text no generated file contains: the search must read everything to be sure. */
+const ABSENT_TEXT = 'zx-no-such-text-qv';
+const APPENDS_PER_RUN = 20;
+const APPEND_INTERVAL_MS = 150;
+
+export const FIGURE_GROUPS: readonly FigureGroup[] = [
+  {
+    name: 'ceilings',
+    figures: ['ceilingRawReadMBps', 'ceilingJsonParseMBps'],
+    note: 'every session and sub-agent JSONL file, read with readSync into one 1 MiB buffer; then lines cut and JSON.parse’d (UTF-8 decoding included), in a new process',
+    async measure(context) {
+      const output = await runProbe<CeilingsInput, CeilingsOutput>('ceilings', { files: context.jsonlFiles });
+      return { ceilingRawReadMBps: output.rawReadMBps, ceilingJsonParseMBps: output.jsonParseMBps };
+    },
+  },
+  {
+    name: 'project discovery',
+    figures: ['projectDiscoveryColdMs', 'projectDiscoveryWarmMs'],
+    note: 'HomeService.getHome() in a new process (cold), then refresh() reusing its session cache (warm)',
+    async measure(context) {
+      const output = await runProbe<DiscoveryInput, DiscoveryOutput>('discovery', {
+        root: context.home.root,
+        dataDir: context.newDataDir('discovery'),
+      });
+      return { projectDiscoveryColdMs: output.coldMs, projectDiscoveryWarmMs: output.warmMs };
+    },
+  },
+  {
+    name: 'ccusage',
+    figures: ['ccusageSessionSeconds'],
+    note: 'ccusage 17.2.1 `session --json --offline` with CLAUDE_CONFIG_DIR set to the home, from spawn to exit',
+    async measure(context) {
+      return { ccusageSessionSeconds: (await runCcusageSession(context.home.root)).seconds };
+    },
+  },
+  {
+    name: 'catalog cold build',
+    figures: ['catalogColdBuildSeconds', 'catalogColdBuildMBps', 'catalogBuildPeakRssMB'],
+    note: 'SessionCatalog.build() in a new process with an empty app data folder; MB/s over all JSONL bytes; RSS = that process’s peak (process.resourceUsage().maxRSS)',
+    async measure(context) {
+      const dataDir = context.newDataDir('catalog');
+      const output = await runProbe<CatalogBuildInput, CatalogBuildOutput>('catalogBuild', { root: context.home.root, dataDir });
+      context.keepCatalog(dataDir);
+      return {
+        catalogColdBuildSeconds: output.seconds,
+        catalogColdBuildMBps: context.jsonlBytes / 1e6 / output.seconds,
+        catalogBuildPeakRssMB: output.peakRssMB,
+      };
+    },
+  },
+  {
+    name: 'engine first start',
+    figures: ['enginePeakRssMB'],
+    note: 'the peak RSS (process.resourceUsage().maxRSS) of a new process running createEngine as the web shell does (watching the home), getSessionCatalog({}) and the full catalog build that follows, empty app data',
+    async measure(context) {
+      const output = await runProbe<EngineFirstStartInput, EngineFirstStartOutput>('engineFirstStart', {
+        root: context.home.root,
+        dataDir: context.newDataDir('engine'),
+      });
+      return { enginePeakRssMB: output.peakRssMB };
+    },
+  },
+  {
+    name: 'warm start',
+    figures: ['warmStartFirstPageMs', 'warmStartListingMs'],
+    note: 'a new process with a copy of the catalog a cold build saved: createEngine as the web shell does (watching the home), then getSessionCatalog({}) — the timeline’s first request',
+    async measure(context) {
+      const output = await runProbe<WarmStartInput, WarmStartOutput>('catalogWarmStart', {
+        root: context.home.root,
+        dataDir: context.savedCatalogCopy('warm-start'),
+      });
+      return { warmStartFirstPageMs: output.firstPageMs, warmStartListingMs: output.listingMs };
+    },
+  },
+  {
+    name: 'search',
+    figures: ['searchFirstHitMs', 'searchFullScanMs'],
+    note: 'HomeSearch in a new process after a warm-up search; first hit of the planted word; full scan = a text found nowhere, every transcript and memory file read',
+    async measure(context) {
+      const output = await runProbe<SearchInput, SearchOutput>('search', {
+        root: context.home.root,
+        needle: context.home.searchNeedle.text,
+        absent: ABSENT_TEXT,
+      });
+      return { searchFirstHitMs: output.firstHitMs, searchFullScanMs: output.fullScanMs };
+    },
+  },
+  {
+    name: 'largest transcript',
+    figures: ['largestTranscriptFirstPageMs'],
+    note: `TranscriptDocument.open() of the largest session file and readPage(0, ${VIEWER_PAGE_ROWS}) of its live branch, in a new process`,
+    async measure(context) {
+      const output = await runProbe<TranscriptOpenInput, TranscriptOpenOutput>('transcriptOpen', {
+        path: context.home.largestTranscript.path,
+        pageRows: VIEWER_PAGE_ROWS,
+      });
+      return { largestTranscriptFirstPageMs: output.firstPageMs };
+    },
+  },
+  {
+    name: 'doctor',
+    figures: ['doctorWarmMs', 'doctorColdMs'],
+    note: 'runDoctor() for the project with 1,000 topic files in a new process: first run (cold), second run with the same analyzer (warm)',
+    async measure(context) {
+      const output = await runProbe<DoctorInput, DoctorOutput>('doctor', {
+        root: context.home.root,
+        dataDir: context.newDataDir('doctor'),
+        slug: context.home.doctorProject.slug,
+      });
+      return { doctorWarmMs: output.warmMs, doctorColdMs: output.coldMs };
+    },
+  },
+  {
+    // Last: it appends to a session, so every other figure sees the home exactly as generated.
+    name: 'append',
+    figures: ['appendToChangeEventP50Ms', 'appendToChangeEventP95Ms', 'appendToSessionUpdateP50Ms', 'appendToSessionUpdateP95Ms'],
+    note: `createEngine as the web shell does, catalog current; another process appends ${APPENDS_PER_RUN} lines ${APPEND_INTERVAL_MS} ms apart to a session; time from each write to engine.live.onDidChange for that file, and to the sessionUpdated event the shell forwards; p50/p95 per run`,
+    async measure(context) {
+      const target = context.home.appendTarget;
+      const output = await runProbe<AppendInput, AppendOutput>('append', {
+        root: context.home.root,
+        dataDir: context.savedCatalogCopy('append'),
+        path: target.path,
+        sessionId: target.sessionId,
+        cwd: target.cwd,
+        appends: APPENDS_PER_RUN,
+        intervalMs: APPEND_INTERVAL_MS,
+      });
+      return {
+        appendToChangeEventP50Ms: percentile(output.changeEventMs, 0.5),
+        appendToChangeEventP95Ms: percentile(output.changeEventMs, 0.95),
+        appendToSessionUpdateP50Ms: percentile(output.sessionUpdatedMs, 0.5),
+        appendToSessionUpdateP95Ms: percentile(output.sessionUpdatedMs, 0.95),
+      };
+    },
+  },
+];

@@ -1,0 +1,44 @@
+/** Every figure the runner reports, in table order. Ids and units are part of the results file's stable shape. */
+export const FIGURES = {
+  catalogColdBuildSeconds: { label: 'catalog cold build', unit: 's' },
+  catalogColdBuildMBps: { label: 'catalog cold build throughput', unit: 'MB/s' },
+  ccusageSessionSeconds: { label: 'ccusage 17.2.1 session --json', unit: 's' },
+  catalogToCcusageRatio: { label: 'catalog time / ccusage time', unit: 'ratio' },
+  warmStartFirstPageMs: { label: 'warm start to first timeline page', unit: 'ms' },
+  warmStartListingMs: { label: 'warm start: the listing request alone', unit: 'ms' },
+  searchFirstHitMs: { label: 'search: first hit', unit: 'ms' },
+  searchFullScanMs: { label: 'search: full scan', unit: 'ms' },
+  largestTranscriptFirstPageMs: { label: 'open largest transcript: first page', unit: 'ms' },
+  appendToChangeEventP50Ms: { label: 'append to change event, p50', unit: 'ms' },
+  appendToChangeEventP95Ms: { label: 'append to change event, p95', unit: 'ms' },
+  appendToSessionUpdateP50Ms: { label: 'append to sessionUpdated, p50', unit: 'ms' },
+  appendToSessionUpdateP95Ms: { label: 'append to sessionUpdated, p95', unit: 'ms' },
+  doctorWarmMs: { label: 'doctor, 1,000 topic files (warm)', unit: 'ms' },
+  doctorColdMs: { label: 'doctor, 1,000 topic files (cold)', unit: 'ms' },
+  enginePeakRssMB: { label: 'engine peak RSS (first start)', unit: 'MB' },
+  catalogBuildPeakRssMB: { label: 'catalog cold build peak RSS', unit: 'MB' },
+  projectDiscoveryColdMs: { label: 'project discovery, cold', unit: 'ms' },
+  projectDiscoveryWarmMs: { label: 'project discovery, warm', unit: 'ms' },
+  ceilingRawReadMBps: { label: 'ceiling: raw read (readSync, 1 MiB)', unit: 'MB/s' },
+  ceilingJsonParseMBps: { label: 'ceiling: split + JSON.parse', unit: 'MB/s' },
+} as const satisfies Record<string, { label: string; unit: string }>;
+
+export type FigureId = keyof typeof FIGURES;
+
+export const FIGURE_IDS = Object.keys(FIGURES) as FigureId[];
+
+/**
+ * One figure in the results: `ok` with the median, min and max of its samples; `not-built` when the engine
+ * part it measures does not exist yet; `failed` with the error. Never a made-up number.
+ */
+export interface FigureResult {
+  readonly label: string;
+  readonly unit: string;
+  readonly status: 'ok' | 'not-built' | 'failed';
+  readonly median: number | null;
+  readonly min: number | null;
+  readonly max: number | null;
+  readonly samples: readonly number[];
+  /** How it was measured, or why there is no number. */
+  readonly note: string | null;
+}

@@ -1,0 +1,88 @@
+import { parseArgs } from 'node:util';
+import { doctorFails, type DoctorFolderJson, type DoctorReport } from '../../../shared/memory/doctorReport';
+import { SEVERITY_ORDER } from '../../../shared/memory/findingCodes';
+import { estimateTokens } from '../../../shared/memory/textMetrics';
+import { CodedError } from '../../../shared/result';
+import { configRootsFromEnv } from '../../core/home/configRoots';
+import { defaultDataDir } from '../../core/home/dataDir';
+import { createEngine } from '../../core/engine';
+import { runDoctor } from '../../core/memory/runDoctor';
+import { CliError, type CliIo } from '../cliIo';
+
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
+}
+
+function folderText(heading: string, folder: DoctorFolderJson): string {
+  const lines = [heading, `  memory: ${folder.memoryDir}`];
+  const { index } = folder;
+  lines.push(
+    index.chars === 0
+      ? '  MEMORY.md: none'
+      : `  MEMORY.md: ${plural(index.lines, 'line')}, ${index.chars} characters, ${index.truncated ? 'CUT when loaded' : 'loaded whole'} (~${estimateTokens(index.loadedText)} tokens, estimated)`,
+  );
+  const outside = folder.files.filter((f) => !f.inScan).length;
+  lines.push(`  ${plural(folder.files.length, 'topic file')}${outside > 0 ? `, ${outside} beyond the 200 Claude Code considers` : ''}`);
+  const findings = [...folder.findings].sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
+  if (findings.length === 0) lines.push('  no findings');
+  for (const f of findings) {
+    const place = f.file === null ? '(folder)' : f.line === null ? f.file : `${f.file}:${f.line}`;
+    lines.push(`  ${f.severity.padEnd(5)} ${f.code.padEnd(32)} ${place}  ${f.message}`);
+  }
+  return lines.join('\n');
+}
+
+function reportText(report: DoctorReport): string {
+  const blocks = report.projects.map((p) => folderText(`${p.path ?? p.slug}`, p));
+  for (const agent of report.agents ?? []) blocks.push(folderText(`agent ${agent.agentType} (${agent.scope})`, agent));
+  if (blocks.length === 0) return 'No memory folders found.\n';
+  const all = [...report.projects, ...(report.agents ?? [])].flatMap((f) => f.findings);
+  const count = (severity: string) => all.filter((f) => f.severity === severity).length;
+  return `${blocks.join('\n\n')}\n\n${plural(all.length, 'finding')}: ${count('error')} errors, ${count('warn')} warnings, ${count('info')} info\n`;
+}
+
+/** Slugs usually start with '-' (`-home-me-app`), which parseArgs would take for an option: glue them to `--project`. */
+function attachSlugValues(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--project' && i + 1 < argv.length) out.push(`--project=${argv[++i]}`);
+    else out.push(argv[i]);
+  }
+  return out;
+}
+
+/**
+ * `ccmem doctor [--project SLUG] [--json] [--strict] [--agents]`: checks memory folders and prints the findings.
+ * Exit 0 even with findings; with --strict, exit 1 on any warning or error (a pre-commit check). Reads only.
+ */
+export async function runDoctorCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const { values } = parseArgs({
+    args: attachSlugValues(argv),
+    options: {
+      project: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      strict: { type: 'boolean', default: false },
+      agents: { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  const engine = await createEngine({
+    roots: configRootsFromEnv(io.env),
+    dataDir: defaultDataDir(io.env),
+    demoHomeSource: null,
+    shell: 'cli',
+    readOnly: true,
+    watch: false,
+  });
+  let report: DoctorReport;
+  try {
+    report = await runDoctor({ home: engine.home, project: values.project ?? null, agents: values.agents });
+  } catch (error) {
+    if (error instanceof CodedError && error.code === 'NOT_FOUND') throw new CliError(error.message, 2);
+    throw error;
+  } finally {
+    await engine.dispose();
+  }
+  io.stdout(values.json ? `${JSON.stringify(report, null, 2)}\n` : reportText(report));
+  return values.strict && doctorFails(report) ? 1 : 0;
+}

@@ -1,0 +1,116 @@
+import { parseArgs } from 'node:util';
+import { describeTotals } from '../../../shared/history/changeSetFiles';
+import type { ChangeCause, ChangeSetSummary, FileChangeKind } from '../../../shared/history/historyModel';
+import type { ProjectRef } from '../../../shared/model/home';
+import { createEngine, type Engine } from '../../core/engine';
+import { configRootsFromEnv } from '../../core/home/configRoots';
+import { defaultDataDir } from '../../core/home/dataDir';
+import { CliError, type CliIo } from '../cliIo';
+
+/** One element of `ccmem history --json`'s `changeSets`: a stable schema scripts rely on. */
+export interface ChangeSetJson {
+  readonly id: string;
+  readonly time: string;
+  readonly cause: ChangeCause;
+  readonly sessionId: string | null;
+  readonly files: readonly {
+    readonly path: string;
+    readonly kind: FileChangeKind;
+    readonly before: string | null;
+    readonly after: string | null;
+    readonly linesAdded: number;
+    readonly linesRemoved: number;
+  }[];
+}
+
+export function toChangeSetJson(changeSet: ChangeSetSummary): ChangeSetJson {
+  return {
+    id: changeSet.id,
+    time: changeSet.time,
+    cause: changeSet.cause,
+    sessionId: changeSet.sessionId,
+    files: changeSet.files.map((file) => ({
+      path: file.path,
+      kind: file.kind,
+      before: file.before,
+      after: file.after,
+      linesAdded: file.linesAdded,
+      linesRemoved: file.linesRemoved,
+    })),
+  };
+}
+
+/** Slugs usually start with '-' (`-home-me-app`), which parseArgs would take for an option: glue them to `--project`. */
+export function attachOptionValues(argv: readonly string[], options: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (options.includes(argv[i]) && i + 1 < argv.length) out.push(`${argv[i]}=${argv[++i]}`);
+    else out.push(argv[i]);
+  }
+  return out;
+}
+
+/**
+ * The engine for a history command. History lives in the app's data folder; nothing is written under a
+ * config root (restore and revert write memory files through the safe writer, nothing else).
+ */
+export function openEngine(io: CliIo, readOnly: boolean): Promise<Engine> {
+  return createEngine({
+    roots: configRootsFromEnv(io.env),
+    dataDir: defaultDataDir(io.env),
+    demoHomeSource: null,
+    shell: 'cli',
+    readOnly,
+    watch: false,
+  });
+}
+
+/** The project a slug names, in whichever config root has it; several roots with the slug is an error. */
+export async function projectBySlug(engine: Engine, slug: string): Promise<ProjectRef> {
+  const matches = (await engine.home.getHome()).projects.filter((p) => p.slug === slug);
+  if (matches.length === 0) throw new CliError(`no project ${slug}; see \`ccmem projects\``);
+  if (matches.length > 1)
+    throw new CliError(
+      `${slug} exists under several config roots (${matches.map((p) => p.configRoot).join(', ')}); set CLAUDE_CONFIG_DIR to one`,
+    );
+  return { configRoot: matches[0].configRoot, slug: matches[0].slug };
+}
+
+function changeSetText(changeSet: ChangeSetSummary): string {
+  const session = changeSet.sessionId ? ` session ${changeSet.sessionId}` : '';
+  const lines = [
+    `${changeSet.time}  ${changeSet.cause}${session}  ${describeTotals(changeSet.totals)}  ${changeSet.folderLabel}`,
+    `  id ${changeSet.id}`,
+  ];
+  for (const file of changeSet.files) lines.push(`  ${file.kind.padEnd(8)} ${file.path}  +${file.linesAdded} −${file.linesRemoved}`);
+  return lines.join('\n');
+}
+
+/**
+ * `ccmem history [--project SLUG] [--file PATH] [--json]`: records what changed since the last run (in the
+ * app's data folder only), then lists the change sets, newest first.
+ */
+export async function runHistory(argv: readonly string[], io: CliIo): Promise<number> {
+  const { values } = parseArgs({
+    args: attachOptionValues(argv, ['--project', '--file']),
+    options: { project: { type: 'string' }, file: { type: 'string' }, json: { type: 'boolean', default: false } },
+    strict: true,
+  });
+  const engine = await openEngine(io, true);
+  try {
+    const project = values.project === undefined ? null : await projectBySlug(engine, values.project);
+    const report = await engine.memoryHistory.recordNow();
+    const page = await engine.memoryHistory.listChangeSets({ project, path: values.file ?? null, limit: Number.MAX_SAFE_INTEGER });
+    if (values.json) {
+      io.stdout(`${JSON.stringify({ changeSets: page.changeSets.map(toChangeSetJson) }, null, 2)}\n`);
+      return 0;
+    }
+    if (report.versions > 0) io.stdout(`Recorded ${report.versions} new version${report.versions === 1 ? '' : 's'}.\n`);
+    if (page.status.rebuilt) io.stdout(`History was rebuilt on ${page.status.rebuiltAt}: earlier history is gone.\n`);
+    if (page.changeSets.length === 0) io.stdout(`No changes recorded${page.status.startedAt ? ` since ${page.status.startedAt}` : ''}.\n`);
+    else io.stdout(`${page.changeSets.map(changeSetText).join('\n\n')}\n`);
+    return 0;
+  } finally {
+    await engine.dispose();
+  }
+}

@@ -1,0 +1,128 @@
+import { parseArgs } from 'node:util';
+import type { SessionCatalogEntry, TokenTotals } from '../../../shared/model/catalog';
+import { createEngine } from '../../core/engine';
+import { configRootsFromEnv } from '../../core/home/configRoots';
+import { defaultDataDir } from '../../core/home/dataDir';
+import { CliError, type CliIo } from '../cliIo';
+
+/** One element of `ccmem sessions --json`; a stable schema scripts rely on. */
+export interface SessionJson {
+  readonly sessionId: string;
+  readonly slug: string;
+  readonly path: string;
+  readonly title: string | null;
+  readonly firstTimestamp: string | null;
+  readonly lastTimestamp: string | null;
+  readonly userPrompts: number;
+  readonly assistantTurns: number;
+  readonly toolCalls: number;
+  /** The main session's tokens only; each sub-agent lists its own. */
+  readonly tokens: TokenTotals;
+  readonly models: readonly string[];
+  readonly subagents: readonly { readonly agentId: string; readonly agentType: string | null; readonly tokens: TokenTotals }[];
+  /** How many times the conversation was compacted. */
+  readonly compactions: number;
+  readonly memoryWrites: readonly string[];
+  readonly versions: readonly string[];
+  readonly hasSessionMemory: boolean;
+  readonly bytes: number;
+  readonly badLines: number;
+}
+
+function tokensJson(tokens: TokenTotals): TokenTotals {
+  return { input: tokens.input, output: tokens.output, cacheCreation: tokens.cacheCreation, cacheRead: tokens.cacheRead };
+}
+
+export function toSessionJson(entry: SessionCatalogEntry): SessionJson {
+  return {
+    sessionId: entry.sessionId,
+    slug: entry.slug,
+    path: entry.path,
+    title: entry.title,
+    firstTimestamp: entry.firstTimestamp,
+    lastTimestamp: entry.lastTimestamp,
+    userPrompts: entry.userPrompts,
+    assistantTurns: entry.assistantTurns,
+    toolCalls: entry.toolCalls,
+    tokens: tokensJson(entry.tokens),
+    models: entry.models,
+    subagents: entry.subagents.map((agent) => ({ agentId: agent.agentId, agentType: agent.agentType, tokens: tokensJson(agent.tokens) })),
+    compactions: entry.compactions.length,
+    memoryWrites: entry.memoryWrites,
+    versions: entry.versions,
+    hasSessionMemory: entry.hasSessionMemory,
+    bytes: entry.bytes,
+    badLines: entry.badLines,
+  };
+}
+
+function compact(n: number): string {
+  if (n < 1000) return String(n);
+  if (n < 1_000_000) return `${(n / 1000).toFixed(1)}k`;
+  return `${(n / 1_000_000).toFixed(1)}M`;
+}
+
+function cut(text: string, length: number): string {
+  return text.length > length ? `${text.slice(0, length - 1)}…` : text;
+}
+
+function table(rows: readonly (readonly string[])[]): string {
+  const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
+  return rows
+    .map((row) =>
+      row
+        .map((cell, column) => cell.padEnd(widths[column]))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}
+
+/** `ccmem sessions [--project SLUG] [--json]`: every session, newest first, from the catalog. Reads only under the config root. */
+export async function runSessions(argv: readonly string[], io: CliIo): Promise<number> {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: { project: { type: 'string' }, json: { type: 'boolean', default: false } },
+    strict: true,
+  });
+  const engine = await createEngine({
+    roots: configRootsFromEnv(io.env),
+    dataDir: defaultDataDir(io.env),
+    demoHomeSource: null,
+    shell: 'cli',
+    readOnly: true,
+    watch: false,
+  });
+  try {
+    const home = await engine.home.getHome();
+    if (values.project !== undefined && !home.projects.some((project) => project.slug === values.project)) {
+      throw new CliError(`No project folder named ${values.project} in ${home.roots.map((root) => root.path).join(', ')}`);
+    }
+    await engine.catalog.buildNow();
+    const sessions = engine.catalog.catalog.list(values.project === undefined ? {} : { slug: values.project });
+    if (values.json) {
+      io.stdout(`${JSON.stringify(sessions.map(toSessionJson), null, 2)}\n`);
+    } else if (sessions.length === 0) {
+      io.stdout('No sessions found.\n');
+    } else {
+      const rows = [
+        ['LAST ACTIVITY', 'PROJECT', 'TITLE', 'PROMPTS', 'TOOLS', 'OUT TOKENS', 'SUB-AGENTS', 'SESSION'],
+        ...sessions.map((s) => [
+          s.lastTimestamp ?? s.mtime,
+          cut(s.slug, 40),
+          cut(s.title ?? '(untitled)', 60),
+          String(s.userPrompts),
+          String(s.toolCalls),
+          compact(s.tokens.output),
+          String(s.subagents.length),
+          s.sessionId,
+        ]),
+      ];
+      io.stdout(`${table(rows)}\n`);
+    }
+    for (const root of home.roots) if (!root.exists) io.stderr(`warning: ${root.path} does not exist\n`);
+    return 0;
+  } finally {
+    await engine.dispose();
+  }
+}

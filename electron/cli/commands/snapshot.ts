@@ -1,0 +1,133 @@
+import { basename } from 'node:path';
+import { parseArgs } from 'node:util';
+import { agentTypeToFolderName } from '../../../shared/claude/sessionFiles';
+import type { AgentMemorySummary, SnapshotCommand, SnapshotOperation, SnapshotPlan, SnapshotRefusal } from '../../../shared/model/agents';
+import { CodedError } from '../../../shared/result';
+import { createEngine, type Engine } from '../../core/engine';
+import { configRootsFromEnv } from '../../core/home/configRoots';
+import { defaultDataDir } from '../../core/home/dataDir';
+import { CliError, type CliIo } from '../cliIo';
+
+const COMMAND_FLAGS = { create: 'create', initialize: 'initialize', replace: 'replace' } as const satisfies Record<string, SnapshotCommand>;
+
+function chosenCommand(values: Readonly<Record<keyof typeof COMMAND_FLAGS, boolean>>): SnapshotCommand {
+  const chosen = (Object.keys(COMMAND_FLAGS) as (keyof typeof COMMAND_FLAGS)[]).filter((flag) => values[flag]);
+  if (chosen.length !== 1) throw new CliError('give exactly one of --create, --initialize, --replace', 2);
+  return COMMAND_FLAGS[chosen[0]];
+}
+
+async function projectPathFor(engine: Engine, slug: string): Promise<string> {
+  const paths = new Set((await engine.home.getHome()).projects.filter((p) => p.slug === slug).map((p) => p.path));
+  if (paths.size === 0) throw new CliError(`no project ${slug} (see ccmem projects)`);
+  if (paths.has(null)) throw new CliError(`the real path of project ${slug} is not known, so its snapshots cannot be found`);
+  if (paths.size > 1) throw new CliError(`the slug ${slug} names different folders in different config roots`);
+  return [...paths][0] as string;
+}
+
+function findAgent(
+  agents: readonly AgentMemorySummary[],
+  projectPath: string,
+  agentType: string,
+  scope: string | undefined,
+): AgentMemorySummary {
+  const folder = agentTypeToFolderName(agentType);
+  const matches = agents.filter(
+    (a) =>
+      a.projectPath === projectPath &&
+      (scope === undefined || a.scope === scope) &&
+      (a.agentType === agentType || basename(a.dir) === folder),
+  );
+  if (matches.length === 0) throw new CliError(`no memory and no snapshot of agent ${agentType} in ${projectPath}`);
+  if (matches.length > 1)
+    throw new CliError(`agent ${agentType} has memory in both the project and the local scope; add --scope project|local`);
+  return matches[0];
+}
+
+function describe(operation: SnapshotOperation, plan: SnapshotPlan): string {
+  const dir = (side: 'local' | 'snapshot') => (side === 'local' ? plan.agentDir : plan.snapshotDir);
+  switch (operation.kind) {
+    case 'copy':
+      return `${operation.replaces ? 'overwrite' : 'create'} ${dir(operation.to)}/${operation.name}`;
+    case 'delete':
+      return `delete ${dir(operation.from)}/${operation.name} (a copy is kept in history)`;
+    case 'write-meta':
+      return `write ${dir(operation.to)}/${operation.name}: ${operation.text.trim()}`;
+  }
+}
+
+function refusalText(refusal: SnapshotRefusal): string {
+  const secrets = (refusal.secrets ?? []).map((secret) => `\n  ${secret.name}:${secret.line}: ${secret.kind}`);
+  return `${refusal.message}${secrets.join('')}`;
+}
+
+function printPlan(io: CliIo, plan: SnapshotPlan, dryRun: boolean): void {
+  if (plan.operations.length === 0) {
+    io.stdout('Nothing to do: already up to date.\n');
+    return;
+  }
+  io.stdout(dryRun ? `Dry run: ${plan.command} would\n` : `${plan.command}:\n`);
+  for (const operation of plan.operations) io.stdout(`  ${describe(operation, plan)}\n`);
+  if (plan.updatedAt) io.stdout(`Snapshot updatedAt: ${plan.updatedAt}\n`);
+}
+
+/** Project slugs start with '-' (`-home-me-shop`), which parseArgs would take for an option: bind values to their flag. */
+function bindValues(argv: readonly string[], valueFlags: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (valueFlags.includes(argv[i]) && i + 1 < argv.length) out.push(`${argv[i]}=${argv[++i]}`);
+    else out.push(argv[i]);
+  }
+  return out;
+}
+
+/**
+ * `ccmem snapshot --agent TYPE --project SLUG (--create | --initialize | --replace) [--scope project|local] [--dry-run]`:
+ * the snapshot actions of the Agents page. `--dry-run` writes nothing and prints what would change.
+ */
+export async function runSnapshot(argv: readonly string[], io: CliIo): Promise<number> {
+  const { values } = parseArgs({
+    args: bindValues(argv, ['--agent', '--project', '--scope']),
+    options: {
+      agent: { type: 'string' },
+      project: { type: 'string' },
+      scope: { type: 'string' },
+      create: { type: 'boolean', default: false },
+      initialize: { type: 'boolean', default: false },
+      replace: { type: 'boolean', default: false },
+      'dry-run': { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  if (!values.agent || !values.project) throw new CliError('--agent TYPE and --project SLUG are required', 2);
+  if (values.scope !== undefined && values.scope !== 'project' && values.scope !== 'local')
+    throw new CliError('--scope is project or local (user-scope memory has no project snapshot)', 2);
+  const command = chosenCommand(values);
+  const dryRun = values['dry-run'];
+  const engine = await createEngine({
+    roots: configRootsFromEnv(io.env),
+    dataDir: defaultDataDir(io.env),
+    demoHomeSource: null,
+    shell: 'cli',
+    readOnly: dryRun,
+    watch: false,
+  });
+  try {
+    const projectPath = await projectPathFor(engine, values.project);
+    const agent = findAgent(await engine.home.listAgentMemories(), projectPath, values.agent, values.scope);
+    const request = { ref: { dir: agent.dir }, command, ...(values.agent !== agent.agentType ? { agentType: values.agent } : {}) };
+    const plan = await engine.agentSnapshots.plan(request);
+    if (plan.refusal) throw new CliError(refusalText(plan.refusal));
+    if (dryRun) {
+      printPlan(io, plan, true);
+      return 0;
+    }
+    const result = await engine.agentSnapshots.apply(request);
+    printPlan(io, result.plan, false);
+    return 0;
+  } catch (error) {
+    if (error instanceof CodedError) throw new CliError(error.message);
+    throw error;
+  } finally {
+    await engine.dispose();
+  }
+}

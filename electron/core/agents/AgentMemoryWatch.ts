@@ -1,0 +1,107 @@
+import { join, sep } from 'node:path';
+import { SNAPSHOTS_FOLDER } from '../../../shared/agents/snapshotStatus';
+import type { HomeSnapshot } from '../../../shared/model/home';
+import { statOrNull } from '../fs/readSafely';
+import type { HomeService } from '../home/HomeService';
+import type { LiveHome } from '../liveHome';
+import { HomeWatcher } from '../watch/HomeWatcher';
+
+/** The folders below a config root or a project's `.claude` that hold one sub-folder per agent type. */
+const USER_BASE = 'agent-memory';
+const PROJECT_BASES = ['agent-memory', 'agent-memory-local', SNAPSHOTS_FOLDER];
+
+/** The agent folder (`<base>/<agentType>`) a changed path lies in, or null when it is in none. */
+function agentFolderOf(path: string, bases: readonly string[]): string | null {
+  for (const base of bases) {
+    if (!path.startsWith(base + sep)) continue;
+    const agentType = path.slice(base.length + 1).split(sep)[0];
+    return agentType ? join(base, agentType) : null;
+  }
+  return null;
+}
+
+async function projectClaudeDirs(snapshot: HomeSnapshot): Promise<string[]> {
+  const dirs = new Set<string>();
+  for (const project of snapshot.projects) {
+    if (!project.path) continue;
+    const dir = join(project.path, '.claude');
+    if ((await statOrNull(dir))?.isDirectory()) dirs.add(dir);
+  }
+  return [...dirs].sort();
+}
+
+/**
+ * Follows agent memory as Claude Code writes it: user-scope folders through the live home's watcher (they lie
+ * under the config root), project- and local-scope folders and snapshots through a watcher over each project's
+ * `.claude` folder. Reports which agent folders (memory or snapshot) changed.
+ */
+export class AgentMemoryWatch {
+  private readonly listeners = new Set<(folders: readonly string[]) => void>();
+  private readonly disposers: (() => void)[] = [];
+  private projectDirs: readonly string[] = [];
+  private userBases: readonly string[] = [];
+
+  private constructor(
+    private readonly live: LiveHome,
+    private readonly watcher: HomeWatcher,
+  ) {}
+
+  static async start(home: HomeService, live: LiveHome, options: { usePolling?: boolean } = {}): Promise<AgentMemoryWatch> {
+    const snapshot = await home.getHome();
+    const projectDirs = await projectClaudeDirs(snapshot);
+    const watch = new AgentMemoryWatch(live, new HomeWatcher({ configRoots: [], memoryDirs: projectDirs, usePolling: options.usePolling }));
+    watch.projectDirs = projectDirs;
+    watch.userBases = snapshot.roots.map((root) => join(root.path, USER_BASE));
+    await watch.watcher.start();
+    watch.disposers.push(
+      watch.watcher.onDidChange((changes) =>
+        watch.report(
+          changes.map((change) => change.path),
+          watch.projectBases(),
+        ),
+      ),
+      live.onDidChange((changes) =>
+        watch.report(
+          changes.map((change) => change.path),
+          watch.userBases,
+        ),
+      ),
+      home.onDidChangeHome((next) => void watch.follow(next)),
+    );
+    return watch;
+  }
+
+  onDidChange(listener: (folders: readonly string[]) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Our own next write to this path is not Claude Code's: neither watcher reports it. */
+  expectOwnWrite(path: string): void {
+    this.watcher.expectOwnWrite(path);
+    this.live.expectOwnWrite(path);
+  }
+
+  async dispose(): Promise<void> {
+    for (const dispose of this.disposers) dispose();
+    this.listeners.clear();
+    await this.watcher.dispose();
+  }
+
+  private projectBases(): string[] {
+    return this.projectDirs.flatMap((dir) => PROJECT_BASES.map((base) => join(dir, base)));
+  }
+
+  private report(paths: readonly string[], bases: readonly string[]): void {
+    const folders = [...new Set(paths.map((path) => agentFolderOf(path, bases)).filter((f): f is string => f !== null))].sort();
+    if (folders.length === 0) return;
+    for (const listener of this.listeners) listener(folders);
+  }
+
+  /** Projects came or went, or another home was opened: follow its folders instead. */
+  private async follow(snapshot: HomeSnapshot): Promise<void> {
+    this.userBases = snapshot.roots.map((root) => join(root.path, USER_BASE));
+    this.projectDirs = await projectClaudeDirs(snapshot);
+    await this.watcher.setMemoryDirs(this.projectDirs);
+  }
+}

@@ -1,0 +1,164 @@
+import { basename, sep } from 'node:path';
+import type { CatalogListing, CatalogProgress, SessionKey, SessionUpdate } from '../../../shared/model/catalog';
+import type { HomeSnapshot } from '../../../shared/model/home';
+import type { HomeService } from '../home/HomeService';
+import type { LiveHome } from '../liveHome';
+import type { WatchedChange } from '../watch/watchedChange';
+import { SessionCatalog, type CatalogBuildOptions, type CatalogBuildResult, type CatalogFilter } from './SessionCatalog';
+
+/** Changes to one session within this window are read together (a streamed answer writes many lines quickly). */
+const LIVE_BATCH_MS = 25;
+const SESSION_DIR = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface CatalogServiceOptions {
+  readonly home: HomeService;
+  readonly live: LiveHome | null;
+  readonly dataDir: string;
+  /** The config roots the engine starts with (the home may switch to the demo later). */
+  readonly roots: readonly string[];
+}
+
+function sessionKeyString(key: SessionKey): string {
+  return `${key.configRoot}\0${key.slug}\0${key.sessionId}`;
+}
+
+/** The session a path under `<root>/projects/<slug>/<sessionId>/…` belongs to (sub-agents, meta.json, session memory). */
+function sessionOfNestedPath(path: string, configRoot: string): SessionKey | null {
+  const prefix = `${configRoot}${sep}projects${sep}`;
+  if (!path.startsWith(prefix)) return null;
+  const [slug, sessionId] = path.slice(prefix.length).split(sep);
+  return slug && sessionId && SESSION_DIR.test(sessionId) ? { configRoot, slug, sessionId } : null;
+}
+
+/**
+ * The catalog inside the engine: serves the cached catalog at once and refreshes it in the background,
+ * follows the home's config roots and memory folders, and turns watcher events into incremental reads
+ * of the sessions that changed (from their saved offsets), so an open timeline updates in place.
+ */
+export class CatalogService {
+  readonly catalog: SessionCatalog;
+  private memoryDirs = new Map<string, string>();
+  private roots: readonly string[];
+  private refreshing: Promise<void> | null = null;
+  private controller: AbortController | null = null;
+  private refreshedOnce = false;
+  private pending = new Map<string, SessionKey>();
+  private pendingSiblings = new Map<string, { configRoot: string; slug: string; path: string }>();
+  private liveTimer: NodeJS.Timeout | null = null;
+  private readonly disposers: (() => void)[] = [];
+
+  constructor(private readonly options: CatalogServiceOptions) {
+    this.roots = options.roots;
+    this.catalog = new SessionCatalog({
+      dataDir: options.dataDir,
+      roots: options.roots,
+      memoryDirFor: (configRoot, slug) =>
+        this.memoryDirs.get(`${configRoot}\0${slug}`) ?? `${configRoot}${sep}projects${sep}${slug}${sep}memory`,
+    });
+    this.disposers.push(options.home.onDidChangeHome((snapshot) => this.followHome(snapshot)));
+    if (options.live) this.disposers.push(options.live.onDidChange((changes) => this.onChanges(changes)));
+  }
+
+  onDidUpdateSessions(listener: (update: SessionUpdate) => void): () => void {
+    return this.catalog.onDidUpdateSessions(listener);
+  }
+
+  onDidProgress(listener: (progress: CatalogProgress) => void): () => void {
+    return this.catalog.onDidProgress(listener);
+  }
+
+  /** The catalog as cached, at once; the first call also starts a background refresh whose results arrive as events. */
+  async listing(filter: CatalogFilter): Promise<CatalogListing> {
+    await this.catalog.loadCache();
+    if (!this.refreshedOnce) void this.refresh();
+    return {
+      sessions: this.catalog.list(filter),
+      building: this.catalog.building || this.refreshing !== null,
+      progress: this.catalog.progress,
+    };
+  }
+
+  /** Starts a refresh unless one is running; resolves with the progress at its start. */
+  refresh(): Promise<CatalogProgress | null> {
+    this.refreshedOnce = true;
+    if (!this.refreshing) {
+      const controller = new AbortController();
+      this.controller = controller;
+      this.refreshing = (async () => {
+        // Memory folders come from the home (settings may move them); the catalog needs them to spot memory writes.
+        this.learnMemoryDirs(await this.options.home.getHome());
+        await this.catalog.build({ signal: controller.signal });
+      })()
+        .catch(() => undefined)
+        .finally(() => {
+          this.refreshing = null;
+          this.controller = null;
+        });
+    }
+    return Promise.resolve(this.catalog.progress);
+  }
+
+  /** Brings the catalog up to date and waits for it (the CLI): memory folders first, then a full build. */
+  async buildNow(options: CatalogBuildOptions = {}): Promise<CatalogBuildResult> {
+    await this.refreshing;
+    this.refreshedOnce = true;
+    this.learnMemoryDirs(await this.options.home.getHome());
+    return this.catalog.build(options);
+  }
+
+  cancel(): void {
+    this.controller?.abort();
+  }
+
+  async dispose(): Promise<void> {
+    for (const dispose of this.disposers.splice(0)) dispose();
+    if (this.liveTimer) clearTimeout(this.liveTimer);
+    this.controller?.abort();
+    await this.refreshing;
+    await this.catalog.dispose();
+  }
+
+  private learnMemoryDirs(snapshot: HomeSnapshot): void {
+    this.memoryDirs = new Map(snapshot.projects.map((project) => [`${project.configRoot}\0${project.slug}`, project.memoryDir]));
+  }
+
+  private followHome(snapshot: HomeSnapshot): void {
+    this.learnMemoryDirs(snapshot);
+    const roots = snapshot.roots.filter((root) => root.exists).map((root) => root.path);
+    if (roots.join('\0') === this.roots.join('\0')) return;
+    // Another home (the demo): catalog it instead, once the running build has stopped.
+    this.roots = roots;
+    this.catalog.setRoots(roots);
+    this.controller?.abort();
+    void (this.refreshing ?? Promise.resolve()).then(() => this.refresh());
+  }
+
+  private onChanges(changes: readonly WatchedChange[]): void {
+    for (const change of changes) {
+      if (change.kind === 'transcript') {
+        const key = { configRoot: change.configRoot, slug: change.slug, sessionId: change.sessionId };
+        this.pending.set(sessionKeyString(key), key);
+      } else if (change.kind === 'subagent-transcript' || change.kind === 'other') {
+        const root = this.roots.find((r) => change.path.startsWith(`${r}${sep}`));
+        if (!root) continue;
+        const nested = sessionOfNestedPath(change.path, root);
+        if (nested) this.pending.set(sessionKeyString(nested), nested);
+        else if (change.kind === 'subagent-transcript' && basename(change.path).startsWith('agent-'))
+          this.pendingSiblings.set(change.path, { configRoot: change.configRoot, slug: change.slug, path: change.path });
+      }
+    }
+    if (this.pending.size === 0 && this.pendingSiblings.size === 0) return;
+    this.liveTimer ??= setTimeout(() => this.flushLive(), LIVE_BATCH_MS);
+  }
+
+  private flushLive(): void {
+    this.liveTimer = null;
+    const keys = [...this.pending.values()];
+    const siblings = [...this.pendingSiblings.values()];
+    this.pending.clear();
+    this.pendingSiblings.clear();
+    if (keys.length > 0) void this.catalog.refreshSessions(keys).catch(() => undefined);
+    for (const sibling of siblings)
+      void this.catalog.refreshSiblingAgent(sibling.configRoot, sibling.slug, sibling.path).catch(() => undefined);
+  }
+}

@@ -1,0 +1,579 @@
+import { promises as fs } from 'node:fs';
+import { join } from 'node:path';
+import type { CatalogProgress, SessionCatalogEntry, SessionKey, SessionUpdate } from '../../../shared/model/catalog';
+import { mapLimit } from '../home/mapLimit';
+import { CATALOG_CACHE_FORMAT, type CachedFile, type CachedMeta, type CachedSession } from './catalogCacheSchema';
+import {
+  discoverSession,
+  discoverSessionFiles,
+  identify,
+  type DiscoveredFile,
+  type DiscoveredProject,
+  type DiscoveredSession,
+  type DiscoveredSubagentFile,
+} from './catalogDiscovery';
+import { CatalogStore } from './catalogStore';
+import { summarizeAggregate, type FileSummary } from './fileSummary';
+import { memoryPathMatcher } from './memoryPathMatcher';
+import { buildSessionEntry, type AgentMeta, type SubagentFileFacts } from './sessionEntry';
+import { TranscriptAggregate, type MemoryPathTest, type TranscriptAggregateState } from './transcriptAggregate';
+import { scanTranscriptInto } from './transcriptFileScan';
+
+/** Sessions are read a few at a time: enough to overlap small files' open/stat latency, not to thrash one core. */
+const READ_PARALLELISM = 6;
+/** Smaller files are simply read again when they grow; saving their state would cost more than it saves. */
+const STATE_MIN_BYTES = 256 * 1024;
+/** Aggregates of recently read files stay in memory, so a live session continues without loading its state. */
+const LIVE_AGGREGATES = 64;
+const TAIL_CHECK_BYTES = 64;
+const PROGRESS_INTERVAL_MS = 100;
+const UPDATE_BATCH_INTERVAL_MS = 250;
+const MAX_META_BYTES = 64 * 1024;
+const LIVE_SAVE_DELAY_MS = 10_000;
+
+export interface SessionCatalogOptions {
+  /** The app data folder; the cache lives in `<dataDir>/catalog`. */
+  readonly dataDir: string;
+  /** Config roots to catalog (each holds a `projects/` folder). */
+  readonly roots: readonly string[];
+  /** A project's auto-memory folder (settings may move it); default `<root>/projects/<slug>/memory`. */
+  readonly memoryDirFor?: (configRoot: string, slug: string) => string;
+}
+
+export interface CatalogBuildOptions {
+  readonly onProgress?: (progress: CatalogProgress) => void;
+  readonly signal?: AbortSignal;
+}
+
+export interface CatalogBuildResult {
+  readonly sessions: number;
+  /** Files actually read (in full or from their saved offset) and the bytes read. */
+  readonly filesRead: number;
+  readonly bytesRead: number;
+  readonly cancelled: boolean;
+}
+
+export interface CatalogFilter {
+  readonly configRoot?: string;
+  readonly slug?: string;
+}
+
+type UpdateListener = (update: SessionUpdate) => void;
+type ProgressListener = (progress: CatalogProgress) => void;
+
+interface LiveAggregate {
+  readonly fileId: string;
+  readonly offset: number;
+  readonly aggregate: TranscriptAggregate;
+}
+
+function sessionKeyOf(configRoot: string, slug: string, sessionId: string): string {
+  return `${configRoot}\0${slug}\0${sessionId}`;
+}
+
+function newestFirst(a: SessionCatalogEntry, b: SessionCatalogEntry): number {
+  return (b.lastTimestamp ?? b.mtime).localeCompare(a.lastTimestamp ?? a.mtime) || a.sessionId.localeCompare(b.sessionId);
+}
+
+async function readTailHex(path: string, offset: number): Promise<string> {
+  const length = Math.min(TAIL_CHECK_BYTES, offset);
+  if (length === 0) return '';
+  const handle = await fs.open(path, 'r');
+  try {
+    const buffer = Buffer.alloc(length);
+    const { bytesRead } = await handle.read(buffer, 0, length, offset - length);
+    return buffer.subarray(0, bytesRead).toString('hex');
+  } finally {
+    await handle.close();
+  }
+}
+
+function str(value: unknown): string | null {
+  return typeof value === 'string' && value !== '' ? value : null;
+}
+
+async function readAgentMeta(path: string): Promise<AgentMeta | null> {
+  try {
+    const handle = await fs.open(path, 'r');
+    let text: string;
+    try {
+      const buffer = Buffer.alloc(MAX_META_BYTES);
+      const { bytesRead } = await handle.read(buffer, 0, MAX_META_BYTES, 0);
+      text = buffer.subarray(0, bytesRead).toString('utf8');
+    } finally {
+      await handle.close();
+    }
+    const parsed = JSON.parse(text) as Record<string, unknown>;
+    return { agentType: str(parsed.agentType), description: str(parsed.description) };
+  } catch {
+    return null;
+  }
+}
+
+function sameVersion(a: { fileId: string; size: number; mtimeNs: string }, b: { fileId: string; size: number; mtimeNs: string }): boolean {
+  return a.fileId === b.fileId && a.size === b.size && a.mtimeNs === b.mtimeNs;
+}
+
+/**
+ * The catalog of every session in the config roots: what each one did and cost, read once, cached in the
+ * app data folder by file identity, size and mtime, and continued from the saved offset when a file grows.
+ * A shrunk or replaced file is read again; a corrupt cache is ignored. Usable in-process (CLI, benchmarks)
+ * as well as by the engine, which feeds it file changes for live updates.
+ */
+export class SessionCatalog {
+  private roots: readonly string[];
+  private readonly memoryDirFor: (configRoot: string, slug: string) => string;
+  private readonly store: CatalogStore;
+  private files = new Map<string, CachedFile>();
+  private metas = new Map<string, CachedMeta>();
+  private sessions = new Map<string, CachedSession>();
+  private entries = new Map<string, SessionCatalogEntry>();
+  private readonly liveAggregates = new Map<string, LiveAggregate>();
+  private readonly updateListeners = new Set<UpdateListener>();
+  private readonly progressListeners = new Set<ProgressListener>();
+  private queue: Promise<unknown> = Promise.resolve();
+  private cacheLoaded: Promise<boolean> | null = null;
+  private currentProgress: CatalogProgress | null = null;
+  private disposed = false;
+  private saveTimer: NodeJS.Timeout | null = null;
+  /** Live updates changed the catalog since the index was last saved. */
+  private saveDirty = false;
+
+  constructor(options: SessionCatalogOptions) {
+    this.roots = options.roots;
+    this.memoryDirFor = options.memoryDirFor ?? ((configRoot, slug) => join(configRoot, 'projects', slug, 'memory'));
+    this.store = new CatalogStore(options.dataDir);
+  }
+
+  onDidUpdateSessions(listener: UpdateListener): () => void {
+    this.updateListeners.add(listener);
+    return () => this.updateListeners.delete(listener);
+  }
+
+  onDidProgress(listener: ProgressListener): () => void {
+    this.progressListeners.add(listener);
+    return () => this.progressListeners.delete(listener);
+  }
+
+  /** The latest build's progress; `running` while a build is under way. */
+  get progress(): CatalogProgress | null {
+    return this.currentProgress;
+  }
+
+  get building(): boolean {
+    return this.currentProgress?.running ?? false;
+  }
+
+  /** Follows other config roots (the demo home replaced the real one); the next build drops the old sessions. */
+  setRoots(roots: readonly string[]): void {
+    this.roots = roots;
+  }
+
+  /** Reads the saved catalog once (cheap: no transcript is opened), so `list()` answers at once on a warm start. */
+  loadCache(): Promise<boolean> {
+    this.cacheLoaded ??= this.store.loadIndex().then((index) => {
+      if (!index || this.entries.size > 0) return false;
+      this.files = new Map(index.files.map((file) => [file.path, file]));
+      this.metas = new Map(index.metas.map((meta) => [meta.path, meta]));
+      this.sessions = new Map(index.sessions.map((s) => [sessionKeyOf(s.configRoot, s.slug, s.sessionId), s]));
+      for (const [key, session] of this.sessions) {
+        if (!this.roots.includes(session.configRoot)) continue;
+        const entry = this.entryFor(session);
+        if (entry) this.entries.set(key, entry);
+      }
+      return true;
+    });
+    return this.cacheLoaded;
+  }
+
+  /** Sessions newest first (by last activity), optionally of one config root or one project. */
+  list(filter: CatalogFilter = {}): SessionCatalogEntry[] {
+    const out: SessionCatalogEntry[] = [];
+    for (const entry of this.entries.values()) {
+      if (filter.configRoot !== undefined && entry.configRoot !== filter.configRoot) continue;
+      if (filter.slug !== undefined && entry.slug !== filter.slug) continue;
+      out.push(entry);
+    }
+    return out.sort(newestFirst);
+  }
+
+  get(configRoot: string, slug: string, sessionId: string): SessionCatalogEntry | null {
+    return this.entries.get(sessionKeyOf(configRoot, slug, sessionId)) ?? null;
+  }
+
+  /**
+   * Brings the whole catalog up to date: finds every session, reads what is new (whole files or from their
+   * saved offsets), drops what disappeared, saves the cache. Cancelling keeps what was read so far.
+   */
+  build(options: CatalogBuildOptions = {}): Promise<CatalogBuildResult> {
+    return this.serialize(() => this.runBuild(options));
+  }
+
+  /** Re-reads the given sessions (a watcher saw their files change); quick, from the saved offsets. */
+  refreshSessions(keys: readonly SessionKey[]): Promise<void> {
+    return this.serialize(() => this.runRefresh(keys));
+  }
+
+  /** A sibling (2.0-era) sub-agent file changed: which session it belongs to is in its lines. */
+  refreshSiblingAgent(configRoot: string, slug: string, path: string): Promise<void> {
+    return this.serialize(async () => {
+      const file = await identify(path);
+      const agentId = /agent-(.+)\.jsonl$/.exec(path)?.[1];
+      if (!file || !agentId) return;
+      const cached = await this.readFile(file, true, configRoot, slug, undefined, () => undefined);
+      const metaPath = join(configRoot, 'projects', slug, `agent-${agentId}.meta.json`);
+      const hasMeta = (await this.readMeta(metaPath)) !== null;
+      const sessionId = cached.summary.firstSessionId;
+      if (!sessionId) return;
+      const key = sessionKeyOf(configRoot, slug, sessionId);
+      const session = this.sessions.get(key);
+      if (!session) return;
+      const others = session.subagents.filter((agent) => agent.path !== path);
+      this.sessions.set(key, {
+        ...session,
+        subagents: [...others, { agentId, layout: 'sibling', path, metaPath: hasMeta ? metaPath : null }],
+      });
+      this.publishSessions([key], []);
+      this.scheduleSave();
+    });
+  }
+
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    this.updateListeners.clear();
+    this.progressListeners.clear();
+    if (this.saveTimer) clearTimeout(this.saveTimer);
+    this.saveTimer = null;
+    await this.queue.catch(() => undefined);
+    if (this.saveDirty) await this.saveIndex();
+  }
+
+  private serialize<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(task, task);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private memoryTestFor(configRoot: string, slug: string): { key: string; test: MemoryPathTest } {
+    const dir = this.memoryDirFor(configRoot, slug);
+    return { key: dir, test: memoryPathMatcher(configRoot, dir) };
+  }
+
+  /**
+   * Reads one transcript as far as needed: nothing when its identity, size and mtime match the cache; from the
+   * saved offset when it only grew and the bytes before the offset are unchanged; otherwise from the start.
+   */
+  private async readFile(
+    file: DiscoveredFile,
+    isSubagentFile: boolean,
+    configRoot: string,
+    slug: string,
+    signal: AbortSignal | undefined,
+    /** Called with the bytes read since the last call. */
+    onBytes: (delta: number) => void,
+  ): Promise<CachedFile> {
+    const { key: memoryKey, test } = this.memoryTestFor(configRoot, slug);
+    const cached = this.files.get(file.path);
+    if (cached && sameVersion(cached, file) && cached.memoryKey === memoryKey && cached.isSubagentFile === isSubagentFile) return cached;
+    let aggregate: TranscriptAggregate | null = null;
+    let from = 0;
+    const canContinue =
+      cached !== undefined &&
+      cached.fileId === file.fileId &&
+      cached.memoryKey === memoryKey &&
+      cached.isSubagentFile === isSubagentFile &&
+      file.size >= cached.offset &&
+      cached.offset > 0;
+    if (cached && canContinue) {
+      const state = await this.savedState(cached);
+      if (state && (await readTailHex(file.path, cached.offset)) === cached.tailHex) {
+        aggregate = state instanceof TranscriptAggregate ? state : new TranscriptAggregate(test, isSubagentFile, state);
+        from = cached.offset;
+      }
+    }
+    aggregate ??= new TranscriptAggregate(test, isSubagentFile);
+    this.liveAggregates.delete(file.path);
+    let reported = 0;
+    const result = await scanTranscriptInto(file.path, aggregate, {
+      fromOffset: from,
+      signal,
+      tailBytes: TAIL_CHECK_BYTES,
+      sizeHint: file.size,
+      onBytes: (bytes) => {
+        onBytes(bytes - reported);
+        reported = bytes;
+      },
+    });
+    const record: CachedFile = {
+      path: file.path,
+      fileId: file.fileId,
+      size: file.size,
+      mtimeNs: file.mtimeNs,
+      mtimeMs: file.mtimeMs,
+      offset: result.offset,
+      tailHex: result.tail.toString('hex'),
+      memoryKey,
+      isSubagentFile,
+      summary: summarizeAggregate(aggregate) as CachedFile['summary'],
+    };
+    this.files.set(file.path, record);
+    this.liveAggregates.set(file.path, { fileId: file.fileId, offset: result.offset, aggregate });
+    while (this.liveAggregates.size > LIVE_AGGREGATES) this.liveAggregates.delete(this.liveAggregates.keys().next().value as string);
+    if (result.offset >= STATE_MIN_BYTES) await this.store.saveState(file.path, file.fileId, result.offset, aggregate.toState());
+    return record;
+  }
+
+  private async savedState(cached: CachedFile): Promise<TranscriptAggregate | TranscriptAggregateState | null> {
+    const live = this.liveAggregates.get(cached.path);
+    if (live && live.fileId === cached.fileId && live.offset === cached.offset) return live.aggregate;
+    if (cached.offset < STATE_MIN_BYTES) return null;
+    return this.store.loadState(cached.path, cached.fileId, cached.offset);
+  }
+
+  private async readMeta(path: string | null): Promise<AgentMeta | null> {
+    if (!path) return null;
+    const file = await identify(path);
+    if (!file) return null;
+    const cached = this.metas.get(path);
+    if (cached && sameVersion(cached, file)) return cached.meta;
+    const meta = await readAgentMeta(path);
+    this.metas.set(path, { path, fileId: file.fileId, size: file.size, mtimeNs: file.mtimeNs, mtimeMs: file.mtimeMs, meta });
+    return meta;
+  }
+
+  private entryFor(session: CachedSession): SessionCatalogEntry | null {
+    const main = this.files.get(session.path);
+    if (!main) return null;
+    const subagents: SubagentFileFacts[] = [];
+    for (const agent of session.subagents) {
+      const file = this.files.get(agent.path);
+      if (!file) continue;
+      const meta = agent.metaPath ? (this.metas.get(agent.metaPath)?.meta ?? null) : null;
+      subagents.push({ agentId: agent.agentId, layout: agent.layout, path: agent.path, summary: file.summary as FileSummary, meta });
+    }
+    return buildSessionEntry({
+      configRoot: session.configRoot,
+      slug: session.slug,
+      sessionId: session.sessionId,
+      path: session.path,
+      bytes: main.size,
+      mtimeMs: main.mtimeMs,
+      hasSessionMemory: session.sessionMemoryPath !== null,
+      main: main.summary as FileSummary,
+      subagents,
+    });
+  }
+
+  private async readSession(
+    session: DiscoveredSession,
+    siblings: readonly DiscoveredSubagentFile[],
+    signal: AbortSignal | undefined,
+    onBytes: (bytes: number) => void,
+  ): Promise<string> {
+    const { configRoot, slug } = session;
+    await this.readFile(session.main, false, configRoot, slug, signal, onBytes);
+    const agents: DiscoveredSubagentFile[] = [...session.subagents, ...siblings];
+    for (const agent of agents) {
+      await this.readFile(agent, true, configRoot, slug, signal, onBytes);
+      await this.readMeta(agent.metaPath);
+    }
+    const key = sessionKeyOf(configRoot, slug, session.sessionId);
+    this.sessions.set(key, {
+      configRoot,
+      slug,
+      sessionId: session.sessionId,
+      path: session.main.path,
+      subagents: agents.map((agent) => ({
+        agentId: agent.agentId,
+        layout: agent.layout === 'sibling' ? 'sibling' : 'subagents-folder',
+        path: agent.path,
+        metaPath: agent.metaPath,
+      })),
+      sessionMemoryPath: session.sessionMemoryPath,
+    });
+    return key;
+  }
+
+  /** Sibling agent files name their session in their lines: read them first (cheaply cached), then group. */
+  private async siblingsBySession(
+    project: DiscoveredProject,
+    signal: AbortSignal | undefined,
+    onBytes: (bytes: number) => void,
+  ): Promise<Map<string, DiscoveredSubagentFile[]>> {
+    const bySession = new Map<string, DiscoveredSubagentFile[]>();
+    for (const agent of project.siblingAgents) {
+      const cached = await this.readFile(agent, true, project.configRoot, project.slug, signal, onBytes);
+      const sessionId = cached.summary.firstSessionId;
+      if (!sessionId) continue;
+      bySession.set(sessionId, [...(bySession.get(sessionId) ?? []), agent]);
+    }
+    return bySession;
+  }
+
+  private pendingBytes(file: DiscoveredFile): number {
+    const cached = this.files.get(file.path);
+    if (cached && sameVersion(cached, file)) return 0;
+    if (cached && cached.fileId === file.fileId && file.size >= cached.offset) return file.size - cached.offset;
+    return file.size;
+  }
+
+  private async runBuild(options: CatalogBuildOptions): Promise<CatalogBuildResult> {
+    await this.loadCache();
+    const projects = await discoverSessionFiles(this.roots);
+    const allFiles: DiscoveredFile[] = projects.flatMap((p) => [
+      ...p.siblingAgents,
+      ...p.sessions.flatMap((s) => [s.main, ...s.subagents]),
+    ]);
+    let done = 0;
+    let bytesDone = 0;
+    let filesRead = 0;
+    const total = allFiles.length;
+    const bytesTotal = allFiles.reduce((sum, file) => sum + this.pendingBytes(file), 0);
+    let lastProgressAt = 0;
+    const report = (running: boolean, cancelled: boolean, force: boolean): void => {
+      const now = Date.now();
+      if (!force && now - lastProgressAt < PROGRESS_INTERVAL_MS) return;
+      lastProgressAt = now;
+      this.currentProgress = { done, total, bytesDone, bytesTotal, running, cancelled };
+      options.onProgress?.(this.currentProgress);
+      for (const listener of this.progressListeners) listener(this.currentProgress);
+    };
+    report(true, false, true);
+    const onBytes = (delta: number): void => {
+      bytesDone += delta;
+      report(true, false, false);
+    };
+    const seen = new Set<string>();
+    let batch: string[] = [];
+    let batchAt = Date.now();
+    const flushBatch = (force: boolean): void => {
+      if (batch.length === 0 || (!force && Date.now() - batchAt < UPDATE_BATCH_INTERVAL_MS)) return;
+      this.publishSessions(batch, []);
+      batch = [];
+      batchAt = Date.now();
+    };
+    let cancelled = false;
+    try {
+      for (const project of projects) {
+        const siblings = await this.siblingsBySession(project, options.signal, onBytes);
+        done += project.siblingAgents.length;
+        // Newest sessions first, so a first build shows recent work early.
+        const sessions = [...project.sessions].sort((a, b) => b.main.mtimeMs - a.main.mtimeMs);
+        await mapLimit(sessions, READ_PARALLELISM, async (session) => {
+          if (options.signal?.aborted) return;
+          const files: DiscoveredFile[] = [session.main, ...session.subagents];
+          const before = files.map((file) => this.files.get(file.path));
+          const key = await this.readSession(session, siblings.get(session.sessionId) ?? [], options.signal, onBytes);
+          seen.add(key);
+          done += files.length;
+          const read = files.filter((file, i) => this.files.get(file.path) !== before[i]).length;
+          filesRead += read;
+          if (read > 0 || !this.entries.has(key)) {
+            batch.push(key);
+            flushBatch(false);
+          }
+          report(true, false, false);
+        });
+        if (options.signal?.aborted) break;
+      }
+      cancelled = options.signal?.aborted ?? false;
+    } catch (error) {
+      if (!options.signal?.aborted) throw error;
+      cancelled = true;
+    }
+    flushBatch(true);
+    if (!cancelled) {
+      this.forget([...this.sessions.keys()].filter((key) => !seen.has(key)));
+      const present = new Set(allFiles.map((file) => file.path));
+      for (const path of this.files.keys()) if (!present.has(path)) this.files.delete(path);
+    }
+    await this.saveIndex();
+    report(false, cancelled, true);
+    return { sessions: this.entries.size, filesRead, bytesRead: bytesDone, cancelled };
+  }
+
+  private async runRefresh(keys: readonly SessionKey[]): Promise<void> {
+    const changed: string[] = [];
+    const removed: string[] = [];
+    for (const { configRoot, slug, sessionId } of keys) {
+      const key = sessionKeyOf(configRoot, slug, sessionId);
+      const discovered = await discoverSession(configRoot, slug, sessionId);
+      if (!discovered) {
+        if (this.sessions.has(key)) removed.push(key);
+        continue;
+      }
+      const siblings: DiscoveredSubagentFile[] = [];
+      for (const agent of this.sessions.get(key)?.subagents ?? []) {
+        if (agent.layout !== 'sibling') continue;
+        const file = await identify(agent.path);
+        if (file) siblings.push({ ...file, agentId: agent.agentId, layout: 'sibling', metaPath: agent.metaPath });
+      }
+      await this.readSession(discovered, siblings, undefined, () => undefined);
+      changed.push(key);
+    }
+    this.forget(removed);
+    this.publishSessions(changed, []);
+    this.scheduleSave();
+  }
+
+  /** Drops sessions that went away and tells the listeners. */
+  private forget(keys: readonly string[]): void {
+    if (keys.length === 0) return;
+    const gone: SessionKey[] = [];
+    for (const key of keys) {
+      const session = this.sessions.get(key);
+      if (!session) continue;
+      this.sessions.delete(key);
+      this.entries.delete(key);
+      for (const path of [session.path, ...session.subagents.map((agent) => agent.path)]) {
+        const file = this.files.get(path);
+        this.files.delete(path);
+        this.liveAggregates.delete(path);
+        if (file && file.offset >= STATE_MIN_BYTES) void this.store.deleteState(path).catch(() => undefined);
+      }
+      gone.push({ configRoot: session.configRoot, slug: session.slug, sessionId: session.sessionId });
+    }
+    this.emit({ updated: [], removed: gone });
+  }
+
+  private publishSessions(keys: readonly string[], removed: readonly SessionKey[]): void {
+    const updated: SessionCatalogEntry[] = [];
+    for (const key of keys) {
+      const session = this.sessions.get(key);
+      const entry = session ? this.entryFor(session) : null;
+      if (!entry) continue;
+      this.entries.set(key, entry);
+      updated.push(entry);
+    }
+    if (updated.length > 0 || removed.length > 0) this.emit({ updated, removed });
+  }
+
+  private emit(update: SessionUpdate): void {
+    if (this.disposed) return;
+    for (const listener of this.updateListeners) listener(update);
+  }
+
+  /**
+   * Live updates save the index a while later, once, not on every appended line (a big index takes a moment
+   * to write). Losing the last few seconds costs nothing: those bytes are simply read again next time.
+   */
+  private scheduleSave(): void {
+    this.saveDirty = true;
+    this.saveTimer ??= setTimeout(() => {
+      this.saveTimer = null;
+      void this.serialize(() => this.saveIndex()).catch(() => undefined);
+    }, LIVE_SAVE_DELAY_MS);
+  }
+
+  private async saveIndex(): Promise<void> {
+    this.saveDirty = false;
+    const metaPaths = new Set<string>();
+    for (const session of this.sessions.values()) for (const agent of session.subagents) if (agent.metaPath) metaPaths.add(agent.metaPath);
+    await this.store.saveIndex({
+      format: CATALOG_CACHE_FORMAT,
+      files: [...this.files.values()],
+      metas: [...this.metas.values()].filter((meta) => metaPaths.has(meta.path)),
+      sessions: [...this.sessions.values()],
+    });
+  }
+}

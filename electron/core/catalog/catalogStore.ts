@@ -1,0 +1,109 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import { join } from 'node:path';
+import { CATALOG_CACHE_FORMAT, cachedStateSchema, type CachedState, type CatalogIndex } from './catalogCacheSchema';
+import type { TranscriptAggregateState } from './transcriptAggregate';
+
+/** Larger index files are not a catalog we wrote; they are discarded rather than parsed. */
+const MAX_INDEX_BYTES = 512 * 1024 * 1024;
+
+async function writeAtomically(path: string, text: string | Buffer): Promise<void> {
+  const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    await fs.writeFile(temp, text, { mode: 0o600 });
+    await fs.rename(temp, path);
+  } catch (error) {
+    await fs.rm(temp, { force: true });
+    throw error;
+  }
+}
+
+async function readJson(path: string): Promise<unknown> {
+  const stats = await fs.stat(path);
+  if (stats.size > MAX_INDEX_BYTES) throw new Error('catalog cache file is too large');
+  return JSON.parse(await fs.readFile(path, 'utf8')) as unknown;
+}
+
+/**
+ * The catalog's cache in the app data folder: one index (every file's identity, saved offset and summary)
+ * and one state file per transcript (what reading on from the saved offset needs). Only this class writes
+ * under `<dataDir>/catalog`; nothing is ever written under a config root.
+ */
+export class CatalogStore {
+  readonly dir: string;
+  private readonly stateDir: string;
+  private stateDirReady: Promise<void> | null = null;
+
+  constructor(dataDir: string) {
+    this.dir = join(dataDir, 'catalog');
+    this.stateDir = join(this.dir, 'state');
+  }
+
+  private get indexPath(): string {
+    return join(this.dir, 'index.json');
+  }
+
+  /**
+   * The saved index, or null when there is none or it is corrupt (then it is ignored and later overwritten).
+   * The file is a header line with the body's SHA-1, then the body: a body that is not byte for byte what
+   * this class wrote (cut short, edited, another format) is refused at the cost of one hash instead of a
+   * schema check of thousands of entries, which keeps a warm start fast.
+   */
+  async loadIndex(): Promise<CatalogIndex | null> {
+    try {
+      const stats = await fs.stat(this.indexPath);
+      if (stats.size > MAX_INDEX_BYTES) return null;
+      const bytes = await fs.readFile(this.indexPath);
+      const headerEnd = bytes.indexOf(0x0a);
+      if (headerEnd < 0) return null;
+      const header = JSON.parse(bytes.toString('utf8', 0, headerEnd)) as { format?: unknown; sha1?: unknown };
+      const body = bytes.subarray(headerEnd + 1);
+      if (header.format !== CATALOG_CACHE_FORMAT || header.sha1 !== createHash('sha1').update(body).digest('hex')) return null;
+      const index = JSON.parse(body.toString('utf8')) as CatalogIndex;
+      return Array.isArray(index.files) && Array.isArray(index.metas) && Array.isArray(index.sessions) ? index : null;
+    } catch {
+      return null;
+    }
+  }
+
+  async saveIndex(index: CatalogIndex): Promise<void> {
+    await fs.mkdir(this.dir, { recursive: true });
+    const body = Buffer.from(JSON.stringify(index), 'utf8');
+    const header = JSON.stringify({ format: CATALOG_CACHE_FORMAT, sha1: createHash('sha1').update(body).digest('hex') });
+    await writeAtomically(this.indexPath, Buffer.concat([Buffer.from(`${header}\n`), body]));
+  }
+
+  private statePath(path: string): string {
+    return join(this.stateDir, `${createHash('sha1').update(path).digest('hex')}.json`);
+  }
+
+  /** The saved aggregate of one file at `offset`, or null when missing, corrupt or for another file version. */
+  async loadState(path: string, fileId: string, offset: number): Promise<TranscriptAggregateState | null> {
+    try {
+      const parsed = cachedStateSchema.safeParse(await readJson(this.statePath(path)));
+      if (!parsed.success) return null;
+      const saved: CachedState = parsed.data;
+      if (saved.path !== path || saved.fileId !== fileId || saved.offset !== offset) return null;
+      return saved.state;
+    } catch {
+      return null;
+    }
+  }
+
+  async saveState(path: string, fileId: string, offset: number, state: TranscriptAggregateState): Promise<void> {
+    this.stateDirReady ??= fs.mkdir(this.stateDir, { recursive: true }).then(
+      () => undefined,
+      (error: unknown) => {
+        this.stateDirReady = null;
+        throw error;
+      },
+    );
+    await this.stateDirReady;
+    const record = { format: CATALOG_CACHE_FORMAT, path, fileId, offset, state };
+    await writeAtomically(this.statePath(path), JSON.stringify(record));
+  }
+
+  async deleteState(path: string): Promise<void> {
+    await fs.rm(this.statePath(path), { force: true });
+  }
+}

@@ -1,0 +1,81 @@
+import type { CompactionEvent, TokenTotals } from '../../../shared/model/catalog';
+import type { AgentLink, TranscriptAggregate } from './transcriptAggregate';
+
+/** An inline (≤ 1.0) sub-agent run found inside a session file. */
+export interface InlineRunSummary {
+  readonly rootUuid: string;
+  readonly agentType: string | null;
+  readonly description: string | null;
+  readonly tokens: TokenTotals;
+  readonly assistantTurns: number;
+  readonly toolCalls: number;
+  readonly models: readonly string[];
+  readonly firstTimestamp: string | null;
+  readonly lastTimestamp: string | null;
+}
+
+/** What one transcript file contributes to the catalog: small, kept for every file in the catalog index. */
+export interface FileSummary {
+  readonly lines: number;
+  readonly badLines: number;
+  readonly firstTimestamp: string | null;
+  readonly lastTimestamp: string | null;
+  readonly firstSessionId: string | null;
+  readonly cwds: readonly string[];
+  readonly gitBranches: readonly string[];
+  readonly versions: readonly string[];
+  readonly models: readonly string[];
+  readonly customTitle: string | null;
+  readonly aiTitle: string | null;
+  readonly lastPrompt: string | null;
+  readonly summary: string | null;
+  readonly firstPrompt: string | null;
+  readonly userPrompts: number;
+  readonly assistantTurns: number;
+  readonly toolCalls: number;
+  readonly tokens: TokenTotals;
+  readonly compactions: readonly CompactionEvent[];
+  readonly memoryReads: readonly string[];
+  readonly memoryWrites: readonly string[];
+  readonly agentLinks: readonly (readonly [string, AgentLink])[];
+  readonly inlineRuns: readonly InlineRunSummary[];
+}
+
+export function summarizeAggregate(aggregate: TranscriptAggregate): FileSummary {
+  const data = aggregate.data;
+  return {
+    lines: data.lines,
+    badLines: data.badLines,
+    firstTimestamp: data.firstTimestamp,
+    lastTimestamp: data.lastTimestamp,
+    firstSessionId: data.firstSessionId,
+    cwds: [...data.cwds],
+    gitBranches: [...data.gitBranches],
+    versions: [...data.versions],
+    models: [...data.models],
+    customTitle: data.customTitle,
+    aiTitle: data.aiTitle,
+    lastPrompt: data.lastPrompt,
+    summary: data.summary,
+    firstPrompt: data.firstPrompt,
+    userPrompts: data.userPrompts,
+    assistantTurns: aggregate.assistantTurns,
+    toolCalls: data.toolCalls,
+    tokens: aggregate.ledgerTotals,
+    compactions: data.compactions.map((c) => ({ ...c })),
+    memoryReads: [...data.memoryReads],
+    memoryWrites: [...data.memoryWrites],
+    agentLinks: [...aggregate.links()].map(([id, link]) => [id, { ...link }] as const),
+    inlineRuns: aggregate.inlineRuns().map(({ state, tokens, turns }) => ({
+      rootUuid: state.rootUuid,
+      agentType: state.agentType,
+      description: state.description,
+      tokens,
+      assistantTurns: turns,
+      toolCalls: state.toolCalls,
+      models: [...state.models],
+      firstTimestamp: state.firstTimestamp,
+      lastTimestamp: state.lastTimestamp,
+    })),
+  };
+}

@@ -1,0 +1,129 @@
+import { promises as fs } from 'node:fs';
+
+const NEWLINE = 0x0a;
+const CHUNK_BYTES = 1024 * 1024;
+const MIN_CHUNK_BYTES = 16 * 1024;
+/** Longer lines (a pasted video, a runaway tool result) are skipped and counted, so memory stays bounded. */
+export const DEFAULT_MAX_LINE_BYTES = 32 * 1024 * 1024;
+
+export interface JsonlReadOptions {
+  /** Where to start: 0 or an offset a previous read returned (always the start of a line). */
+  readonly fromOffset: number;
+  /** How many lines lie before `fromOffset`, so line numbers stay 1-based across reads. */
+  readonly linesBefore?: number;
+  readonly maxLineBytes?: number;
+  readonly signal?: AbortSignal;
+  /**
+   * Called once per complete line, without its newline. The buffer is only valid during the call:
+   * it is reused for the next chunk, so copy what must be kept.
+   */
+  readonly onLine: (line: Buffer, lineNumber: number) => void;
+  /** Called for each line longer than `maxLineBytes`; its bytes are never held in memory. */
+  readonly onOversizedLine?: (lineNumber: number, bytes: number) => void;
+  /** Bytes consumed so far in this read, for progress. */
+  readonly onBytes?: (bytes: number) => void;
+  /** Also return this many bytes just before the returned offset (to notice later if they were rewritten). */
+  readonly tailBytes?: number;
+  /** The file's size if the caller just looked (saves a stat); only used to size the buffers. */
+  readonly sizeHint?: number;
+}
+
+export interface JsonlReadResult {
+  /** The offset after the last complete line: where the next read starts. A partial last line is held back. */
+  readonly offset: number;
+  /** Lines before `offset` (complete lines seen, in this read and before it). */
+  readonly lines: number;
+  /** Where the file ended when the read stopped. */
+  readonly size: number;
+  /** Up to `tailBytes` bytes just before `offset`. */
+  readonly tail: Buffer;
+}
+
+/**
+ * Streams the complete lines of a JSONL file from a saved offset with a hand-rolled splitter over 1 MiB
+ * reads; never holds the whole file. A line still being written (no newline yet) is not delivered, and
+ * the returned offset points at its start, so each line is delivered exactly once across reads.
+ */
+export async function readJsonlLines(path: string, options: JsonlReadOptions): Promise<JsonlReadResult> {
+  const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  const handle = await fs.open(path, 'r');
+  let pending: Promise<{ bytesRead: number }> | null = null;
+  try {
+    // Two buffers: the next chunk is read while this one is split, so the disk and the parser overlap.
+    // Small files get small buffers: a catalog build reads thousands of them.
+    const expected = (options.sizeHint ?? (await handle.stat()).size) - options.fromOffset;
+    const chunkBytes = Math.min(CHUNK_BYTES, Math.max(MIN_CHUNK_BYTES, expected + 1));
+    const buffers = [Buffer.allocUnsafe(chunkBytes), Buffer.allocUnsafe(chunkBytes)];
+    let which = 0;
+    let position = options.fromOffset;
+    let lineNumber = options.linesBefore ?? 0;
+    /** Start offset (in the file) of the line being assembled and of the next line to deliver. */
+    let committed = options.fromOffset;
+    let pieces: Buffer[] = [];
+    let pieceBytes = 0;
+    let oversized = false;
+    const tailBytes = options.tailBytes ?? 0;
+    let tail = Buffer.alloc(0);
+    let tailEnd = -1;
+    pending = handle.read(buffers[which], 0, chunkBytes, position);
+    while (pending) {
+      const { bytesRead }: { bytesRead: number } = await pending;
+      pending = null;
+      if (options.signal?.aborted) throw options.signal.reason ?? new Error('aborted');
+      if (bytesRead === 0) break;
+      const chunk = buffers[which];
+      which = 1 - which;
+      // A short read of a regular file is its end for now; only a full buffer calls for another read.
+      if (bytesRead === chunkBytes) pending = handle.read(buffers[which], 0, chunkBytes, position + bytesRead);
+      let start = 0;
+      while (start < bytesRead) {
+        const newline = chunk.indexOf(NEWLINE, start);
+        const end = newline < 0 || newline >= bytesRead ? -1 : newline;
+        if (end < 0) {
+          // The line continues in the next chunk.
+          const rest = bytesRead - start;
+          if (!oversized && pieceBytes + rest > maxLineBytes) {
+            oversized = true;
+            pieces = [];
+          }
+          if (!oversized) pieces.push(Buffer.from(chunk.subarray(start, bytesRead)));
+          pieceBytes += rest;
+          break;
+        }
+        lineNumber++;
+        const lineBytes = pieceBytes + (end - start);
+        if (oversized || lineBytes > maxLineBytes) {
+          options.onOversizedLine?.(lineNumber, lineBytes);
+        } else if (pieces.length === 0) {
+          options.onLine(chunk.subarray(start, end), lineNumber);
+        } else {
+          pieces.push(chunk.subarray(start, end));
+          options.onLine(Buffer.concat(pieces, lineBytes), lineNumber);
+        }
+        committed += lineBytes + 1;
+        pieces = [];
+        pieceBytes = 0;
+        oversized = false;
+        start = end + 1;
+      }
+      // Keep the bytes before the newest line end while they are at hand (the buffer is reused).
+      const tailLength = Math.min(tailBytes, committed);
+      if (tailLength > 0 && committed - tailLength >= position && committed !== tailEnd) {
+        tail = Buffer.from(chunk.subarray(committed - tailLength - position, committed - position));
+        tailEnd = committed;
+      }
+      position += bytesRead;
+      options.onBytes?.(position - options.fromOffset);
+    }
+    const tailLength = Math.min(tailBytes, committed);
+    if (tailEnd !== committed && tailLength > 0) {
+      tail = Buffer.alloc(tailLength);
+      await handle.read(tail, 0, tailLength, committed - tailLength);
+    }
+    return { offset: committed, lines: lineNumber, size: position, tail: tail.subarray(0, tailLength) };
+  } finally {
+    // A read still in flight (after an abort) must finish before its file handle closes.
+    await pending?.catch(() => undefined);
+    await handle.close();
+  }
+}

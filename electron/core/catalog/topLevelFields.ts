@@ -1,0 +1,83 @@
+import type { TranscriptRecord } from './transcriptLineParser';
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COLON = 0x3a;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+
+/** The envelope fields a transcript line carries at its top level, which the catalog needs from every line. */
+const WANTED_STRINGS = new Set(['type', 'timestamp', 'cwd', 'gitBranch', 'version', 'sessionId', 'uuid', 'parentUuid', 'subtype']);
+const WANTED_BOOLEANS = new Set(['isSidechain', 'isMeta']);
+
+function isSpace(byte: number): boolean {
+  return byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d;
+}
+
+/**
+ * Reads only the top-level envelope fields of a JSON object line (type, timestamp, cwd, branch, version,
+ * ids, sidechain flag) without building its nested values: strings are jumped over with native `indexOf`,
+ * so a line whose bulk is a tool result costs a fraction of `JSON.parse`. Returns null when the line is not
+ * a well-formed object (unclosed strings, unbalanced brackets).
+ */
+export function readTopLevelFields(line: Buffer): TranscriptRecord | null {
+  if (line[0] !== OPEN_BRACE) return null;
+  const out: TranscriptRecord = {};
+  let depth = 0;
+  let index = 0;
+  let pendingKey: string | null = null;
+  const length = line.length;
+  while (index < length) {
+    const byte = line[index];
+    if (byte === QUOTE) {
+      let close = index + 1;
+      for (;;) {
+        close = line.indexOf(QUOTE, close);
+        if (close < 0) return null;
+        let backslashes = 0;
+        while (line[close - 1 - backslashes] === BACKSLASH) backslashes++;
+        if (backslashes % 2 === 0) break;
+        close++;
+      }
+      if (depth === 1) {
+        let after = close + 1;
+        while (after < length && isSpace(line[after])) after++;
+        if (line[after] === COLON) {
+          pendingKey = line.toString('latin1', index + 1, close);
+          index = after + 1;
+          continue;
+        }
+        if (pendingKey !== null && WANTED_STRINGS.has(pendingKey)) {
+          try {
+            out[pendingKey] = JSON.parse(line.toString('utf8', index, close + 1)) as string;
+          } catch {
+            return null;
+          }
+        }
+      }
+      pendingKey = null;
+      index = close + 1;
+      continue;
+    }
+    if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
+      depth++;
+      pendingKey = null;
+    } else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) {
+      depth--;
+      if (depth < 0) return null;
+      if (depth === 0) {
+        for (let rest = index + 1; rest < length; rest++) if (!isSpace(line[rest])) return null;
+        return out;
+      }
+    } else if (depth === 1 && pendingKey !== null && (byte === 0x74 || byte === 0x66 || byte === 0x6e)) {
+      // true / false / null
+      if (WANTED_BOOLEANS.has(pendingKey)) out[pendingKey] = byte === 0x74;
+      else if (byte === 0x6e && WANTED_STRINGS.has(pendingKey)) out[pendingKey] = null;
+      pendingKey = null;
+    }
+    index++;
+  }
+  return null;
+}

@@ -1,0 +1,34 @@
+import { readJsonlLines, type JsonlReadResult } from './jsonlLineReader';
+import type { TranscriptAggregate } from './transcriptAggregate';
+import { isBlankLine, parseTranscriptLine } from './transcriptLineParser';
+
+export interface ScanOptions {
+  readonly fromOffset: number;
+  readonly signal?: AbortSignal;
+  readonly onBytes?: (bytes: number) => void;
+  readonly tailBytes?: number;
+  readonly sizeHint?: number;
+}
+
+/**
+ * Feeds the complete lines of a transcript, from `fromOffset` on, into an aggregate. Bad and over-long
+ * lines are counted in the aggregate; a partial last line is left for the next scan.
+ */
+export function scanTranscriptInto(path: string, aggregate: TranscriptAggregate, options: ScanOptions): Promise<JsonlReadResult> {
+  return readJsonlLines(path, {
+    fromOffset: options.fromOffset,
+    linesBefore: aggregate.lines,
+    signal: options.signal,
+    onBytes: options.onBytes,
+    tailBytes: options.tailBytes,
+    sizeHint: options.sizeHint,
+    onLine: (line) => {
+      if (isBlankLine(line)) return aggregate.blankLine();
+      const parsed = parseTranscriptLine(line);
+      if (!parsed) aggregate.badLine();
+      else if (parsed.complete) aggregate.add(parsed.record);
+      else aggregate.addEnvelope(parsed.record);
+    },
+    onOversizedLine: () => aggregate.badLine(),
+  });
+}

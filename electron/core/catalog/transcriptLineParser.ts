@@ -1,0 +1,126 @@
+import { isAscii, isUtf8 } from 'node:buffer';
+import { readTopLevelFields } from './topLevelFields';
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const CARRIAGE_RETURN = 0x0d;
+
+/** Lines up to this size are parsed whole; longer ones are parsed as a skeleton with long strings cut short. */
+const WHOLE_PARSE_MAX_BYTES = 8192;
+/** What a skeleton keeps of each long string: enough for titles, prompts, paths and ids. */
+export const SKELETON_STRING_BYTES = 1024;
+
+export type TranscriptRecord = Record<string, unknown>;
+
+/** Backs a cut position off so it splits neither a UTF-8 character nor a JSON escape. */
+function safeCut(line: Buffer, contentStart: number, cut: number): number {
+  while (cut > contentStart && (line[cut] & 0xc0) === 0x80) cut--;
+  // A `\uXXXX` escape is at most 6 bytes long; find whether the cut lands inside one or right after a lone backslash.
+  for (let back = 1; back <= 6 && cut - back >= contentStart; back++) {
+    if (line[cut - back] !== BACKSLASH) continue;
+    let run = 1;
+    while (cut - back - run >= contentStart && line[cut - back - run] === BACKSLASH) run++;
+    if (run % 2 === 0) break; // an escaped backslash: nothing open
+    const escapeLength = line[cut - back + 1] === 0x75 /* u */ ? 6 : 2;
+    if (back < escapeLength) cut -= back;
+    break;
+  }
+  return cut;
+}
+
+/**
+ * The same JSON line with every string longer than `SKELETON_STRING_BYTES` cut short, or null when the
+ * line's strings do not close. Large payloads (file contents, tool output, base64 images) are jumped over
+ * with native `indexOf`, so a multi-megabyte line costs little more than a copy of its structure.
+ */
+export function jsonSkeleton(line: Buffer): Buffer | null {
+  const parts: Buffer[] = [];
+  let segmentStart = 0;
+  let index = 0;
+  for (;;) {
+    const open = line.indexOf(QUOTE, index);
+    if (open < 0) break;
+    let close = open + 1;
+    for (;;) {
+      close = line.indexOf(QUOTE, close);
+      if (close < 0) return null;
+      let backslashes = 0;
+      while (line[close - 1 - backslashes] === BACKSLASH) backslashes++;
+      if (backslashes % 2 === 0) break;
+      close++;
+    }
+    const contentStart = open + 1;
+    if (close - contentStart > SKELETON_STRING_BYTES) {
+      parts.push(line.subarray(segmentStart, safeCut(line, contentStart, contentStart + SKELETON_STRING_BYTES)));
+      segmentStart = close;
+    }
+    index = close + 1;
+  }
+  if (parts.length === 0) return line;
+  parts.push(line.subarray(segmentStart));
+  return Buffer.concat(parts);
+}
+
+/** Below this size a line is parsed whole without looking for shortcuts. */
+const SHORTCUT_MIN_BYTES = 1024;
+const TOOL_RESULT = Buffer.from('"type":"tool_result"');
+/** A tool result's block type sits near the start of its line, before the (long) output. */
+const TOOL_RESULT_SEARCH_BYTES = 1024;
+/** Marks the result of a Task/Agent call: its `toolUseResult` names the sub-agent, so it is parsed. */
+const AGENT_RESULT_MARK = Buffer.from('"totalToolUseCount"');
+
+export interface ParsedLine {
+  readonly record: TranscriptRecord;
+  /** False when only the top-level envelope was read (the line's payload is not needed). */
+  readonly complete: boolean;
+}
+
+/**
+ * Whether only the envelope of a long line matters: a tool result's output (half the bytes of a typical
+ * transcript) is never used, unless the result names the sub-agent a Task/Agent call started.
+ */
+function needsEnvelopeOnly(bytes: Buffer): boolean {
+  const head = bytes.subarray(0, TOOL_RESULT_SEARCH_BYTES);
+  return head.indexOf(TOOL_RESULT) >= 0 && bytes.indexOf(AGENT_RESULT_MARK) < 0;
+}
+
+/**
+ * One transcript line, or null when it is a bad line (invalid UTF-8, NUL bytes, not a JSON object).
+ * Long tool-result lines are read for their envelope only; other long lines
+ * are read as a skeleton (see `jsonSkeleton`): every field is there, long strings are cut.
+ */
+export function parseTranscriptLine(line: Buffer): ParsedLine | null {
+  let end = line.length;
+  if (end > 0 && line[end - 1] === CARRIAGE_RETURN) end--;
+  if (end === 0) return null;
+  const bytes = end === line.length ? line : line.subarray(0, end);
+  const ascii = isAscii(bytes);
+  if (!ascii && !isUtf8(bytes)) return null;
+  let source: Buffer | null = bytes;
+  if (bytes.length > SHORTCUT_MIN_BYTES) {
+    // JSON.parse would refuse a raw NUL anywhere; the shortcuts may never look at it, so check first.
+    if (bytes.indexOf(0) >= 0) return null;
+    if (needsEnvelopeOnly(bytes)) {
+      const record = readTopLevelFields(bytes);
+      return record ? { record, complete: false } : null;
+    }
+    if (bytes.length > WHOLE_PARSE_MAX_BYTES) {
+      source = jsonSkeleton(bytes);
+      if (!source) return null;
+    }
+  }
+  try {
+    // Decoding ASCII as Latin-1 gives the same string several times faster than the UTF-8 decoder.
+    const value: unknown = JSON.parse(source.toString(ascii ? 'latin1' : 'utf8'));
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? { record: value as TranscriptRecord, complete: true }
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether a line holds nothing at all (only a carriage return or nothing): skipped, not bad. */
+export function isBlankLine(line: Buffer): boolean {
+  return line.length === 0 || (line.length === 1 && line[0] === CARRIAGE_RETURN);
+}

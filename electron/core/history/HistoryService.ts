@@ -1,0 +1,461 @@
+import { dirname, join } from 'node:path';
+import type { BackupExport, ImportPreview, ImportResult } from '../../../shared/history/backupModel';
+import { changeKind, changeSetTotals, netFileChanges } from '../../../shared/history/changeSetFiles';
+import type {
+  ChangeCause,
+  ChangeSetPage,
+  ChangeSetSummary,
+  DreamReviewItem,
+  FileChangeSummary,
+  FileVersion,
+  HistoryStatus,
+  RollbackPlan,
+  RollbackResult,
+  VersionPair,
+} from '../../../shared/history/historyModel';
+import type { ProjectRef } from '../../../shared/model/home';
+import { memoryFolderKey, type MemoryFolderRef } from '../../../shared/memory/memoryFolderRef';
+import { CodedError } from '../../../shared/result';
+import { SafeWriter } from '../fs/safeWriter';
+import type { HomeService } from '../home/HomeService';
+import type { LiveHome } from '../liveHome';
+import { MemoryBackup } from './backup/MemoryBackup';
+import { changeSetNotesLog, dreamReviewsLog, type ChangeSetNote, type DreamReviewRecord } from './changeSetNotes';
+import { HistoryIndex, type IndexedChangeSet } from './HistoryIndex';
+import { HistoryRecorder, type RecordReport } from './HistoryRecorder';
+import { HistoryRollback } from './HistoryRollback';
+import type { HistoryStore } from './HistoryStore';
+import type { JsonlLog } from './jsonlLog';
+import { LineStatsCache } from './lineStatsCache';
+import { trackedFolders, type TrackedFolder } from './trackedFolders';
+import { decodeText } from './versionText';
+
+export interface HistoryServiceOptions {
+  readonly home: HomeService;
+  readonly store: HistoryStore;
+  /** The folder the store keeps its journal in (`<dataDir>/history`); the side notes live beside it. */
+  readonly historyDir: string;
+  readonly live: LiveHome | null;
+  readonly now?: () => number;
+  readonly settleMs?: number;
+}
+
+export interface HistoryQuery {
+  /** Only this project's memory folders (its auto memory, and agent memory inside the project). */
+  readonly project?: ProjectRef | null;
+  readonly folder?: MemoryFolderRef | null;
+  readonly causes?: readonly ChangeCause[] | null;
+  readonly sessionId?: string | null;
+  /** Only change sets that touched this file (relative to its memory folder). */
+  readonly path?: string | null;
+  /** Include the first records of files that were already there (the start of history). Default false. */
+  readonly includeFirstSight?: boolean;
+  readonly offset?: number;
+  readonly limit?: number;
+}
+
+const DEFAULT_PAGE = 200;
+const FOLDERS_TTL_MS = 2000;
+
+function sameProject(a: ProjectRef | null, b: ProjectRef | null): boolean {
+  return a !== null && b !== null && a.configRoot === b.configRoot && a.slug === b.slug;
+}
+
+/**
+ * Memory history for the shells: records versions (start-up, live), answers the timeline, versions, diffs
+ * and dreams-after-the-fact, and rolls back (restore a version, revert a change set) and backs up through
+ * the safe writer. The journal and blobs are the HistoryStore's; notes, reviews and caches sit beside it.
+ */
+export class HistoryService {
+  readonly index: HistoryIndex;
+  readonly recorder: HistoryRecorder;
+  private readonly notes: JsonlLog<ChangeSetNote>;
+  private readonly reviews: JsonlLog<DreamReviewRecord>;
+  private readonly lineStats: LineStatsCache;
+  private readonly writer: SafeWriter;
+  private readonly rollback: HistoryRollback;
+  private readonly backup: MemoryBackup;
+  private folders: { at: number; list: readonly TrackedFolder[] } | null = null;
+  private readonly listeners = new Set<(report: RecordReport) => void>();
+  private readonly disposers: (() => void)[] = [];
+
+  constructor(private readonly options: HistoryServiceOptions) {
+    const now = options.now ?? Date.now;
+    this.notes = changeSetNotesLog(options.historyDir);
+    this.reviews = dreamReviewsLog(options.historyDir);
+    this.index = new HistoryIndex(options.store, this.notes, this.reviews);
+    this.lineStats = new LineStatsCache(options.historyDir, options.store);
+    this.recorder = new HistoryRecorder({
+      index: this.index,
+      notes: this.notes,
+      historyDir: options.historyDir,
+      originMarkerPath: join(dirname(options.historyDir), 'history-origin.json'),
+      folders: () => this.trackedFolders(true),
+      now,
+      settleMs: options.settleMs,
+    });
+    this.writer = new SafeWriter({ onOwnWrite: (path) => options.live?.expectOwnWrite(path), now });
+    this.rollback = new HistoryRollback(this.index, this.writer, this.notes, now);
+    this.backup = new MemoryBackup(this.index, this.writer, this.notes, now);
+    this.disposers.push(this.recorder.onDidRecord((report) => this.emit(report)));
+    this.disposers.push(options.home.onDidChangeHome(() => (this.folders = null)));
+  }
+
+  onDidChange(listener: (report: RecordReport) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** The app shells: record what changed while the app was closed, then follow the watcher. */
+  start(): void {
+    // Events are caught from the start; recording them waits for the start-up look (recording runs one at a time).
+    if (this.options.live) this.disposers.push(this.recorder.follow(this.options.live));
+    void this.recorder.recordAll('startup').catch(() => undefined);
+    // New projects and memory folders, or a different home (the demo): take their first versions right away.
+    if (this.options.live)
+      this.disposers.push(this.options.home.onDidChangeHome(() => void this.recorder.recordAll('live').catch(() => undefined)));
+  }
+
+  /** Another watcher saw these folders change (agent memory inside projects): record them once events settle. */
+  foldersChanged(memoryDirs: readonly string[]): void {
+    this.recorder.foldersChanged(memoryDirs);
+  }
+
+  /** Records any change found since the last look (the CLI runs this first). */
+  recordNow(): Promise<RecordReport> {
+    return this.recorder.recordAll('startup');
+  }
+
+  async status(): Promise<HistoryStatus> {
+    await this.index.refresh();
+    const first = this.index.firstEntry();
+    const rebuiltAt = await this.recorder.rebuiltAt();
+    return {
+      startedAt: first?.time ?? null,
+      rebuilt: rebuiltAt !== null,
+      rebuiltAt,
+      versionCount: this.index.versionCount,
+      changeSetCount: this.index.changeSetCount,
+    };
+  }
+
+  async listChangeSets(query: HistoryQuery = {}): Promise<ChangeSetPage> {
+    await this.index.refresh();
+    const folders = await this.trackedFolders(false);
+    const dirs = this.folderFilter(folders, query);
+    const matching: IndexedChangeSet[] = [];
+    for (const id of this.index.changeSetIdsNewestFirst()) {
+      const set = this.index.changeSet(id);
+      if (!set || (dirs && !dirs.has(set.folder))) continue;
+      if (set.note?.firstSight && !query.includeFirstSight) continue;
+      if (query.causes && !query.causes.includes(this.causeOf(set))) continue;
+      if (query.sessionId && set.note?.sessionId !== query.sessionId) continue;
+      if (query.path && !set.entries.some((entry) => entry.path === query.path)) continue;
+      if (netFileChanges(set.entries).length === 0) continue;
+      matching.push(set);
+    }
+    matching.sort((a, b) => this.timeOf(b).localeCompare(this.timeOf(a)));
+    const offset = query.offset ?? 0;
+    const page = matching.slice(offset, offset + (query.limit ?? DEFAULT_PAGE));
+    return { changeSets: await this.summarize(page, folders), total: matching.length, status: await this.status() };
+  }
+
+  async getChangeSet(id: string): Promise<ChangeSetSummary> {
+    await this.index.refresh();
+    const set = this.index.changeSet(id);
+    if (!set) throw new CodedError('NOT_FOUND', `No change set ${id} in the history`);
+    return (await this.summarize([set], await this.trackedFolders(false)))[0];
+  }
+
+  /** Every recorded version of one file, oldest first. */
+  async listFileVersions(folder: MemoryFolderRef, path: string): Promise<FileVersion[]> {
+    const memoryDir = await this.memoryDirOf(folder);
+    await this.index.refresh();
+    return this.index.versions(memoryDir, path).map((entry): FileVersion => {
+      const note = this.index.changeSet(entry.changeSetId)?.note ?? null;
+      return {
+        changeSetId: entry.changeSetId,
+        time: note?.time ?? entry.time,
+        cause: note?.cause ?? entry.cause,
+        kind: changeKind(entry.before, entry.after),
+        before: entry.before,
+        after: entry.after,
+        size: entry.size,
+        summary: entry.summary,
+        firstSight: note?.firstSight ?? false,
+      };
+    });
+  }
+
+  /** Two versions of one file as text, for the diff viewer (null = the file did not exist). */
+  async readVersionPair(folder: MemoryFolderRef, path: string, before: string | null, after: string | null): Promise<VersionPair> {
+    const memoryDir = await this.memoryDirOf(folder);
+    await this.index.refresh();
+    const known = this.index.versions(memoryDir, path);
+    for (const hash of [before, after]) {
+      if (hash !== null && !known.some((entry) => entry.after === hash || entry.before === hash))
+        throw new CodedError('NOT_FOUND', `Version ${hash.slice(0, 12)} of ${path} is not in the history`);
+    }
+    return this.pair(path, before, after);
+  }
+
+  /** Every file of a change set, before and after, for the whole-change-set diff. */
+  async changeSetPairs(id: string): Promise<VersionPair[]> {
+    await this.index.refresh();
+    const set = this.index.changeSet(id);
+    if (!set) throw new CodedError('NOT_FOUND', `No change set ${id} in the history`);
+    return Promise.all(netFileChanges(set.entries).map((file) => this.pair(file.path, file.before, file.after)));
+  }
+
+  async listDreams(project: ProjectRef | null): Promise<DreamReviewItem[]> {
+    const page = await this.listChangeSets({ project, causes: ['dream'], limit: Number.MAX_SAFE_INTEGER });
+    const items: DreamReviewItem[] = [];
+    for (let i = 0; i < page.changeSets.length; i++) {
+      const changeSet = page.changeSets[i];
+      const previous = page.changeSets.slice(i + 1).find((other) => other.memoryDir === changeSet.memoryDir) ?? null;
+      const review = this.reviewOf(changeSet.id);
+      items.push({
+        changeSet,
+        sessionsSince: await this.sessionsBetween(changeSet, previous),
+        deleted: changeSet.files.filter((file) => file.kind === 'deleted').map((file) => file.path),
+        review: review ? { decision: review.decision, at: review.time } : null,
+      });
+    }
+    return items;
+  }
+
+  /** Dreams nobody has kept or reverted yet, per project (for the sidebar). */
+  async unreviewedDreamCounts(): Promise<{ readonly configRoot: string; readonly slug: string; readonly count: number }[]> {
+    await this.index.refresh();
+    const folders = await this.trackedFolders(false);
+    const counts = new Map<string, { configRoot: string; slug: string; count: number }>();
+    for (const id of this.index.changeSetIdsNewestFirst()) {
+      const set = this.index.changeSet(id);
+      if (!set || this.causeOf(set) !== 'dream' || set.note?.firstSight || this.reviewOf(id)) continue;
+      const project = folders.find((f) => f.memoryDir === set.folder)?.project;
+      if (!project) continue;
+      const key = `${project.configRoot}\0${project.slug}`;
+      const entry = counts.get(key) ?? { ...project, count: 0 };
+      entry.count++;
+      counts.set(key, entry);
+    }
+    return [...counts.values()];
+  }
+
+  /** Keep: the dream was looked at and stays as it is. */
+  async keepDream(id: string): Promise<DreamReviewItem['review']> {
+    await this.index.refresh();
+    const set = this.index.changeSet(id);
+    if (!set || this.causeOf(set) !== 'dream') throw new CodedError('NOT_FOUND', `No dream ${id} in the history`);
+    const time = new Date(this.now()).toISOString();
+    await this.reviews.append([{ v: 1, changeSetId: id, decision: 'kept', time }]);
+    await this.index.refresh();
+    this.emit({ versions: 0, changeSetIds: [id], folders: [set.folder] });
+    return { decision: 'kept', at: time };
+  }
+
+  async planRestore(folder: MemoryFolderRef, path: string, version: string, expected?: string | null): Promise<RollbackPlan> {
+    const memoryDir = await this.memoryDirOf(folder);
+    await this.index.refresh();
+    return this.rollback.plan(memoryDir, [this.rollback.restoreTarget(memoryDir, path, version, expected)]);
+  }
+
+  async restore(folder: MemoryFolderRef, path: string, version: string, expected?: string | null): Promise<RollbackResult> {
+    const plan = await this.planRestore(folder, path, version, expected);
+    const result = await this.rollback.apply(plan, `Restored ${path} to version ${version.slice(0, 12)}`);
+    if (result.changeSetId) this.emit({ versions: plan.writes.length, changeSetIds: [result.changeSetId], folders: [plan.memoryDir] });
+    return result;
+  }
+
+  async planRevert(id: string, paths?: readonly string[]): Promise<RollbackPlan> {
+    await this.index.refresh();
+    const { memoryDir, targets } = this.rollback.revertTargets(id, paths);
+    return this.rollback.plan(memoryDir, targets);
+  }
+
+  /** Puts a change set's files (all, or the chosen ones) back as they were before it. */
+  async revert(id: string, paths?: readonly string[]): Promise<RollbackResult> {
+    const plan = await this.planRevert(id, paths);
+    const set = this.index.changeSet(id) as IndexedChangeSet;
+    const all = !paths || netFileChanges(set.entries).every((file) => paths.includes(file.path));
+    const what = all ? 'all files' : paths.join(', ');
+    const result = await this.rollback.apply(plan, `Reverted ${this.causeOf(set) === 'dream' ? 'a dream' : 'a change set'} (${what})`);
+    if (all && this.causeOf(set) === 'dream')
+      await this.reviews.append([{ v: 1, changeSetId: id, decision: 'reverted', time: new Date(this.now()).toISOString() }]);
+    this.emit({
+      versions: plan.writes.length,
+      changeSetIds: result.changeSetId ? [result.changeSetId, id] : [id],
+      folders: [plan.memoryDir],
+    });
+    return result;
+  }
+
+  async exportBackup(folder: MemoryFolderRef, asOf: string | null): Promise<BackupExport> {
+    const tracked = await this.trackedFolderOf(folder);
+    const asOfMs = asOf === null ? null : Date.parse(asOf);
+    if (asOfMs !== null && Number.isNaN(asOfMs)) throw new CodedError('INVALID_INPUT', 'Not a valid time');
+    return this.backup.export(tracked.memoryDir, tracked.label, asOfMs);
+  }
+
+  async previewImport(folder: MemoryFolderRef, archive: Uint8Array): Promise<ImportPreview> {
+    return this.backup.preview(await this.memoryDirOf(folder), archive);
+  }
+
+  async applyImport(
+    folder: MemoryFolderRef,
+    archive: Uint8Array,
+    expected: Readonly<Record<string, string | null>>,
+  ): Promise<ImportResult> {
+    const memoryDir = await this.memoryDirOf(folder);
+    const result = await this.backup.apply(memoryDir, archive, expected);
+    if (result.changeSetId) this.emit({ versions: result.written.length, changeSetIds: [result.changeSetId], folders: [memoryDir] });
+    return result;
+  }
+
+  async dispose(): Promise<void> {
+    for (const dispose of this.disposers) dispose();
+    this.disposers.length = 0;
+    await this.recorder.dispose();
+    this.listeners.clear();
+  }
+
+  private now(): number {
+    return this.options.now?.() ?? Date.now();
+  }
+
+  private emit(report: RecordReport): void {
+    for (const listener of this.listeners) listener(report);
+  }
+
+  private async trackedFolders(fresh: boolean): Promise<readonly TrackedFolder[]> {
+    if (!fresh && this.folders && this.now() - this.folders.at < FOLDERS_TTL_MS) return this.folders.list;
+    const list = await trackedFolders(this.options.home);
+    this.folders = { at: this.now(), list };
+    return list;
+  }
+
+  /** Only folders the engine discovered itself are accepted from the renderer. */
+  private async trackedFolderOf(ref: MemoryFolderRef): Promise<TrackedFolder> {
+    const key = memoryFolderKey(ref);
+    const find = (list: readonly TrackedFolder[]) =>
+      list.find((f) => memoryFolderKey(f.ref) === key) ??
+      (ref.kind === 'project'
+        ? list.find((f) => f.sources.some((s) => s.configRoot === ref.configRoot && s.slug === ref.slug) && !f.isAgent)
+        : undefined);
+    const found = find(await this.trackedFolders(false)) ?? find(await this.trackedFolders(true));
+    if (!found)
+      throw new CodedError(
+        'NOT_FOUND',
+        ref.kind === 'project' ? `No project ${ref.slug} under ${ref.configRoot}` : 'No agent memory folder at that path',
+      );
+    return found;
+  }
+
+  private async memoryDirOf(ref: MemoryFolderRef): Promise<string> {
+    const snapshot = await this.options.home.getHome();
+    if (ref.kind === 'project') {
+      const project = snapshot.projects.find((p) => p.configRoot === ref.configRoot && p.slug === ref.slug);
+      if (!project) throw new CodedError('NOT_FOUND', `No project ${ref.slug} under ${ref.configRoot}`);
+      return project.memoryDir;
+    }
+    return (await this.trackedFolderOf(ref)).memoryDir;
+  }
+
+  private folderFilter(folders: readonly TrackedFolder[], query: HistoryQuery): Set<string> | null {
+    if (query.folder) {
+      const key = memoryFolderKey(query.folder);
+      const dirs = folders.filter((f) => memoryFolderKey(f.ref) === key).map((f) => f.memoryDir);
+      if (query.folder.kind === 'agent') dirs.push(query.folder.dir);
+      return new Set(dirs);
+    }
+    if (query.project) {
+      const project = query.project;
+      return new Set(
+        folders
+          .filter(
+            (f) =>
+              sameProject(f.project, project) ||
+              (!f.isAgent && f.sources.some((s) => s.configRoot === project.configRoot && s.slug === project.slug)),
+          )
+          .map((f) => f.memoryDir),
+      );
+    }
+    return null;
+  }
+
+  /**
+   * Change sets the recorder did not note were journaled by this app's own code (an edit, an applied dream or
+   * extraction job): the person saw and approved them there.
+   */
+  private madeByApp(set: IndexedChangeSet): boolean {
+    return set.note === null && set.entries[0].cause !== 'external' && set.entries[0].cause !== 'session';
+  }
+
+  private reviewOf(id: string): { decision: DreamReviewRecord['decision']; time: string } | null {
+    const review = this.index.review(id);
+    if (review) return review;
+    const set = this.index.changeSet(id);
+    return set && this.madeByApp(set) ? { decision: 'kept', time: set.entries[0].time } : null;
+  }
+
+  private causeOf(set: IndexedChangeSet): ChangeCause {
+    return set.note?.cause ?? set.entries[0].cause;
+  }
+
+  private timeOf(set: IndexedChangeSet): string {
+    return set.note?.time ?? set.entries[0].time;
+  }
+
+  private async summarize(sets: readonly IndexedChangeSet[], folders: readonly TrackedFolder[]): Promise<ChangeSetSummary[]> {
+    const nets = sets.map((set) => netFileChanges(set.entries));
+    const stats = await this.lineStats.statsFor(nets.flat().map((file) => ({ before: file.before, after: file.after })));
+    let at = 0;
+    return sets.map((set, i): ChangeSetSummary => {
+      const files: FileChangeSummary[] = nets[i].map((file) => ({ ...file, ...stats[at++] }));
+      const tracked = folders.find((f) => f.memoryDir === set.folder) ?? null;
+      return {
+        id: set.id,
+        time: this.timeOf(set),
+        recordedAt: set.entries[0].time,
+        cause: this.causeOf(set),
+        sessionId: set.note?.sessionId ?? null,
+        memoryDir: set.folder,
+        folder: tracked?.ref ?? null,
+        folderLabel: tracked?.label ?? set.folder,
+        firstSight: set.note?.firstSight ?? false,
+        foundAtStartup: set.note?.foundAtStartup ?? false,
+        summary: set.entries[0].summary,
+        evidence: set.note?.evidence ?? (this.madeByApp(set) ? { kind: 'app-edit', summary: set.entries[0].summary } : null),
+        files,
+        totals: changeSetTotals(files),
+      };
+    });
+  }
+
+  private async pair(path: string, before: string | null, after: string | null): Promise<VersionPair> {
+    const text = async (hash: string | null) => (hash === null ? null : decodeText(await this.options.store.readBlob(hash)));
+    const [beforeText, afterText] = await Promise.all([text(before), text(after)]);
+    const binary = (before !== null && beforeText === null) || (after !== null && afterText === null);
+    return { path, before, after, beforeText, afterText, binary };
+  }
+
+  /**
+   * Sessions of the dream's project written to between the previous consolidation (the dream before it, or the
+   * lock's time before it moved) and this one: what Claude Code's own session gate counts.
+   */
+  private async sessionsBetween(dream: ChangeSetSummary, previous: ChangeSetSummary | null): Promise<number | null> {
+    const tracked = (await this.trackedFolders(false)).find((f) => f.memoryDir === dream.memoryDir);
+    const since = previous?.time ?? (dream.evidence?.kind === 'dream' ? dream.evidence.previousConsolidationAt : null);
+    if (!tracked || !since) return null;
+    let count = 0;
+    for (const source of tracked.sources) {
+      const sessions = await this.options.home.listSessions({ configRoot: source.configRoot, slug: source.slug }).catch(() => []);
+      for (const session of sessions) {
+        const last = session.lastTimestamp ?? session.mtime;
+        const first = session.firstTimestamp ?? last;
+        if (last > since && first < dream.time) count++;
+      }
+    }
+    return count;
+  }
+}

@@ -1,0 +1,75 @@
+import { join, sep } from 'node:path';
+import type { ProjectSummary } from '../../../shared/model/home';
+import type { MemoryFolderRef } from '../../../shared/memory/memoryFolderRef';
+import type { HomeService } from '../home/HomeService';
+import type { TranscriptSource } from './attribution/transcriptEvidence';
+
+/** A memory folder whose files history records, and where to look for who wrote them. */
+export interface TrackedFolder {
+  readonly memoryDir: string;
+  readonly ref: MemoryFolderRef;
+  readonly label: string;
+  /** The project this memory belongs to (auto memory: its git root; agent memory: the project that holds it). */
+  readonly project: { readonly configRoot: string; readonly slug: string } | null;
+  /** Project folders whose transcripts may hold the writes. */
+  readonly sources: readonly TranscriptSource[];
+  /** Agent memory is written by its agent only: never by memory extraction. */
+  readonly isAgent: boolean;
+}
+
+function isUnder(parent: string | null, path: string | null): boolean {
+  return parent !== null && path !== null && (path === parent || path.startsWith(parent.endsWith(sep) ? parent : parent + sep));
+}
+
+function sourceOf(project: ProjectSummary): TranscriptSource {
+  return { configRoot: project.configRoot, slug: project.slug, dir: join(project.configRoot, 'projects', project.slug) };
+}
+
+/**
+ * Auto memory is kept under the git root's slug while sessions are stored under their launch folder's
+ * (claude-code-state.md §5 rule 4), so a folder's writers are the projects sharing it and every project
+ * inside its project's path. Of several projects sharing one folder, the one it sits under names it.
+ */
+function projectFolders(projects: readonly ProjectSummary[]): TrackedFolder[] {
+  const byDir = new Map<string, ProjectSummary[]>();
+  for (const project of projects) byDir.set(project.memoryDir, [...(byDir.get(project.memoryDir) ?? []), project]);
+  const folders: TrackedFolder[] = [];
+  for (const [memoryDir, owners] of byDir) {
+    const owner = owners.find((p) => memoryDir === join(p.configRoot, 'projects', p.slug, 'memory')) ?? owners[0];
+    const writers = projects.filter((p) => p.memoryDir === memoryDir || isUnder(owner.path, p.path));
+    folders.push({
+      memoryDir,
+      ref: { kind: 'project', configRoot: owner.configRoot, slug: owner.slug },
+      label: owner.displayName,
+      project: { configRoot: owner.configRoot, slug: owner.slug },
+      sources: writers.map(sourceOf),
+      isAgent: false,
+    });
+  }
+  return folders;
+}
+
+/** Every memory folder of the home: each project's auto memory (its `team/` included) and every agent memory. */
+export async function trackedFolders(home: HomeService): Promise<TrackedFolder[]> {
+  const snapshot = await home.getHome();
+  const folders = projectFolders(snapshot.projects);
+  const known = new Set(folders.map((f) => f.memoryDir));
+  for (const agent of await home.listAgentMemories()) {
+    if (known.has(agent.dir)) continue;
+    known.add(agent.dir);
+    const writers =
+      agent.scope === 'user'
+        ? snapshot.projects
+        : snapshot.projects.filter((p) => isUnder(agent.projectPath, p.path) || p.path === agent.projectPath);
+    const owner = agent.projectPath ? (snapshot.projects.find((p) => p.path === agent.projectPath) ?? null) : null;
+    folders.push({
+      memoryDir: agent.dir,
+      ref: { kind: 'agent', dir: agent.dir },
+      label: `${agent.agentType} (${agent.scope} agent memory)`,
+      project: owner ? { configRoot: owner.configRoot, slug: owner.slug } : null,
+      sources: writers.map(sourceOf),
+      isAgent: true,
+    });
+  }
+  return folders;
+}

@@ -1,0 +1,65 @@
+import type { FileVersionRead } from './versionReader';
+
+/** A version caught at the moment of a watcher event, before it could be overwritten again (hash null: deleted). */
+export interface Capture {
+  /** Relative to the memory folder, forward slashes. */
+  readonly path: string;
+  readonly hash: string | null;
+  readonly text: string | null;
+  readonly size: number | null;
+  readonly timeMs: number;
+}
+
+/** One step of one file from a version to the next (null: absent). */
+export interface Transition {
+  readonly path: string;
+  readonly before: string | null;
+  readonly after: string | null;
+  readonly afterText: string | null;
+  /** The file's mtime, or when a deletion was seen. */
+  readonly timeMs: number;
+  /** False for a deletion noticed only now: it happened some time since the last look. */
+  readonly timeKnown: boolean;
+  readonly size: number | null;
+}
+
+export interface TransitionInput {
+  /** Each file's newest version in the journal (null: recorded as deleted). */
+  readonly latest: ReadonlyMap<string, string | null>;
+  /** Versions caught by watcher events since the last look, in the order they came. */
+  readonly captured: readonly Capture[];
+  /** The files on disk now. */
+  readonly current: ReadonlyMap<string, FileVersionRead>;
+  /** Folders that exist but could not be read ('' is the memory folder itself): their files are not taken as deleted. */
+  readonly unreadable: readonly string[];
+  readonly now: number;
+}
+
+/**
+ * Every version each file went through since history last recorded it: the versions watcher events caught,
+ * then the file as it is now (or its deletion). Steps that do not change the version are dropped.
+ */
+export function versionTransitions({ latest, captured, current, unreadable, now }: TransitionInput): Transition[] {
+  const paths = new Set([...latest.keys(), ...current.keys(), ...captured.map((c) => c.path)]);
+  const list: Transition[] = [];
+  for (const path of paths) {
+    let before = latest.get(path) ?? null;
+    const steps: (Omit<Transition, 'path' | 'before' | 'after'> & { hash: string | null })[] = [];
+    for (const c of captured) {
+      if (c.path === path) steps.push({ hash: c.hash, afterText: c.text, timeMs: c.timeMs, timeKnown: true, size: c.size });
+    }
+    const onDisk = current.get(path);
+    if (onDisk) steps.push({ hash: onDisk.hash, afterText: onDisk.text, timeMs: onDisk.mtimeMs, timeKnown: true, size: onDisk.size });
+    else if (!unreadable.some((prefix) => path.startsWith(prefix))) {
+      // Gone: when it went is known only if the watcher saw it go.
+      const seenGoing = captured.some((c) => c.path === path && c.hash === null);
+      steps.push({ hash: null, afterText: null, timeMs: now, timeKnown: seenGoing, size: null });
+    }
+    for (const { hash, ...step } of steps) {
+      if (hash === before) continue;
+      list.push({ path, before, after: hash, ...step });
+      before = hash;
+    }
+  }
+  return list;
+}

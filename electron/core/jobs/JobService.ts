@@ -1,0 +1,536 @@
+import { promises as fs } from 'node:fs';
+import { join } from 'node:path';
+import type {
+  ApplyOutcome,
+  DreamGate,
+  ExtractionEstimate,
+  ExtractionSource,
+  JobKind,
+  JobProgress,
+  JobRecord,
+  JobStatus,
+  JobStopReason,
+  JobSummary,
+  JobTarget,
+  JobTargetInfo,
+  ProposalDecision,
+} from '../../../shared/jobs/jobTypes';
+import type { ProjectRef, ProjectSummary } from '../../../shared/model/home';
+import { CodedError } from '../../../shared/result';
+import { SafeWriter } from '../fs/safeWriter';
+import type { HistoryStore } from '../history/HistoryStore';
+import type { HomeService } from '../home/HomeService';
+import { costOf } from '../llm/modelPricing';
+import { LlmError } from '../llm/llmTypes';
+import { readConsolidationLockStatus } from '../lock/consolidationLockStatus';
+import { INDEX_FILE_NAME } from '../memory/memoryFolderScan';
+import type { LlmSession, LlmSettingsService } from '../settings/LlmSettingsService';
+import { runAgentLoop, type AgentLoopResult, type LoopLimits } from './agentLoop';
+import { applyProposals } from './applyProposals';
+import { readDreamGate } from './dreamGate';
+import { dreamKickoff, dreamSystemPrompt } from './dreamPrompt';
+import { extractionKickoff, extractionSystemPrompt } from './extractionPrompt';
+import { JobRecordStore, newJobId, summarizeJob } from './JobRecordStore';
+import { JobToolbox } from './JobToolbox';
+import { readMemoryBaseline, sha256 } from './memoryBaseline';
+import { memoryManifest } from './memoryManifest';
+import { toProposal } from './proposalDiff';
+import { StagingOverlay } from './StagingOverlay';
+import { JOB_TOOLS } from './toolDefinitions';
+import { digestChunks, type DigestSession } from './transcriptDigest';
+import { UsageMeter } from './UsageMeter';
+
+export interface JobLimits {
+  readonly dream: Omit<LoopLimits, 'maxCostUsd'>;
+  /** Per transcript chunk; `maxTokens` covers the whole batch. */
+  readonly extraction: Omit<LoopLimits, 'maxCostUsd'>;
+  /** Characters of conversation per extraction chunk (about a quarter as many tokens). */
+  readonly chunkChars: number;
+}
+
+export const DEFAULT_JOB_LIMITS: JobLimits = {
+  dream: { maxTurns: 40, maxTokens: 2_000_000, maxOutputTokensPerTurn: 8192 },
+  // Claude Code's own extractor gets five turns.
+  extraction: { maxTurns: 5, maxTokens: 4_000_000, maxOutputTokensPerTurn: 4096 },
+  chunkChars: 200_000,
+};
+
+export interface JobServiceOptions {
+  readonly home: HomeService;
+  readonly llm: LlmSettingsService;
+  readonly history: HistoryStore;
+  readonly dataDir: string;
+  readonly onOwnWrite?: (path: string) => void;
+  readonly limits?: JobLimits;
+  readonly now?: () => Date;
+}
+
+interface Draft {
+  status: JobStatus;
+  finishedAt: string | null;
+  /** Model turns over the whole job. */
+  turns: number;
+  summary: string | null;
+  error: string | null;
+  stopReason: JobStopReason | null;
+  chunks: { done: number; total: number } | null;
+}
+
+interface RunningJob {
+  readonly base: Omit<
+    JobRecord,
+    keyof Draft | 'usage' | 'costUsd' | 'proposals' | 'refused' | 'proposalCount' | 'refusedCount' | 'outcome'
+  >;
+  readonly draft: Draft & {
+    /** Turns of the current loop (an extraction part has its own turn cap), for progress. */
+    loopTurn: number;
+  };
+  readonly controller: AbortController;
+  readonly meter: UsageMeter;
+  readonly toolbox: JobToolbox;
+  /** Settles with the final record; never rejects. */
+  readonly done: Promise<JobRecord>;
+}
+
+interface JobSpec {
+  readonly kind: JobKind;
+  readonly target: JobTargetInfo;
+  readonly source: ExtractionSource | null;
+  readonly session: LlmSession;
+  readonly system: string;
+  readonly overlay: StagingOverlay;
+  readonly chunks: { done: number; total: number } | null;
+}
+
+type Listener<T> = (value: T) => void;
+
+/** Rough tokens for text (about four characters a token), for estimates only. */
+function tokensOf(text: string): number {
+  return Math.ceil(text.length / 4);
+}
+
+function today(now: Date): string {
+  return now.toISOString().slice(0, 10);
+}
+
+/**
+ * Dreams and extraction replays: resolves whose memory a job works on, runs the model over a staging
+ * overlay, keeps a record of every job in `<dataDir>/jobs/`, reports progress, and applies what the user
+ * approves. The model only ever proposes; the write policy and the apply step decide what lands.
+ */
+export class JobService {
+  private readonly records: JobRecordStore;
+  private readonly running = new Map<string, RunningJob>();
+  private readonly progressListeners = new Set<Listener<JobProgress>>();
+  private readonly finishListeners = new Set<Listener<JobSummary>>();
+  private readonly limits: JobLimits;
+  private readonly now: () => Date;
+  private readonly writer: SafeWriter;
+  private readonly applying = new Set<string>();
+  /** Memory folders whose job is being set up; a second start must not slip in before it runs. */
+  private readonly starting = new Set<string>();
+
+  constructor(private readonly options: JobServiceOptions) {
+    this.records = new JobRecordStore(options.dataDir);
+    this.limits = options.limits ?? DEFAULT_JOB_LIMITS;
+    this.now = options.now ?? (() => new Date());
+    this.writer = new SafeWriter({ onOwnWrite: options.onOwnWrite });
+  }
+
+  onDidProgress(listener: Listener<JobProgress>): () => void {
+    this.progressListeners.add(listener);
+    return () => this.progressListeners.delete(listener);
+  }
+
+  onDidFinish(listener: Listener<JobSummary>): () => void {
+    this.finishListeners.add(listener);
+    return () => this.finishListeners.delete(listener);
+  }
+
+  async dreamGate(ref: ProjectRef): Promise<DreamGate> {
+    const project = await this.project(ref);
+    const sessions = await this.options.home.listSessions(ref);
+    return readDreamGate({
+      lock: await readConsolidationLockStatus(project.memoryDir),
+      sessionMtimes: sessions.map((s) => Date.parse(s.mtime)),
+      configRoot: ref.configRoot,
+      now: this.now().getTime(),
+    });
+  }
+
+  async startDream(target: JobTarget): Promise<JobSummary> {
+    const info = await this.resolveTarget(target);
+    return this.exclusive(info.memoryDir, () => this.launchDream(target, info));
+  }
+
+  private async launchDream(target: JobTarget, info: JobTargetInfo): Promise<JobSummary> {
+    const session = await this.options.llm.openSession();
+    const limits = this.limits.dream;
+    const system = dreamSystemPrompt({ hasTranscripts: info.transcriptDir !== null, maxTurns: limits.maxTurns });
+    const overlay = new StagingOverlay(await readMemoryBaseline(info.memoryDir));
+    const index = overlay.read(INDEX_FILE_NAME);
+    const sessionsSince = target.kind === 'project' ? (await this.dreamGate(target)).sessionsSince : null;
+    const kickoff = dreamKickoff({
+      label: info.label,
+      today: today(this.now()),
+      indexText: index.kind === 'text' ? index.content : null,
+      sessionsSince,
+    });
+    const job = await this.begin({ kind: 'dream', target: info, source: null, session, system, overlay, chunks: null }, async (job) => {
+      const result = await this.runLoop(job, session, system, kickoff, limits);
+      job.draft.summary = result.finalText || null;
+      job.draft.stopReason = result.stopReason;
+    });
+    return summarizeJob(this.snapshot(job));
+  }
+
+  async estimateExtraction(source: ExtractionSource): Promise<ExtractionEstimate> {
+    const { project, sessions } = await this.extractionInput(source);
+    const { model } = await this.options.llm.getView();
+    const limits = this.limits.extraction;
+    const overlay = new StagingOverlay(await readMemoryBaseline(project.memoryDir));
+    const overhead = tokensOf(extractionSystemPrompt({ maxTurns: limits.maxTurns }) + memoryManifest(overlay) + JSON.stringify(JOB_TOOLS));
+    let chunks = 0;
+    let messages = 0;
+    let inputTokens = 0;
+    for await (const chunk of digestChunks(sessions, this.rangeOf(source), this.limits.chunkChars, AbortSignal.timeout(120_000))) {
+      chunks++;
+      messages += chunk.messages;
+      // A pass reads in one turn and writes in the next: the excerpt is sent at least twice.
+      inputTokens += 2 * (overhead + tokensOf(chunk.text));
+    }
+    const maxOutputTokens = chunks * 2 * limits.maxOutputTokensPerTurn;
+    return {
+      sessions: sessions.length,
+      messages,
+      chunks,
+      inputTokens,
+      maxOutputTokens,
+      costUsd: costOf(model, { inputTokens, outputTokens: maxOutputTokens }),
+      model,
+    };
+  }
+
+  async startExtraction(source: ExtractionSource): Promise<JobSummary> {
+    const input = await this.extractionInput(source);
+    return this.exclusive(input.info.memoryDir, () => this.launchExtraction(source, input));
+  }
+
+  private async launchExtraction(
+    source: ExtractionSource,
+    { project, sessions, info }: { project: ProjectSummary; sessions: DigestSession[]; info: JobTargetInfo },
+  ): Promise<JobSummary> {
+    const session = await this.options.llm.openSession();
+    const limits = this.limits.extraction;
+    const system = extractionSystemPrompt({ maxTurns: limits.maxTurns });
+    const overlay = new StagingOverlay(await readMemoryBaseline(project.memoryDir));
+    const range = this.rangeOf(source);
+    let total = 0;
+    for await (const _chunk of digestChunks(sessions, range, this.limits.chunkChars, AbortSignal.timeout(120_000))) total++;
+    if (total === 0) throw new CodedError('INVALID_INPUT', 'There are no messages to read in that range');
+    const job = await this.begin(
+      { kind: 'extraction', target: info, source, session, system, overlay, chunks: { done: 0, total } },
+      async (job) => {
+        const summaries: string[] = [];
+        let part = 0;
+        for await (const chunk of digestChunks(sessions, range, this.limits.chunkChars, job.controller.signal)) {
+          part++;
+          // A chunk that does not finish leaves nothing staged: only completed passes are kept.
+          const checkpoint = overlay.checkpoint();
+          try {
+            const kickoff = extractionKickoff({
+              manifest: memoryManifest(overlay),
+              excerpt: chunk.text,
+              part,
+              parts: total,
+              today: today(this.now()),
+            });
+            const result = await this.runLoop(job, session, system, kickoff, limits);
+            if (result.finalText) summaries.push(total > 1 ? `Part ${part}: ${result.finalText}` : result.finalText);
+            job.draft.summary = summaries.join('\n\n') || null;
+            job.draft.chunks = { done: part, total };
+            this.emitProgress(job);
+            // A pass out of turns ends like Claude Code's extractor does; out of tokens or money ends the batch.
+            if (result.stopReason === 'token-cap' || result.stopReason === 'cost-cap') {
+              job.draft.stopReason = result.stopReason;
+              break;
+            }
+          } catch (error) {
+            overlay.restore(checkpoint);
+            throw error;
+          }
+        }
+      },
+    );
+    return summarizeJob(this.snapshot(job));
+  }
+
+  /** One model loop of a job (a dream, or one extraction part), counting its turns into the job's. */
+  private async runLoop(
+    job: RunningJob,
+    session: LlmSession,
+    system: string,
+    kickoff: string,
+    limits: Omit<LoopLimits, 'maxCostUsd'>,
+  ): Promise<AgentLoopResult> {
+    const turnsBefore = job.draft.turns;
+    return runAgentLoop({
+      client: session.client,
+      model: session.model,
+      system,
+      kickoff,
+      tools: JOB_TOOLS,
+      toolbox: job.toolbox,
+      meter: job.meter,
+      limits: { ...limits, maxCostUsd: session.maxCostUsdPerJob },
+      signal: job.controller.signal,
+      onProgress: (turn) => {
+        job.draft.turns = turnsBefore + turn;
+        job.draft.loopTurn = turn;
+        this.emitProgress(job);
+      },
+    });
+  }
+
+  async cancel(jobId: string): Promise<JobSummary> {
+    const job = this.running.get(jobId);
+    if (!job) return summarizeJob(await this.getJob(jobId));
+    job.controller.abort();
+    return summarizeJob(await job.done);
+  }
+
+  /** Resolves with the final record once the job has stopped running. */
+  async waitForJob(jobId: string): Promise<JobRecord> {
+    const job = this.running.get(jobId);
+    return job ? job.done : this.getJob(jobId);
+  }
+
+  async listJobs(): Promise<JobSummary[]> {
+    const stored = await this.records.list();
+    return stored.map((record) => summarizeJob(this.current(record)));
+  }
+
+  async getJob(jobId: string): Promise<JobRecord> {
+    const job = this.running.get(jobId);
+    return job ? this.snapshot(job) : this.current(await this.records.load(jobId));
+  }
+
+  async apply(jobId: string, decisions: readonly ProposalDecision[]): Promise<ApplyOutcome> {
+    const record = await this.decidable(jobId);
+    if (this.applying.has(record.target.memoryDir)) throw new CodedError('CONFLICT', 'Another job is being applied to this memory');
+    this.applying.add(record.target.memoryDir);
+    try {
+      const outcome = await applyProposals(record, decisions, { writer: this.writer, history: this.options.history, now: this.now });
+      const status: JobStatus = outcome.applied.length > 0 ? 'applied' : 'discarded';
+      await this.records.save({ ...record, status, outcome });
+      this.emitFinish({ ...record, status, outcome });
+      return outcome;
+    } finally {
+      this.applying.delete(record.target.memoryDir);
+    }
+  }
+
+  /** Rejects every proposal of a job. */
+  async discard(jobId: string): Promise<JobSummary> {
+    const record = await this.decidable(jobId);
+    const outcome: ApplyOutcome = {
+      at: this.now().toISOString(),
+      applied: [],
+      conflicts: [],
+      rejected: record.proposals.map((p) => p.path),
+      changeSetId: null,
+    };
+    const next: JobRecord = { ...record, status: 'discarded', outcome };
+    await this.records.save(next);
+    this.emitFinish(next);
+    return summarizeJob(next);
+  }
+
+  /** Cancels every running job and waits for their records to be saved. */
+  async dispose(): Promise<void> {
+    const jobs = [...this.running.values()];
+    for (const job of jobs) job.controller.abort();
+    await Promise.allSettled(jobs.map((job) => job.done));
+    this.progressListeners.clear();
+    this.finishListeners.clear();
+  }
+
+  private async decidable(jobId: string): Promise<JobRecord> {
+    if (this.running.has(jobId)) throw new CodedError('CONFLICT', 'The job is still running');
+    const record = await this.getJob(jobId);
+    if (record.status === 'applied' || record.status === 'discarded')
+      throw new CodedError('CONFLICT', `The job was already ${record.status}`);
+    return record;
+  }
+
+  /** A stored record that says `running` but runs nowhere was cut short when the app stopped. */
+  private current(record: JobRecord): JobRecord {
+    if (record.status !== 'running' || this.running.has(record.id)) return record;
+    return { ...record, status: 'failed', error: 'The app stopped while the job was running' };
+  }
+
+  /** Runs `start` while holding a memory folder, refusing if a job already works on it. */
+  private async exclusive<T>(memoryDir: string, start: () => Promise<T>): Promise<T> {
+    const busy = this.starting.has(memoryDir) || [...this.running.values()].some((job) => job.base.target.memoryDir === memoryDir);
+    if (busy) throw new CodedError('CONFLICT', 'Another job is already working on this memory');
+    this.starting.add(memoryDir);
+    try {
+      return await start();
+    } finally {
+      this.starting.delete(memoryDir);
+    }
+  }
+
+  private async project(ref: ProjectRef): Promise<ProjectSummary> {
+    const home = await this.options.home.getHome();
+    const project = home.projects.find((p) => p.configRoot === ref.configRoot && p.slug === ref.slug);
+    if (!project) throw new CodedError('NOT_FOUND', `No project ${ref.slug} under ${ref.configRoot}`);
+    return project;
+  }
+
+  private async transcriptDirOf(ref: ProjectRef): Promise<string | null> {
+    const dir = join(ref.configRoot, 'projects', ref.slug);
+    const stats = await fs.lstat(dir).catch(() => null);
+    return stats?.isDirectory() ? dir : null;
+  }
+
+  private async resolveTarget(target: JobTarget): Promise<JobTargetInfo> {
+    if (target.kind === 'project') {
+      const project = await this.project(target);
+      return {
+        target,
+        memoryDir: project.memoryDir,
+        transcriptDir: await this.transcriptDirOf(target),
+        label: project.path ?? project.displayName,
+      };
+    }
+    const agent = (await this.options.home.listAgentMemories()).find((a) => a.dir === target.dir);
+    if (!agent) throw new CodedError('NOT_FOUND', `No agent memory at ${target.dir}`);
+    return { target, memoryDir: agent.dir, transcriptDir: null, label: `the ${agent.agentType} agent (${agent.scope} scope)` };
+  }
+
+  private rangeOf(source: ExtractionSource): { fromTurn?: number; toTurn?: number } {
+    return source.kind === 'session' ? { fromTurn: source.fromTurn, toTurn: source.toTurn } : {};
+  }
+
+  private async extractionInput(
+    source: ExtractionSource,
+  ): Promise<{ project: ProjectSummary; sessions: DigestSession[]; info: JobTargetInfo }> {
+    const ref = { configRoot: source.configRoot, slug: source.slug };
+    const project = await this.project(ref);
+    const all = await this.options.home.listSessions(ref);
+    let chosen;
+    if (source.kind === 'session') {
+      chosen = all.filter((s) => s.sessionId === source.sessionId);
+      if (chosen.length === 0) throw new CodedError('NOT_FOUND', `No session ${source.sessionId} in ${project.displayName}`);
+    } else {
+      chosen = [...all]
+        .sort((a, b) => b.mtime.localeCompare(a.mtime))
+        .slice(0, source.count)
+        .reverse();
+    }
+    const info: JobTargetInfo = {
+      target: { kind: 'project', ...ref },
+      memoryDir: project.memoryDir,
+      transcriptDir: await this.transcriptDirOf(ref),
+      label: project.path ?? project.displayName,
+    };
+    return { project, sessions: chosen.map((s) => ({ sessionId: s.sessionId, file: s.file })), info };
+  }
+
+  /** Records a new job, starts `work` in the background and returns at once. */
+  private async begin(spec: JobSpec, work: (job: RunningJob) => Promise<void>): Promise<RunningJob> {
+    const createdAt = this.now();
+    let settle: (record: JobRecord) => void = () => undefined;
+    const job: RunningJob = {
+      base: {
+        id: newJobId(spec.kind, createdAt),
+        kind: spec.kind,
+        target: spec.target,
+        source: spec.source,
+        createdAt: createdAt.toISOString(),
+        model: spec.session.model,
+        promptHash: sha256(`${spec.system}\n${JSON.stringify(JOB_TOOLS)}`),
+      },
+      draft: {
+        status: 'running',
+        finishedAt: null,
+        turns: 0,
+        loopTurn: 0,
+        summary: null,
+        error: null,
+        stopReason: null,
+        chunks: spec.chunks,
+      },
+      controller: new AbortController(),
+      meter: new UsageMeter(spec.session.model),
+      toolbox: new JobToolbox({ memoryDir: spec.target.memoryDir, transcriptDir: spec.target.transcriptDir }, spec.overlay, spec.kind),
+      done: new Promise<JobRecord>((resolve) => (settle = resolve)),
+    };
+    this.running.set(job.base.id, job);
+    await this.records.save(this.snapshot(job));
+    this.emitProgress(job);
+    void this.finish(job, work).then(settle);
+    return job;
+  }
+
+  /** Runs a job's work, then records how it ended; never rejects. */
+  private async finish(job: RunningJob, work: (job: RunningJob) => Promise<void>): Promise<JobRecord> {
+    try {
+      await work(job);
+      job.draft.status = 'ready';
+    } catch (error) {
+      const aborted = job.controller.signal.aborted || (error instanceof LlmError && error.kind === 'aborted');
+      job.draft.status = aborted ? 'cancelled' : 'failed';
+      job.draft.error = aborted ? null : error instanceof Error ? error.message : String(error);
+      // An unfinished dream proposes nothing; an extraction keeps the chunks that finished.
+      if (job.base.kind === 'dream') job.toolbox.overlay.restore(new Map());
+    }
+    job.draft.finishedAt = this.now().toISOString();
+    const record = this.snapshot(job);
+    // Saved before the job leaves the running list, so no reader ever sees the stale 'running' record.
+    await this.records.save(record).catch(() => undefined);
+    this.running.delete(job.base.id);
+    this.emitProgress(job, record);
+    this.emitFinish(record);
+    return record;
+  }
+
+  private snapshot(job: RunningJob): JobRecord {
+    const { loopTurn: _loopTurn, ...draft } = job.draft;
+    const proposals = draft.status === 'running' ? [] : job.toolbox.overlay.changes().map(toProposal);
+    const refused = job.toolbox.refused();
+    return {
+      ...job.base,
+      ...draft,
+      usage: job.meter.usage(),
+      costUsd: job.meter.costUsd(),
+      proposals,
+      refused,
+      proposalCount: proposals.length,
+      refusedCount: refused.length + job.toolbox.refusedBeyondKept(),
+      outcome: null,
+    };
+  }
+
+  private emitProgress(job: RunningJob, record?: JobRecord): void {
+    const progress: JobProgress = {
+      jobId: job.base.id,
+      kind: job.base.kind,
+      status: record?.status ?? job.draft.status,
+      phase: record ? 'finished' : job.toolbox.currentPhase(),
+      turn: job.draft.loopTurn,
+      maxTurns: job.base.kind === 'dream' ? this.limits.dream.maxTurns : this.limits.extraction.maxTurns,
+      chunks: job.draft.chunks,
+      filesTouched: job.toolbox.overlay.changes().map((c) => c.path),
+      usage: job.meter.usage(),
+      costUsd: job.meter.costUsd(),
+    };
+    for (const listener of this.progressListeners) listener(progress);
+  }
+
+  private emitFinish(record: JobRecord): void {
+    const summary = summarizeJob(record);
+    for (const listener of this.finishListeners) listener(summary);
+  }
+}

@@ -1,0 +1,49 @@
+import { lintSource } from '@secretlint/core';
+import { secretLintProfiler } from '@secretlint/profiler';
+import { creator as recommendedRules } from '@secretlint/secretlint-rule-preset-recommend';
+import type { SecretLintCoreConfig } from '@secretlint/types';
+import type { SecretHit } from '../../../shared/memory/findings';
+
+// secretlint profiles every rule on every file with performance.mark() unless told not to: that costs more than
+// the scan itself and keeps every mark in memory for the life of the process.
+secretLintProfiler.setEnabled(false);
+
+const CONFIG: SecretLintCoreConfig = { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: recommendedRules }] };
+const RULE_PREFIX = '@secretlint/secretlint-rule-';
+/** Results by content hash: a file's secrets only change when its bytes do (bounded, oldest dropped first). */
+const MAX_CACHED = 20_000;
+
+/**
+ * Scans memory text with secretlint's recommended rule set (AWS, GCP, GitHub, Slack, npm, private keys,
+ * passwords in URLs, OpenAI/Anthropic keys…). Only the kind, line and length of each hit leave this module:
+ * the secret itself is never kept or echoed. Scanning costs ~0.3 ms per file, so results are cached by
+ * content hash and a warm review of a thousand files pays nothing for it.
+ */
+export class SecretScanner {
+  private readonly cache = new Map<string, readonly SecretHit[]>();
+
+  async scan(hash: string, text: string): Promise<readonly SecretHit[]> {
+    const cached = this.cache.get(hash);
+    if (cached) return cached;
+    let hits: SecretHit[];
+    try {
+      const result = await lintSource({
+        source: { filePath: 'memory.md', content: text, contentType: 'text' },
+        options: { config: CONFIG, noPhysicFilePath: true, maskSecrets: true },
+      });
+      hits = result.messages
+        .filter((message) => message.type === 'message')
+        .map((message) => ({
+          line: message.loc.start.line,
+          kind: message.ruleId.startsWith(RULE_PREFIX) ? message.ruleId.slice(RULE_PREFIX.length) : message.ruleId,
+          length: message.range[1] - message.range[0],
+        }));
+    } catch {
+      // A rule that trips over odd input must not stop the review; the file simply has no secret findings.
+      hits = [];
+    }
+    if (this.cache.size >= MAX_CACHED) this.cache.delete(this.cache.keys().next().value as string);
+    this.cache.set(hash, hits);
+    return hits;
+  }
+}

@@ -1,0 +1,226 @@
+import { promises as fs } from 'node:fs';
+import { join } from 'node:path';
+import type { SearchHit } from '../../../shared/model/search';
+import { listDir } from '../fs/readSafely';
+import { listSearchTargets, type MemoryFolderTarget, type SearchTarget } from './searchCorpus';
+import { searchPatternsFor } from './searchPattern';
+import type { SearchPart, UnitResult } from './searchWorker';
+import { SearchWorkerPool } from './SearchWorkerPool';
+
+/** Big files are cut into ranges so both cores can scan one multi-gigabyte transcript. */
+const DEFAULT_UNIT_BYTES = 16 * 1024 * 1024;
+/** Units dispatched beyond the oldest one not yet reported, per worker: bounds buffered results. */
+const LOOKAHEAD_PER_WORKER = 4;
+export const DEFAULT_SEARCH_LIMIT = 500;
+
+export interface HomeSearchOptions {
+  /** Config roots whose `projects/` hold the transcripts. */
+  readonly roots: readonly string[];
+  /** The memory folders to search; default: every `<root>/projects/<slug>/memory`. */
+  readonly memoryFolders?: () => Promise<readonly MemoryFolderTarget[]>;
+  /** Scanner threads; default: the cores available, at most 4. */
+  readonly workers?: number;
+  /** Files larger than this are cut into ranges of this size, scanned in parallel; default 16 MiB. */
+  readonly unitBytes?: number;
+}
+
+export interface SearchOptions {
+  readonly onHit?: (hit: SearchHit) => void;
+  readonly signal?: AbortSignal;
+  readonly limit?: number;
+}
+
+export interface SearchSummary {
+  readonly hitCount: number;
+  readonly filesScanned: number;
+  readonly bytesScanned: number;
+  /** True when the search stopped at its limit. */
+  readonly truncated: boolean;
+  readonly cancelled: boolean;
+}
+
+/** Small files are batched into one worker message; this many bytes or files per message at most. */
+const BATCH_BYTES = 4 * 1024 * 1024;
+const BATCH_FILES = 64;
+
+interface PlannedPart {
+  readonly target: SearchTarget;
+  readonly part: SearchPart;
+  readonly lastOfFile: boolean;
+}
+
+/** Cuts the targets into worker messages: ranges of big files, batches of small ones; order is kept. */
+function planUnits(targets: readonly SearchTarget[], unitBytes: number): PlannedPart[][] {
+  const units: PlannedPart[][] = [];
+  let batch: PlannedPart[] = [];
+  let batchBytes = 0;
+  const flush = (): void => {
+    if (batch.length > 0) units.push(batch);
+    batch = [];
+    batchBytes = 0;
+  };
+  for (const target of targets) {
+    if (target.size > Math.min(BATCH_BYTES, unitBytes)) {
+      flush();
+      for (let start = 0; start < target.size; start += unitBytes) {
+        const end = Math.min(target.size, start + unitBytes);
+        units.push([{ target, part: { path: target.path, kind: target.kind, start, end }, lastOfFile: end >= target.size }]);
+      }
+      continue;
+    }
+    batch.push({ target, part: { path: target.path, kind: target.kind, start: 0, end: target.size }, lastOfFile: true });
+    batchBytes += target.size;
+    if (batchBytes >= BATCH_BYTES || batch.length >= BATCH_FILES) flush();
+  }
+  flush();
+  return units;
+}
+
+async function defaultMemoryFolders(roots: readonly string[]): Promise<MemoryFolderTarget[]> {
+  const out: MemoryFolderTarget[] = [];
+  for (const configRoot of roots) {
+    const projects = join(configRoot, 'projects');
+    for (const entry of (await listDir(projects)).entries) {
+      const memoryDir = join(projects, entry.name, 'memory');
+      if ((await fs.stat(memoryDir).catch(() => null))?.isDirectory()) out.push({ configRoot, slug: entry.name, memoryDir });
+    }
+  }
+  return out;
+}
+
+/**
+ * Text search over every transcript and memory file, newest file first, in worker threads (no native
+ * dependency). Hits stream out through `onHit` in a stable order: by file (newest first), then by line.
+ * One search runs at a time; a second call waits for the first to finish or be cancelled.
+ */
+export class HomeSearch {
+  private readonly pool: SearchWorkerPool;
+  private generation = 0;
+  private running: Promise<unknown> = Promise.resolve();
+  private roots: readonly string[];
+
+  constructor(private readonly options: HomeSearchOptions) {
+    this.roots = options.roots;
+    this.pool = new SearchWorkerPool(options.workers);
+  }
+
+  setRoots(roots: readonly string[]): void {
+    this.roots = roots;
+  }
+
+  search(query: string, options: SearchOptions = {}): Promise<SearchSummary> {
+    const run = this.running.then(
+      () => this.runSearch(query, options),
+      () => this.runSearch(query, options),
+    );
+    this.running = run.catch(() => undefined);
+    return run;
+  }
+
+  async dispose(): Promise<void> {
+    this.pool.cancel(this.generation);
+    await this.running;
+    await this.pool.dispose();
+  }
+
+  private async runSearch(query: string, options: SearchOptions): Promise<SearchSummary> {
+    const generation = ++this.generation;
+    this.pool.warm();
+    const limit = options.limit ?? DEFAULT_SEARCH_LIMIT;
+    const patterns = searchPatternsFor(query);
+    const memoryFolders = await (this.options.memoryFolders?.() ?? defaultMemoryFolders(this.roots));
+    if (options.signal?.aborted) return { hitCount: 0, filesScanned: 0, bytesScanned: 0, truncated: false, cancelled: true };
+    const targets = await listSearchTargets(this.roots, memoryFolders);
+    const planned = planUnits(targets, this.options.unitBytes ?? DEFAULT_UNIT_BYTES);
+
+    let hitCount = 0;
+    let filesScanned = 0;
+    let bytesScanned = 0;
+    let truncated = false;
+    let failure: Error | null = null;
+    const results = new Map<number, UnitResult>();
+    const linesBefore = new Map<string, number>();
+    const lastLine = new Map<string, number>();
+    let nextToReport = 0;
+    let nextToDispatch = 0;
+    const stopped = (): boolean => truncated || failure !== null || (options.signal?.aborted ?? false);
+    const onAbort = (): void => this.pool.cancel(generation);
+    options.signal?.addEventListener('abort', onAbort);
+
+    const report = (): void => {
+      while (!stopped() && results.has(nextToReport)) {
+        const result = results.get(nextToReport)!;
+        results.delete(nextToReport);
+        const parts = planned[nextToReport];
+        nextToReport++;
+        for (const [index, partResult] of result.parts.entries()) {
+          if (truncated) break;
+          const { target, lastOfFile } = parts[index];
+          const base = linesBefore.get(target.path) ?? 0;
+          for (const hit of partResult.hits) {
+            const line = base + hit.newlinesBefore + 1;
+            if (lastLine.get(target.path) === line) continue;
+            lastLine.set(target.path, line);
+            options.onHit?.({
+              kind: target.kind,
+              configRoot: target.configRoot,
+              slug: target.slug,
+              sessionId: target.sessionId,
+              agentId: target.agentId,
+              path: target.path,
+              line,
+              preview: hit.preview,
+              matchStart: hit.matchStart,
+              matchLength: hit.matchLength,
+              fileTime: new Date(target.mtimeMs).toISOString(),
+            });
+            hitCount++;
+            if (hitCount >= limit) {
+              truncated = true;
+              this.pool.cancel(generation);
+              break;
+            }
+          }
+          linesBefore.set(target.path, base + partResult.newlines);
+          bytesScanned += partResult.bytes;
+          if (lastOfFile) filesScanned++;
+        }
+      }
+    };
+
+    const worker = async (slot: number): Promise<void> => {
+      while (!stopped() && nextToDispatch < planned.length && nextToDispatch < nextToReport + this.pool.size * LOOKAHEAD_PER_WORKER) {
+        const index = nextToDispatch++;
+        try {
+          const result = await this.pool.run(slot, {
+            id: index,
+            generation,
+            parts: planned[index].map((p) => p.part),
+            patterns: { transcript: patterns.transcript, memory: patterns.memory },
+            foldCase: patterns.foldCase,
+            query,
+            maxHits: Math.max(1, limit - hitCount),
+          });
+          if (result.cancelled) return;
+          results.set(index, result);
+          report();
+        } catch (error) {
+          failure = error instanceof Error ? error : new Error(String(error));
+          this.pool.cancel(generation);
+        }
+      }
+    };
+
+    try {
+      // Workers that ran out of lookahead wait for the reports to catch up, then go on.
+      while (!stopped() && nextToReport < planned.length) {
+        await Promise.all(Array.from({ length: this.pool.size }, (_, slot) => worker(slot)));
+        if (results.size === 0 && nextToDispatch >= planned.length) break;
+      }
+    } finally {
+      options.signal?.removeEventListener('abort', onAbort);
+    }
+    if (failure) throw failure;
+    return { hitCount, filesScanned, bytesScanned, truncated, cancelled: (options.signal?.aborted ?? false) && !truncated };
+  }
+}

@@ -1,0 +1,250 @@
+/**
+ * The search scanner, run inside `worker_threads`. It is started from its own source text (`eval`), so it
+ * works the same from TypeScript sources (tests), the CLI bundle and the Electron main bundle without a
+ * separate worker file to ship: the function below must therefore be self-contained — it may use only
+ * its own locals and Node built-ins fetched with `process.getBuiltinModule`.
+ *
+ * Protocol: the parent posts one `SearchUnit` at a time (a byte range of one file); the worker answers
+ * with a `UnitResult`. Cancellation is a shared Int32 holding the newest cancelled generation.
+ */
+
+/** One byte range of one file. */
+export interface SearchPart {
+  readonly path: string;
+  readonly kind: 'transcript' | 'memory';
+  /** Matches must start in [start, end); lines are counted from `start`. */
+  readonly start: number;
+  readonly end: number;
+}
+
+/** What one message to a worker asks for: a few parts (many small files, or one range of a big one). */
+export interface SearchUnit {
+  readonly id: number;
+  readonly generation: number;
+  readonly parts: readonly SearchPart[];
+  /** The pattern for each kind as a Latin-1 string of UTF-8 bytes (see searchPattern.ts). */
+  readonly patterns: { readonly transcript: string; readonly memory: string };
+  readonly foldCase: boolean;
+  /** The query as typed, to place the match in the cleaned-up preview. */
+  readonly query: string;
+  readonly maxHits: number;
+}
+
+export interface UnitHit {
+  /** Newlines between the part's start and the match: the line is this plus the lines before the part, plus one. */
+  readonly newlinesBefore: number;
+  readonly preview: string;
+  readonly matchStart: number;
+  readonly matchLength: number;
+}
+
+export interface PartResult {
+  /** Newlines in [start, end) (all of them, unless the search was cancelled). */
+  readonly newlines: number;
+  readonly bytes: number;
+  readonly hits: readonly UnitHit[];
+  /** Why the file could not be read (it vanished, permissions); its part then counts nothing. */
+  readonly error: string | null;
+}
+
+export interface UnitResult {
+  readonly id: number;
+  readonly parts: readonly PartResult[];
+  readonly cancelled: boolean;
+}
+
+export interface SearchWorkerData {
+  /** Int32Array view over a SharedArrayBuffer: [0] = the newest cancelled generation. */
+  readonly cancel: SharedArrayBuffer;
+}
+
+/** The worker's whole program. Self-contained: see the file comment. */
+export function searchWorkerMain(): void {
+  const threads = process.getBuiltinModule('node:worker_threads');
+  const fs = process.getBuiltinModule('node:fs');
+  const port = threads.parentPort;
+  if (!port) return;
+  const cancelled = new Int32Array((threads.workerData as SearchWorkerData).cancel);
+  const CHUNK = 1024 * 1024;
+  const NEWLINE = 10;
+  const QUOTE = 0x22;
+  const BACKSLASH = 0x5c;
+  const PREVIEW_BEFORE = 120;
+  const PREVIEW_AFTER = 200;
+  const BASE64_RUN = 100;
+  let buffer = Buffer.allocUnsafe(CHUNK + 4096);
+
+  function countNewlines(bytes: Buffer, from: number, to: number): number {
+    let count = 0;
+    let at = bytes.indexOf(NEWLINE, from);
+    while (at >= 0 && at < to) {
+      count++;
+      at = bytes.indexOf(NEWLINE, at + 1);
+    }
+    return count;
+  }
+
+  function isBase64Byte(byte: number): boolean {
+    return (
+      (byte >= 65 && byte <= 90) || (byte >= 97 && byte <= 122) || (byte >= 48 && byte <= 57) || byte === 43 || byte === 47 || byte === 61
+    );
+  }
+
+  function isEscaped(bytes: Buffer, index: number): boolean {
+    let backslashes = 0;
+    while (index - 1 - backslashes >= 0 && bytes[index - 1 - backslashes] === BACKSLASH) backslashes++;
+    return backslashes % 2 === 1;
+  }
+
+  function sameIgnoringAsciiCase(bytes: Buffer, at: number, raw: Buffer): boolean {
+    for (let i = 0; i < raw.length; i++) {
+      let a = bytes[at + i];
+      let b = raw[i];
+      if (a === b) continue;
+      if (a >= 65 && a <= 90) a += 32;
+      if (b >= 65 && b <= 90) b += 32;
+      if (a !== b || a < 97 || a > 122) return false;
+    }
+    return true;
+  }
+
+  function unescapeJsonText(text: string): string {
+    return text.replace(/\\(u[0-9a-fA-F]{4}|["\\/bfnrt])/g, (_, escape: string) => {
+      if (escape.length === 5) return String.fromCharCode(parseInt(escape.slice(1), 16));
+      if (escape === 'n' || escape === 't' || escape === 'r' || escape === 'b' || escape === 'f') return ' ';
+      return escape;
+    });
+  }
+
+  /** The readable text around a match, or null when the match sits inside base64 data (an image, a signature). */
+  function previewAt(
+    fd: number,
+    size: number,
+    matchAt: number,
+    matchBytes: number,
+    kind: SearchPart['kind'],
+    query: string,
+  ): UnitHit | null {
+    const windowStart = Math.max(0, matchAt - PREVIEW_BEFORE - 8);
+    const windowEnd = Math.min(size, matchAt + matchBytes + PREVIEW_AFTER + 8);
+    const window = Buffer.alloc(windowEnd - windowStart);
+    const read = fs.readSync(fd, window, 0, window.length, windowStart);
+    const bytes = window.subarray(0, read);
+    const at = matchAt - windowStart;
+    let runStart = at;
+    while (runStart > 0 && isBase64Byte(bytes[runStart - 1])) runStart--;
+    let runEnd = at + matchBytes;
+    while (runEnd < bytes.length && isBase64Byte(bytes[runEnd])) runEnd++;
+    let allBase64 = true;
+    for (let i = at; i < at + matchBytes && allBase64; i++) allBase64 = isBase64Byte(bytes[i]);
+    if (allBase64 && runEnd - runStart >= BASE64_RUN) return null;
+    let lineStart = at === 0 ? 0 : bytes.lastIndexOf(NEWLINE, at - 1) + 1;
+    let lineEnd = bytes.indexOf(NEWLINE, at + matchBytes);
+    if (lineEnd < 0) lineEnd = bytes.length;
+    if (kind === 'transcript') {
+      // Show the JSON string that holds the match (a prompt, an answer, a tool's output), not the line's keys.
+      let open = at - 1;
+      while (open >= lineStart && !(bytes[open] === QUOTE && !isEscaped(bytes, open))) open--;
+      let close = at + matchBytes;
+      while (close < lineEnd && !(bytes[close] === QUOTE && !isEscaped(bytes, close))) close++;
+      if (open >= lineStart) lineStart = open + 1;
+      lineEnd = close;
+    }
+    let start = Math.max(lineStart, at - PREVIEW_BEFORE);
+    let end = Math.min(lineEnd, at + matchBytes + PREVIEW_AFTER);
+    // Never start or end inside a UTF-8 character.
+    while (start < at && (bytes[start] & 0xc0) === 0x80) start++;
+    while (end > at + matchBytes && end < bytes.length && (bytes[end] & 0xc0) === 0x80) end--;
+    let text = bytes.toString('utf8', start, end);
+    if (kind === 'transcript') text = unescapeJsonText(text);
+    text = text.replace(/\s+/g, ' ').trim();
+    const prefix = start > lineStart ? '…' : '';
+    const suffix = end < lineEnd ? '…' : '';
+    const preview = `${prefix}${text}${suffix}`;
+    const matchStart = preview.toLowerCase().indexOf(query.toLowerCase());
+    return {
+      newlinesBefore: 0,
+      preview,
+      matchStart: matchStart < 0 ? 0 : matchStart,
+      matchLength: matchStart < 0 ? 0 : query.length,
+    };
+  }
+
+  /** Scans one part; returns null when the search was cancelled meanwhile. */
+  function scanPart(part: SearchPart, unit: SearchUnit, maxHits: number): PartResult | null {
+    const pattern = part.kind === 'transcript' ? unit.patterns.transcript : unit.patterns.memory;
+    const raw = Buffer.from(pattern, 'latin1');
+    const needle = unit.foldCase ? pattern.toLowerCase() : pattern;
+    const overlap = raw.length - 1;
+    if (buffer.length < CHUNK + overlap) buffer = Buffer.allocUnsafe(CHUNK + overlap);
+    const hits: UnitHit[] = [];
+    let newlines = 0;
+    let bytes = 0;
+    let lastHitLine = -1;
+    let fd = -1;
+    try {
+      fd = fs.openSync(part.path, 'r');
+      const size = fs.fstatSync(fd).size;
+      const end = Math.min(part.end, size);
+      let position = part.start;
+      while (position < end) {
+        if (Atomics.load(cancelled, 0) >= unit.generation) return null;
+        const wanted = Math.min(CHUNK, end - position);
+        const read = fs.readSync(fd, buffer, 0, Math.min(wanted + overlap, size - position), position);
+        if (read === 0) break;
+        const chunkEnd = Math.min(wanted, read);
+        let text = buffer.toString('latin1', 0, read);
+        if (unit.foldCase) text = text.toLowerCase();
+        let counted = 0;
+        let from = 0;
+        while (hits.length < maxHits) {
+          const at = text.indexOf(needle, from);
+          if (at < 0 || at >= chunkEnd) break;
+          if (!sameIgnoringAsciiCase(buffer, at, raw)) {
+            from = at + 1;
+            continue;
+          }
+          newlines += countNewlines(buffer, counted, at);
+          counted = at;
+          if (newlines !== lastHitLine) {
+            const hit = previewAt(fd, size, position + at, raw.length, part.kind, unit.query);
+            if (hit) {
+              hits.push({ ...hit, newlinesBefore: newlines });
+              lastHitLine = newlines;
+            }
+          }
+          // One hit per line: go on from the next line.
+          const lineEnd = buffer.indexOf(NEWLINE, at + raw.length);
+          if (lineEnd < 0 || lineEnd >= chunkEnd) break;
+          newlines += countNewlines(buffer, counted, lineEnd + 1);
+          counted = lineEnd + 1;
+          from = lineEnd + 1;
+        }
+        newlines += countNewlines(buffer, counted, chunkEnd);
+        bytes += chunkEnd;
+        position += chunkEnd;
+      }
+      return { newlines, bytes, hits, error: null };
+    } catch (error) {
+      return { newlines: 0, bytes, hits: [], error: error instanceof Error ? error.message : String(error) };
+    } finally {
+      if (fd >= 0) fs.closeSync(fd);
+    }
+  }
+
+  function scan(unit: SearchUnit): UnitResult {
+    const parts: PartResult[] = [];
+    let hitCount = 0;
+    for (const part of unit.parts) {
+      const result = scanPart(part, unit, Math.max(1, unit.maxHits - hitCount));
+      if (!result) return { id: unit.id, parts, cancelled: true };
+      parts.push(result);
+      hitCount += result.hits.length;
+    }
+    return { id: unit.id, parts, cancelled: false };
+  }
+
+  port.on('message', (unit: SearchUnit) => {
+    port.postMessage(scan(unit));
+  });
+}

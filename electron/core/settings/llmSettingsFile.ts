@@ -1,0 +1,67 @@
+import { randomBytes } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import { join } from 'node:path';
+import { DEFAULT_MAX_COST_USD_PER_JOB, DEFAULT_MODEL } from '../../../shared/jobs/llmSettings';
+
+/** The non-secret LLM settings, kept under `llm` in `<dataDir>/settings.json`. */
+export interface StoredLlmSettings {
+  readonly model: string;
+  readonly baseUrl: string | null;
+  readonly maxCostUsdPerJob: number;
+}
+
+const SETTINGS_FILE_NAME = 'settings.json';
+const MAX_SETTINGS_BYTES = 256 * 1024;
+
+const DEFAULT_LLM_SETTINGS: StoredLlmSettings = {
+  model: DEFAULT_MODEL,
+  baseUrl: null,
+  maxCostUsdPerJob: DEFAULT_MAX_COST_USD_PER_JOB,
+};
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+async function readSettingsObject(dataDir: string): Promise<Record<string, unknown>> {
+  try {
+    const path = join(dataDir, SETTINGS_FILE_NAME);
+    const stats = await fs.stat(path);
+    if (!stats.isFile() || stats.size > MAX_SETTINGS_BYTES) return {};
+    const parsed: unknown = JSON.parse(await fs.readFile(path, 'utf8'));
+    return isRecord(parsed) ? parsed : {};
+  } catch {
+    // Missing or broken: the defaults apply, and the next save writes a good file.
+    return {};
+  }
+}
+
+/** Reads the LLM settings; each value that is missing or malformed falls back to its default. */
+export async function readLlmSettings(dataDir: string): Promise<StoredLlmSettings> {
+  const llm = (await readSettingsObject(dataDir)).llm;
+  if (!isRecord(llm)) return DEFAULT_LLM_SETTINGS;
+  return {
+    model: typeof llm.model === 'string' && llm.model.trim() !== '' ? llm.model : DEFAULT_LLM_SETTINGS.model,
+    baseUrl: typeof llm.baseUrl === 'string' && llm.baseUrl !== '' ? llm.baseUrl : null,
+    maxCostUsdPerJob:
+      typeof llm.maxCostUsdPerJob === 'number' && Number.isFinite(llm.maxCostUsdPerJob) && llm.maxCostUsdPerJob > 0
+        ? llm.maxCostUsdPerJob
+        : DEFAULT_LLM_SETTINGS.maxCostUsdPerJob,
+  };
+}
+
+/** Saves the LLM settings atomically (temp file + rename), keeping every other key of settings.json. */
+export async function writeLlmSettings(dataDir: string, settings: StoredLlmSettings): Promise<void> {
+  const current = await readSettingsObject(dataDir);
+  const next = { ...current, llm: { model: settings.model, baseUrl: settings.baseUrl, maxCostUsdPerJob: settings.maxCostUsdPerJob } };
+  await fs.mkdir(dataDir, { recursive: true });
+  const path = join(dataDir, SETTINGS_FILE_NAME);
+  const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+  await fs.writeFile(temp, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
+  try {
+    await fs.rename(temp, path);
+  } catch (error) {
+    await fs.rm(temp, { force: true });
+    throw error;
+  }
+}

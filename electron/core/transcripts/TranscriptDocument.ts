@@ -1,0 +1,353 @@
+import { CodedError } from '../../../shared/result';
+import { ConversationTree, type Branch } from '../../../shared/transcript/conversationTree';
+import { entryText, snippetAround } from '../../../shared/transcript/entryText';
+import type { IndexedLine } from '../../../shared/transcript/indexedLine';
+import type { ContentBlock, SubagentLink, TranscriptEntry } from '../../../shared/transcript/transcriptEntry';
+import {
+  LIVE_VIEW,
+  type TranscriptFindHit,
+  type TranscriptFindResult,
+  type TranscriptPage,
+  type TranscriptViewSpec,
+} from '../../../shared/transcript/transcriptOutline';
+import { buildTranscriptRows, type TranscriptRows } from '../../../shared/transcript/transcriptRows';
+import { normaliseLine, withResult, type NormaliseOptions } from './entryNormaliser';
+import { readLineTexts } from './lineTextReader';
+import { TranscriptIndex, type IndexUpdate } from './TranscriptIndex';
+
+/** Which conversation of a file a view shows. */
+export type ConversationScope =
+  | { readonly kind: 'main' }
+  /** A sub-agent's own file: every line is a sidechain. */
+  | { readonly kind: 'agent-file' }
+  /** A sub-agent written inline in the session file (Claude Code 1.0): the tree under one sidechain root. */
+  | { readonly kind: 'inline-agent'; readonly rootUuid: string };
+
+export const MAIN_SCOPE: ConversationScope = { kind: 'main' };
+
+/** A view resolved against the current index. */
+export interface ResolvedView {
+  readonly tree: ConversationTree;
+  readonly branch: Branch | null;
+  readonly rows: TranscriptRows;
+  readonly isLive: boolean;
+}
+
+/** Texts longer than this are cut in pages; the viewer shows long ones collapsed anyway. */
+export const PAGE_TEXT_CHARS = 50_000;
+export const MAX_PAGE_ROWS = 500;
+const PAGE_OPTIONS: NormaliseOptions = { maxTextChars: PAGE_TEXT_CHARS };
+/** Find reads at most this many lines per file read. */
+const FIND_BATCH_LINES = 2000;
+
+const EMPTY_ROWS: TranscriptRows = { lines: [], rowOfLine: new Map(), resultLineOf: new Map(), compactionRows: [] };
+
+function scopeKey(scope: ConversationScope): string {
+  return scope.kind === 'inline-agent' ? `inline:${scope.rootUuid}` : scope.kind;
+}
+
+/**
+ * One transcript file opened for reading: a line index built by one streaming pass, the conversation tree over it,
+ * and pages of normalised entries read by byte offset. Usable without the UI (the benchmark opens the largest
+ * transcript and times the first page through this class):
+ *
+ *   const doc = await TranscriptDocument.open(path);                      // the whole file indexed
+ *   const page = await doc.readPage(0, 50);
+ *
+ *   const first = await TranscriptDocument.open(path, { budgetMs: 200 }); // what the viewer does for its first
+ *   const screen = await first.readPage(0, 50);                           // screen; the rest is indexed after
+ */
+export class TranscriptDocument {
+  private version = 0;
+  private treeCache: { version: number; tree: ConversationTree } | null = null;
+  private readonly viewCache = new Map<string, { version: number; view: ResolvedView }>();
+  private toolMaps: { version: number; resultLineOf: Map<string, number>; callLineOf: Map<string, number> } | null = null;
+  private updating: Promise<IndexUpdate> | null = null;
+  /** A copy of the index lines as of the last `publish()`: what views are built from (the index keeps growing). */
+  private published: readonly IndexedLine[] = [];
+
+  private constructor(readonly index: TranscriptIndex) {}
+
+  /**
+   * Opens and indexes a transcript. With `budgetMs` the index stops after about that long (the first screen of a
+   * huge file needs only its beginning); `complete` then says so, and further `refresh()` calls go on from there.
+   */
+  static async open(path: string, options: { maxLineBytes?: number; budgetMs?: number } = {}): Promise<TranscriptDocument> {
+    const document = new TranscriptDocument(new TranscriptIndex(path, options.maxLineBytes));
+    await document.refresh(options.budgetMs);
+    return document;
+  }
+
+  /** The indexed lines views are built from (as of the last `publish()`). */
+  get lines(): readonly IndexedLine[] {
+    return this.published;
+  }
+
+  /** Whether the index reaches the end of the file. */
+  get complete(): boolean {
+    return this.index.complete;
+  }
+
+  get path(): string {
+    return this.index.path;
+  }
+
+  get generation(): number {
+    return this.index.generation;
+  }
+
+  /**
+   * Reads what was appended since the last look (or everything, when the file was replaced); one update at a time.
+   * With `budgetMs` it stops after about that long. With `publish: false` the views keep showing the index as it
+   * was until `publish()`, so a background read does not make every request rebuild the tree.
+   */
+  async refresh(budgetMs?: number, options: { publish?: boolean } = {}): Promise<IndexUpdate> {
+    while (this.updating) await this.updating;
+    this.updating = this.index.update(budgetMs === undefined ? undefined : performance.now() + budgetMs);
+    try {
+      const result = await this.updating;
+      if (result !== 'unchanged' && options.publish !== false) this.publish();
+      return result;
+    } finally {
+      this.updating = null;
+    }
+  }
+
+  /** Makes the lines read so far visible to views. */
+  publish(): void {
+    this.version++;
+    this.published = this.index.lines.slice();
+  }
+
+  tree(): ConversationTree {
+    if (this.treeCache?.version !== this.version) this.treeCache = { version: this.version, tree: new ConversationTree(this.published) };
+    return this.treeCache.tree;
+  }
+
+  /**
+   * The branch and rows a view shows; cached until the file changes. `foldToolResults: false` keeps every
+   * chain entry as its own row (the CLI's view of a branch).
+   */
+  resolve(scope: ConversationScope, spec: TranscriptViewSpec, foldToolResults = true): ResolvedView {
+    const key = `${scopeKey(scope)}\0${spec.leafUuid ?? ''}\0${spec.showMeta}\0${spec.showMetadata}\0${foldToolResults}`;
+    const cached = this.viewCache.get(key);
+    if (cached?.version === this.version) return cached.view;
+    const view = this.computeView(scope, spec, foldToolResults);
+    if (this.viewCache.size > 16) this.viewCache.clear();
+    this.viewCache.set(key, { version: this.version, view });
+    return view;
+  }
+
+  private computeView(scope: ConversationScope, spec: TranscriptViewSpec, foldToolResults: boolean): ResolvedView {
+    const tree = this.tree();
+    const live = this.liveLeaf(tree, scope);
+    let leaf = live;
+    if (spec.leafUuid !== null) {
+      const chosen = tree.indexOfUuid(spec.leafUuid);
+      if (chosen === undefined) throw new CodedError('NOT_FOUND', `No entry ${spec.leafUuid} in ${this.path}`);
+      leaf = chosen;
+    }
+    const options = {
+      showMeta: spec.showMeta,
+      showMetadata: spec.showMetadata,
+      includeOffChain: scope.kind !== 'inline-agent',
+      foldToolResults,
+    };
+    if (leaf < 0) {
+      // No conversation at all (a file of metadata lines only): the off-chain lines are all there is to show.
+      const rows = options.includeOffChain
+        ? buildTranscriptRows(this.published, tree, { nodes: [], leaf: -1, forks: [] }, options)
+        : EMPTY_ROWS;
+      return { tree, branch: null, rows, isLive: true };
+    }
+    const branch = tree.branchTo(leaf);
+    const liveEnd = live >= 0 ? tree.newestTerminalOf(live) : -1;
+    return { tree, branch, rows: buildTranscriptRows(this.published, tree, branch, options), isLive: branch.leaf === liveEnd };
+  }
+
+  private liveLeaf(tree: ConversationTree, scope: ConversationScope): number {
+    if (scope.kind === 'inline-agent') {
+      const root = tree.indexOfUuid(scope.rootUuid);
+      if (root === undefined) throw new CodedError('NOT_FOUND', `No sub-agent run starting at ${scope.rootUuid} in ${this.path}`);
+      const leaf = tree.liveLeaf({ sidechain: true, within: root });
+      return leaf >= 0 ? leaf : root;
+    }
+    const sidechain = scope.kind === 'agent-file';
+    const leaf = tree.liveLeaf({ sidechain });
+    if (leaf >= 0) return leaf;
+    // Files without a user/assistant leaf of the expected kind still show their newest chain.
+    const candidates = tree.roots().filter((root) => tree.nodes[root].isSidechain === sidechain || scope.kind === 'agent-file');
+    let best = -1;
+    for (const root of candidates) {
+      const end = tree.newestTerminalOf(root);
+      if (best < 0 || end > best) best = end;
+    }
+    return best;
+  }
+
+  /** `tool_use_id` → the line of its result, and → the line of its call, over the whole file. */
+  toolLines(): { resultLineOf: ReadonlyMap<string, number>; callLineOf: ReadonlyMap<string, number> } {
+    if (this.toolMaps?.version !== this.version) {
+      const resultLineOf = new Map<string, number>();
+      const callLineOf = new Map<string, number>();
+      for (const line of this.published) {
+        for (const id of line.toolResultIds) if (!resultLineOf.has(id)) resultLineOf.set(id, line.line);
+        for (const use of line.toolUses) callLineOf.set(use.id, line.line);
+      }
+      this.toolMaps = { version: this.version, resultLineOf, callLineOf };
+    }
+    return this.toolMaps;
+  }
+
+  private indexedLines(numbers: Iterable<number>): IndexedLine[] {
+    const out: IndexedLine[] = [];
+    for (const number of numbers) {
+      const line = this.index.lineAt(number);
+      if (line) out.push(line);
+    }
+    return out;
+  }
+
+  /** Normalised entries for some lines, read by offset. */
+  async readEntries(numbers: Iterable<number>, options: NormaliseOptions = PAGE_OPTIONS): Promise<Map<number, TranscriptEntry>> {
+    const lines = this.indexedLines(numbers);
+    const texts = await readLineTexts(this.path, lines);
+    return new Map(lines.map((line) => [line.line, normaliseLine(line, texts.get(line.line) ?? null, options)]));
+  }
+
+  /** The parsed JSON of some lines (for the few facts entries do not carry, such as an Agent call's prompt). */
+  async readRecords(numbers: Iterable<number>): Promise<Map<number, Record<string, unknown>>> {
+    const lines = this.indexedLines(numbers);
+    const texts = await readLineTexts(this.path, lines);
+    const out = new Map<number, Record<string, unknown>>();
+    for (const [number, text] of texts) {
+      if (text === null) continue;
+      try {
+        const value: unknown = JSON.parse(text);
+        if (value && typeof value === 'object' && !Array.isArray(value)) out.set(number, value as Record<string, unknown>);
+      } catch {
+        // An unparsable line has no facts to offer; the viewer shows it as unreadable.
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Rows `start … start+limit` of a view, each line read by its byte offset; tool calls get their results
+   * attached (and the sub-agent they started, from `links`).
+   */
+  async readPage(
+    start: number,
+    limit: number,
+    spec: TranscriptViewSpec = LIVE_VIEW,
+    scope: ConversationScope = MAIN_SCOPE,
+    links: ReadonlyMap<string, SubagentLink> = new Map(),
+  ): Promise<TranscriptPage> {
+    const view = this.resolve(scope, spec);
+    const from = Math.max(0, Math.min(start, view.rows.lines.length));
+    const rowLines = view.rows.lines.slice(from, from + Math.max(0, Math.min(limit, MAX_PAGE_ROWS)));
+    const entries = await this.entriesWithResults(rowLines, links);
+    return {
+      generation: this.generation,
+      start: from,
+      rows: rowLines.map((line, i) => ({ row: from + i, entry: entries.get(line) as TranscriptEntry })),
+    };
+  }
+
+  private async entriesWithResults(
+    rowLines: readonly number[],
+    links: ReadonlyMap<string, SubagentLink>,
+  ): Promise<Map<number, TranscriptEntry>> {
+    const { resultLineOf } = this.toolLines();
+    const wanted = new Set(rowLines);
+    for (const number of rowLines) {
+      for (const use of this.index.lineAt(number)?.toolUses ?? []) {
+        const resultLine = resultLineOf.get(use.id);
+        if (resultLine !== undefined) wanted.add(resultLine);
+      }
+    }
+    const entries = await this.readEntries(wanted);
+    const out = new Map<number, TranscriptEntry>();
+    for (const number of rowLines) {
+      const entry = entries.get(number);
+      if (!entry) continue;
+      if (entry.body.kind !== 'assistant') {
+        out.set(number, entry);
+        continue;
+      }
+      const blocks = entry.body.blocks.map((block): ContentBlock => {
+        if (block.kind !== 'tool-call') return block;
+        let call = block.call;
+        const resultLine = resultLineOf.get(call.id);
+        const resultEntry = resultLine === undefined ? undefined : entries.get(resultLine);
+        if (resultEntry?.body.kind === 'user') {
+          const found = resultEntry.body.blocks.find((b) => b.kind === 'tool-result' && b.result.toolUseId === call.id);
+          if (found?.kind === 'tool-result') call = withResult(call, found.result);
+        }
+        const link =
+          links.get(call.id) ?? (call.result?.agentId ? { agentId: call.result.agentId, agentType: null, description: null } : null);
+        if (link) call = { ...call, subagent: link };
+        return { kind: 'tool-call', call };
+      });
+      out.set(number, { ...entry, body: { ...entry.body, blocks } });
+    }
+    return out;
+  }
+
+  /** Every row of a view as a whole entry (no text cut, tool results as entries of their own), read in batches. */
+  async *allEntries(spec: TranscriptViewSpec = LIVE_VIEW, scope: ConversationScope = MAIN_SCOPE): AsyncGenerator<TranscriptEntry> {
+    const lines = this.resolve(scope, spec, false).rows.lines;
+    for (let i = 0; i < lines.length; i += MAX_PAGE_ROWS) {
+      const batch = lines.slice(i, i + MAX_PAGE_ROWS);
+      const entries = await this.readEntries(batch, { maxTextChars: Infinity });
+      for (const line of batch) {
+        const entry = entries.get(line);
+        if (entry) yield entry;
+      }
+    }
+  }
+
+  /**
+   * Rows of a view whose visible text contains `query` (case-insensitive), with a snippet each. Lines are
+   * pre-filtered on their raw text, so only candidates are parsed.
+   */
+  async find(
+    query: string,
+    limit: number,
+    spec: TranscriptViewSpec = LIVE_VIEW,
+    scope: ConversationScope = MAIN_SCOPE,
+  ): Promise<TranscriptFindResult> {
+    const needle = query.toLowerCase();
+    const escapedNeedle = JSON.stringify(query).slice(1, -1).toLowerCase();
+    if (needle.trim() === '') return { hits: [], truncated: false };
+    const view = this.resolve(scope, spec);
+    const searched = [...view.rows.rowOfLine.keys()]
+      .map((number) => this.index.lineAt(number))
+      .filter((line): line is IndexedLine => line !== undefined && line.unreadable === null)
+      .filter((line) => !line.isMeta || spec.showMeta)
+      .sort((a, b) => a.line - b.line);
+    const bestByRow = new Map<number, TranscriptFindHit>();
+    let truncated = false;
+    for (let i = 0; i < searched.length && !truncated; i += FIND_BATCH_LINES) {
+      const batch = searched.slice(i, i + FIND_BATCH_LINES);
+      const texts = await readLineTexts(this.path, batch);
+      const candidates = batch.filter((line) => {
+        const text = texts.get(line.line)?.toLowerCase();
+        return text !== undefined && (text.includes(needle) || text.includes(escapedNeedle));
+      });
+      for (const line of candidates) {
+        const entry = normaliseLine(line, texts.get(line.line) ?? null, { maxTextChars: Infinity });
+        const text = entryText(entry);
+        if (!text.toLowerCase().includes(needle)) continue;
+        const row = view.rows.rowOfLine.get(line.line) as number;
+        if (!bestByRow.has(row)) bestByRow.set(row, { row, line: line.line, preview: snippetAround(text, query) });
+        if (bestByRow.size > limit) {
+          truncated = true;
+          break;
+        }
+      }
+    }
+    const hits = [...bestByRow.values()].sort((a, b) => a.row - b.row).slice(0, limit);
+    return { hits, truncated };
+  }
+}

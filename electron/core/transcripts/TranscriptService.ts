@@ -1,0 +1,556 @@
+import { promises as fs } from 'node:fs';
+import { dirname, join, sep } from 'node:path';
+import type { SessionQuickInfo } from '../../../shared/model/session';
+import { CodedError } from '../../../shared/result';
+import type { BranchStart } from '../../../shared/transcript/conversationTree';
+import { entryPreview } from '../../../shared/transcript/entryText';
+import { resumeCommands, isWindowsPath } from '../../../shared/transcript/resumeCommand';
+import { parseSessionMemorySections } from '../../../shared/transcript/sessionMemorySections';
+import type { SubagentLink, TranscriptEntry } from '../../../shared/transcript/transcriptEntry';
+import {
+  LIVE_VIEW,
+  type BranchChoice,
+  type ForkPoint,
+  type ResumeCommands,
+  type SessionMemory,
+  type SubagentSummary,
+  type TranscriptExportChunk,
+  type TranscriptExportFormat,
+  type TranscriptFindResult,
+  type TranscriptOutline,
+  type TranscriptPage,
+  type TranscriptViewSpec,
+} from '../../../shared/transcript/transcriptOutline';
+import { readSmallText, statOrNull } from '../fs/readSafely';
+import type { HomeService } from '../home/HomeService';
+import type { LiveHome } from '../liveHome';
+import type { WatchedChange } from '../watch/watchedChange';
+import { readSessionQuickInfo } from './sessionQuickInfo';
+import { findSubagentFiles, type SiblingOwnerCache } from './subagentFiles';
+import { linkSubagents, type LinkedSubagent } from './subagentLinks';
+import { MAIN_SCOPE, TranscriptDocument, type ConversationScope, type ResolvedView } from './TranscriptDocument';
+import { exportFileName, renderExportChunk } from './transcriptExport';
+
+/** Names one session file: the slug is only unique within a config root. */
+export interface SessionRef {
+  readonly configRoot: string;
+  readonly slug: string;
+  readonly sessionId: string;
+}
+
+export interface TranscriptChange extends SessionRef {
+  readonly path: string;
+  readonly generation: number;
+  readonly bytes: number;
+}
+
+/** Where and how a session would be resumed. */
+export interface ResumeTarget {
+  readonly sessionId: string;
+  readonly cwd: string | null;
+  readonly cwdExists: boolean;
+  readonly commands: ResumeCommands;
+}
+
+const MAX_OPEN_SESSIONS = 6;
+const MAX_SESSION_MEMORY_BYTES = 4 * 1024 * 1024;
+/** Fork and root previews are read for at most this many choices; the rest show without one. */
+const MAX_PREVIEWS = 300;
+const EXPORT_CHUNK_ROWS = 300;
+/** How long an outline may spend indexing a newly opened file before answering with what it has (first screen first). */
+const FIRST_SCREEN_BUDGET_MS = 200;
+/** Files up to this size are indexed whole before the first answer: it takes well under the budget anyway. */
+const WHOLE_FIRST_INDEX_BYTES = 16 * 1024 * 1024;
+/** The rest of a huge file is indexed in slices this long, so requests and events get their turn. */
+const BACKGROUND_SLICE_MS = 100;
+/** Background indexing waits this long after an outline, for the viewer's first page request to go first. */
+const BACKGROUND_START_DELAY_MS = 150;
+/** How often background indexing reports progress to the viewer. */
+const PROGRESS_EVERY_MS = 400;
+/** Session memory filed under another project's folder is looked for again at most this often. */
+const MEMORY_LOOKUP_EVERY_MS = 60_000;
+
+/** When a newly opened file is indexed only in part before the first answer (tests shrink these to force it). */
+export interface FirstScreenOptions {
+  readonly budgetMs: number;
+  readonly wholeIndexBytes: number;
+}
+
+const FIRST_SCREEN: FirstScreenOptions = { budgetMs: FIRST_SCREEN_BUDGET_MS, wholeIndexBytes: WHOLE_FIRST_INDEX_BYTES };
+
+/** How much of the file a request needs indexed before it answers. */
+type Freshness = 'first-screen' | 'complete' | 'as-is';
+
+interface OpenSession {
+  readonly ref: SessionRef;
+  readonly path: string;
+  readonly document: TranscriptDocument;
+  subagents: { version: string; list: LinkedSubagent[] } | null;
+  readonly agentDocuments: Map<string, TranscriptDocument>;
+  quickInfo: { key: string; info: SessionQuickInfo } | null;
+  /** The background indexing of a file too big to index before the first screen, while it runs. */
+  indexing: Promise<void> | null;
+  /** Where the session memory was last looked for in other project folders, and when (that look is not cheap). */
+  memoryElsewhere: { readonly path: string | null; readonly at: number } | null;
+}
+
+/** A Windows path recorded by a session never exists on another platform, whatever a relative lookup says. */
+async function directoryExists(path: string | null): Promise<boolean> {
+  if (path === null || (isWindowsPath(path) && process.platform !== 'win32')) return false;
+  return Boolean((await statOrNull(path))?.isDirectory());
+}
+
+/** The sub-agent each Agent/Task call started, for the pages to show at the call. */
+function linksByCall(subagents: readonly LinkedSubagent[]): Map<string, SubagentLink> {
+  const links = new Map<string, SubagentLink>();
+  for (const agent of subagents) {
+    if (agent.toolUseId !== null)
+      links.set(agent.toolUseId, { agentId: agent.agentId, agentType: agent.agentType, description: agent.description });
+  }
+  return links;
+}
+
+function sessionKey(ref: SessionRef): string {
+  return `${ref.configRoot}\0${ref.slug}\0${ref.sessionId}`;
+}
+
+function toSummary(agent: LinkedSubagent, row: number | null): SubagentSummary {
+  return {
+    agentId: agent.agentId,
+    agentType: agent.agentType,
+    description: agent.description,
+    layout: agent.layout,
+    path: agent.path,
+    toolUseId: agent.toolUseId,
+    callLine: agent.callLine,
+    row,
+    firstTimestamp: agent.firstTimestamp,
+  };
+}
+
+/**
+ * The transcript viewer's engine side: opens session files (and their sub-agent files) as indexed documents, keeps a
+ * few open, answers outlines, pages, finds and exports, and follows appends through the home watcher so an open
+ * transcript grows in place. Reads only; it never writes under a config root.
+ */
+export class TranscriptService {
+  private readonly open = new Map<string, OpenSession>();
+  private readonly listeners = new Set<(change: TranscriptChange) => void>();
+  private readonly siblingOwners: SiblingOwnerCache = new Map();
+  private readonly unsubscribeLive: (() => void) | null;
+
+  constructor(
+    private readonly home: HomeService,
+    live: LiveHome | null,
+    private readonly firstScreen: FirstScreenOptions = FIRST_SCREEN,
+  ) {
+    this.unsubscribeLive = live ? live.onDidChange((changes) => void this.onFilesChanged(changes)) : null;
+  }
+
+  onDidChangeTranscript(listener: (change: TranscriptChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  dispose(): void {
+    this.unsubscribeLive?.();
+    this.listeners.clear();
+    this.open.clear();
+  }
+
+  /** Finds a session by id in every config root (for the CLI, which is given an id only). */
+  async findSession(sessionId: string): Promise<SessionRef | null> {
+    const snapshot = await this.home.getHome();
+    for (const root of snapshot.roots) {
+      if (!root.exists) continue;
+      let slugs: string[];
+      try {
+        slugs = await fs.readdir(join(root.path, 'projects'));
+      } catch {
+        continue;
+      }
+      for (const slug of slugs.sort()) {
+        if ((await statOrNull(join(root.path, 'projects', slug, `${sessionId}.jsonl`)))?.isFile())
+          return { configRoot: root.path, slug, sessionId };
+      }
+    }
+    return null;
+  }
+
+  async outline(ref: SessionRef, spec: TranscriptViewSpec, focusLine: number | null = null): Promise<TranscriptOutline> {
+    const session = await this.session(ref, focusLine === null ? 'first-screen' : 'complete');
+    const subagents = await this.subagents(session);
+    let target = await this.target(session, spec, subagents);
+    let view = target.document.resolve(target.scope, spec);
+    let actualSpec = spec;
+    if (focusLine !== null && !view.rows.rowOfLine.has(focusLine)) {
+      // A line off the shown branch: show the branch through it instead.
+      const node = view.tree.nodes.findIndex((line) => line.line === focusLine);
+      if (node >= 0) {
+        actualSpec = { ...spec, leafUuid: view.tree.nodes[view.tree.newestTerminalOf(node)].uuid };
+        target = await this.target(session, actualSpec, subagents);
+        view = target.document.resolve(target.scope, actualSpec);
+      }
+    }
+    const mainView = session.document.resolve(MAIN_SCOPE, { ...LIVE_VIEW, showMeta: spec.showMeta, showMetadata: spec.showMetadata });
+    const info = await this.quickInfo(session);
+    const cwdExists = await directoryExists(info.cwd);
+    const lines = target.document.lines;
+    const tree = view.tree;
+    const outline: TranscriptOutline = {
+      sessionId: ref.sessionId,
+      configRoot: ref.configRoot,
+      slug: ref.slug,
+      path: session.path,
+      bytes: session.document.index.bytes,
+      generation: session.document.generation,
+      indexing: session.document.complete
+        ? null
+        : { indexedBytes: session.document.index.indexedBytes, totalBytes: session.document.index.bytes },
+      shownPath: target.document.path,
+      title: info.title,
+      cwd: info.cwd,
+      cwdExists,
+      gitBranch: info.gitBranch,
+      version: info.version,
+      firstTimestamp: info.firstTimestamp,
+      lastTimestamp: info.lastTimestamp,
+      view: actualSpec,
+      rowCount: view.rows.lines.length,
+      isLiveBranch: view.isLive,
+      forks: await this.forkPoints(target.document, view),
+      otherRoots: await this.otherRoots(target.document, view, target.scope),
+      compactions: await this.compactions(target.document, view),
+      subagents: subagents.map((agent) =>
+        toSummary(agent, agent.callLine !== null ? (mainView.rows.rowOfLine.get(agent.callLine) ?? null) : null),
+      ),
+      agent: target.agent ? toSummary(target.agent, null) : null,
+      focusRow: focusLine !== null ? (view.rows.rowOfLine.get(focusLine) ?? null) : null,
+      stats: {
+        lines: lines.length,
+        badLines: lines.filter((line) => line.unreadable !== null).length,
+        tooLongLines: lines.filter((line) => line.unreadable === 'too-long').length,
+        ...tree.stats,
+      },
+      hasSessionMemory: (await this.sessionMemoryPath(session)) !== null,
+      resume: resumeCommands(ref.sessionId, info.cwd),
+    };
+    this.indexInBackground(session);
+    return outline;
+  }
+
+  async page(ref: SessionRef, spec: TranscriptViewSpec, start: number, limit: number): Promise<TranscriptPage> {
+    const session = await this.session(ref, 'as-is');
+    const subagents = await this.subagents(session);
+    const target = await this.target(session, spec, subagents);
+    const links = linksByCall(subagents);
+    return target.document.readPage(start, limit, spec, target.scope, links);
+  }
+
+  async find(ref: SessionRef, spec: TranscriptViewSpec, query: string, limit: number): Promise<TranscriptFindResult> {
+    const session = await this.session(ref, 'complete');
+    const target = await this.target(session, spec, await this.subagents(session));
+    return target.document.find(query, limit, spec, target.scope);
+  }
+
+  /** One chunk of the live branch as Markdown or a self-contained HTML page; chunks keep memory bounded. */
+  async exportChunk(ref: SessionRef, format: TranscriptExportFormat, cursor: number): Promise<TranscriptExportChunk> {
+    const session = await this.session(ref, cursor === 0 ? 'complete' : 'as-is');
+    const subagents = await this.subagents(session);
+    const links = linksByCall(subagents);
+    const total = session.document.resolve(MAIN_SCOPE, LIVE_VIEW).rows.lines.length;
+    const page = await session.document.readPage(cursor, EXPORT_CHUNK_ROWS, LIVE_VIEW, MAIN_SCOPE, links);
+    const next = page.start + page.rows.length;
+    const last = next >= total;
+    const info = await this.quickInfo(session);
+    const text = renderExportChunk(
+      format,
+      {
+        title: info.title,
+        sessionId: ref.sessionId,
+        cwd: info.cwd,
+        gitBranch: info.gitBranch,
+        firstTimestamp: info.firstTimestamp,
+        lastTimestamp: info.lastTimestamp,
+      },
+      page.rows.map((row) => row.entry),
+      cursor === 0,
+      last,
+    );
+    return {
+      fileName: exportFileName(ref.sessionId, format),
+      mimeType: format === 'markdown' ? 'text/markdown' : 'text/html',
+      text,
+      nextCursor: last ? null : next,
+      totalRows: total,
+    };
+  }
+
+  async sessionMemory(ref: SessionRef): Promise<SessionMemory> {
+    const session = await this.session(ref, 'as-is');
+    const found = await this.sessionMemoryPath(session);
+    const beside = join(dirname(session.path), ref.sessionId, 'session-memory', 'summary.md');
+    if (found === null) return { path: beside, exists: false, sections: [], modified: null };
+    const text = await readSmallText(found, MAX_SESSION_MEMORY_BYTES);
+    const stats = await statOrNull(found);
+    return { path: found, exists: true, sections: parseSessionMemorySections(text), modified: stats ? stats.mtime.toISOString() : null };
+  }
+
+  async resumeTarget(ref: SessionRef): Promise<ResumeTarget> {
+    const session = await this.session(ref, 'as-is');
+    const info = await this.quickInfo(session);
+    const cwdExists = await directoryExists(info.cwd);
+    return { sessionId: ref.sessionId, cwd: info.cwd, cwdExists, commands: resumeCommands(ref.sessionId, info.cwd) };
+  }
+
+  /** The main conversation's live branch, entry by entry, in full (the CLI's `ccmem transcript`). */
+  async *liveBranch(ref: SessionRef, agentId: string | null = null): AsyncGenerator<TranscriptEntry> {
+    const session = await this.session(ref, 'complete');
+    const spec = { ...LIVE_VIEW, agentId, showMeta: true };
+    const target = await this.target(session, spec, await this.subagents(session));
+    yield* target.document.allEntries(spec, target.scope);
+  }
+
+  // --- sessions ---------------------------------------------------------------------------------------------
+
+  /** Checks that a session lies in a known config root and exists; returns its path and size. */
+  private async locate(ref: SessionRef): Promise<{ path: string; bytes: number }> {
+    const snapshot = await this.home.getHome();
+    if (!snapshot.roots.some((root) => root.path === ref.configRoot)) {
+      throw new CodedError('OUTSIDE_ROOT', `${ref.configRoot} is not one of the Claude Code folders this app reads`);
+    }
+    const path = join(ref.configRoot, 'projects', ref.slug, `${ref.sessionId}.jsonl`);
+    const stats = await statOrNull(path);
+    if (!stats?.isFile()) throw new CodedError('NOT_FOUND', `No session ${ref.sessionId} in ${ref.slug}`);
+    return { path, bytes: stats.size };
+  }
+
+  private async session(ref: SessionRef, freshness: Freshness): Promise<OpenSession> {
+    const key = sessionKey(ref);
+    let session = this.open.get(key);
+    if (session) {
+      this.open.delete(key);
+      this.open.set(key, session);
+      if (freshness === 'complete') await session.document.refresh();
+      // A fully indexed file only has appends to read; one still being indexed goes on in the background.
+      else if (freshness === 'first-screen' && session.indexing === null)
+        await session.document.refresh(session.document.complete ? undefined : this.firstScreen.budgetMs);
+    } else {
+      const { path, bytes } = await this.locate(ref);
+      const budgetMs = freshness === 'complete' || bytes <= this.firstScreen.wholeIndexBytes ? undefined : this.firstScreen.budgetMs;
+      session = {
+        ref,
+        path,
+        document: await TranscriptDocument.open(path, { budgetMs }),
+        subagents: null,
+        agentDocuments: new Map(),
+        quickInfo: null,
+        indexing: null,
+        memoryElsewhere: null,
+      };
+      this.open.set(key, session);
+      while (this.open.size > MAX_OPEN_SESSIONS) this.open.delete(this.open.keys().next().value as string);
+    }
+    return session;
+  }
+
+  /**
+   * Indexes the rest of a huge file in slices, telling the viewer as rows become available. It starts a moment after
+   * the outline is answered, so the first page request is not kept waiting behind it.
+   */
+  private indexInBackground(session: OpenSession): void {
+    if (session.indexing !== null || session.document.complete) return;
+    const key = sessionKey(session.ref);
+    session.indexing = (async () => {
+      await new Promise((resolve) => setTimeout(resolve, BACKGROUND_START_DELAY_MS));
+      let reported = performance.now();
+      while (!session.document.complete && this.open.get(key) === session) {
+        await session.document.refresh(BACKGROUND_SLICE_MS, { publish: false });
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        if (session.document.complete || performance.now() - reported > PROGRESS_EVERY_MS) {
+          reported = performance.now();
+          session.document.publish();
+          this.emitChange(session);
+        }
+      }
+    })()
+      .catch(() => undefined)
+      .finally(() => {
+        session.indexing = null;
+      });
+  }
+
+  private emitChange(session: OpenSession): void {
+    const change: TranscriptChange = {
+      ...session.ref,
+      path: session.path,
+      generation: session.document.generation,
+      bytes: session.document.index.bytes,
+    };
+    for (const listener of this.listeners) listener(change);
+  }
+
+  private async quickInfo(session: OpenSession): Promise<SessionQuickInfo> {
+    const key = `${session.document.index.bytes}:${session.document.index.mtimeMs}`;
+    if (session.quickInfo?.key !== key) session.quickInfo = { key, info: await readSessionQuickInfo(session.path, session.ref.sessionId) };
+    return session.quickInfo.info;
+  }
+
+  private async subagents(session: OpenSession): Promise<LinkedSubagent[]> {
+    const version = `${session.document.generation}:${session.document.lines.length}`;
+    if (session.subagents?.version === version) return session.subagents.list;
+    const files = await findSubagentFiles(session.path, session.ref.sessionId, this.siblingOwners);
+    const list = await linkSubagents(session.document, files);
+    session.subagents = { version, list };
+    return list;
+  }
+
+  /** The document and scope a view reads from: the session file, or a sub-agent's file or inline run. */
+  private async target(
+    session: OpenSession,
+    spec: TranscriptViewSpec,
+    subagents: readonly LinkedSubagent[],
+  ): Promise<{ document: TranscriptDocument; scope: ConversationScope; agent: LinkedSubagent | null }> {
+    if (spec.agentId === null) return { document: session.document, scope: MAIN_SCOPE, agent: null };
+    const agent = subagents.find((candidate) => candidate.agentId === spec.agentId);
+    if (!agent) throw new CodedError('NOT_FOUND', `Session ${session.ref.sessionId} has no sub-agent ${spec.agentId}`);
+    if (agent.layout === 'inline')
+      return { document: session.document, scope: { kind: 'inline-agent', rootUuid: agent.rootUuid as string }, agent };
+    let document = session.agentDocuments.get(agent.path);
+    if (!document) {
+      document = await TranscriptDocument.open(agent.path);
+      session.agentDocuments.set(agent.path, document);
+    } else {
+      await document.refresh();
+    }
+    return { document, scope: { kind: 'agent-file' }, agent };
+  }
+
+  private async choices(
+    document: TranscriptDocument,
+    view: ResolvedView,
+    starts: readonly BranchStart[],
+    current: number | null,
+  ): Promise<BranchChoice[]> {
+    const tree = view.tree;
+    const withPreview = starts.slice(0, MAX_PREVIEWS).map((start) => tree.nodes[start.start].line);
+    const entries = await document.readEntries(withPreview);
+    return starts.map((start) => {
+      const first = tree.nodes[start.start];
+      const entry = entries.get(first.line);
+      return {
+        leafUuid: tree.nodes[start.leaf].uuid as string,
+        firstLine: first.line,
+        timestamp: first.timestamp,
+        entryCount: start.size,
+        preview: entry ? entryPreview(entry) : '',
+        current: start.start === current,
+      };
+    });
+  }
+
+  private async forkPoints(document: TranscriptDocument, view: ResolvedView): Promise<ForkPoint[]> {
+    if (!view.branch) return [];
+    const tree = view.tree;
+    const branchNodes = view.branch.nodes;
+    const onBranch = new Set(branchNodes);
+    const points: ForkPoint[] = [];
+    for (const fork of view.branch.forks) {
+      const node = branchNodes[fork.position];
+      const currentChild = tree.children(node).find((child) => onBranch.has(child)) ?? null;
+      const starts: BranchStart[] = [...fork.alternatives];
+      if (currentChild !== null) starts.push({ start: currentChild, leaf: view.branch.leaf, size: tree.subtreeSizeOf(currentChild) });
+      starts.sort((a, b) => a.start - b.start);
+      const row = view.rows.rowOfLine.get(tree.nodes[node].line);
+      if (row === undefined) continue;
+      points.push({ row, choices: await this.choices(document, view, starts, currentChild) });
+    }
+    return points;
+  }
+
+  private async otherRoots(document: TranscriptDocument, view: ResolvedView, scope: ConversationScope): Promise<BranchChoice[]> {
+    if (scope.kind === 'inline-agent') return [];
+    const tree = view.tree;
+    const shownRoot = view.branch && view.branch.nodes.length > 0 ? tree.rootOf(view.branch.nodes[0]) : -1;
+    const roots = tree
+      .roots()
+      .filter((root) => root !== shownRoot && (scope.kind === 'agent-file' || !tree.nodes[root].isSidechain))
+      .map((root) => ({ start: root, leaf: tree.newestTerminalOf(root), size: tree.subtreeSizeOf(root) }));
+    return this.choices(document, view, roots, null);
+  }
+
+  private async compactions(document: TranscriptDocument, view: ResolvedView) {
+    const lines = view.rows.compactionRows.map((row) => view.rows.lines[row]);
+    const entries = await document.readEntries(lines);
+    return view.rows.compactionRows.map((row) => {
+      const entry = entries.get(view.rows.lines[row]);
+      const body = entry?.body.kind === 'compact-boundary' ? entry.body : null;
+      return {
+        row,
+        trigger: body?.trigger ?? null,
+        preTokens: body?.preTokens ?? null,
+        postTokens: body?.postTokens ?? null,
+        timestamp: entry?.timestamp ?? null,
+      };
+    });
+  }
+
+  /**
+   * `summary.md` beside the transcript, or — because Claude Code files it under the slug of the *current* cwd — in
+   * another project folder of the same config root.
+   */
+  private async sessionMemoryPath(session: OpenSession): Promise<string | null> {
+    const { ref } = session;
+    const relative = join(ref.sessionId, 'session-memory', 'summary.md');
+    const beside = join(dirname(session.path), relative);
+    if ((await statOrNull(beside))?.isFile()) return beside;
+    const cached = session.memoryElsewhere;
+    if (cached && Date.now() - cached.at < MEMORY_LOOKUP_EVERY_MS) return cached.path;
+    let found: string | null = null;
+    try {
+      for (const slug of (await fs.readdir(join(ref.configRoot, 'projects'))).sort()) {
+        const candidate = join(ref.configRoot, 'projects', slug, relative);
+        if (slug !== ref.slug && (await statOrNull(candidate))?.isFile()) {
+          found = candidate;
+          break;
+        }
+      }
+    } catch {
+      found = null;
+    }
+    session.memoryElsewhere = { path: found, at: Date.now() };
+    return found;
+  }
+
+  // --- live -------------------------------------------------------------------------------------------------
+
+  private async onFilesChanged(changes: readonly WatchedChange[]): Promise<void> {
+    const touched = new Set<OpenSession>();
+    for (const change of changes) {
+      if (change.kind !== 'transcript' && change.kind !== 'subagent-transcript') continue;
+      for (const session of this.open.values()) {
+        const projectDir = dirname(session.path);
+        if (change.path === session.path || change.path.startsWith(join(projectDir, session.ref.sessionId) + sep)) touched.add(session);
+        else if (change.kind === 'subagent-transcript' && dirname(change.path) === projectDir) touched.add(session);
+      }
+    }
+    for (const session of touched) {
+      try {
+        if (!(await statOrNull(session.path))?.isFile()) continue;
+        // A file still being indexed in the background is picked up by that loop.
+        if (session.indexing !== null) continue;
+        const main = await session.document.refresh(session.document.complete ? undefined : this.firstScreen.budgetMs);
+        this.indexInBackground(session);
+        let agentsChanged = false;
+        for (const document of session.agentDocuments.values()) {
+          if ((await statOrNull(document.path))?.isFile() && (await document.refresh()) !== 'unchanged') agentsChanged = true;
+        }
+        session.subagents = null;
+        if (main === 'unchanged' && !agentsChanged && !changes.some((c) => c.kind === 'subagent-transcript')) continue;
+        this.emitChange(session);
+      } catch {
+        // A file that vanished or cannot be read right now: the next change or request tries again.
+      }
+    }
+  }
+}

@@ -1,0 +1,417 @@
+import { structuredPatch } from 'diff';
+import type { IndexedLine } from '../../../shared/transcript/indexedLine';
+import {
+  METADATA_TYPES,
+  type ContentBlock,
+  type DiffHunk,
+  type EntryBody,
+  type FileEdit,
+  type ImagePlaceholder,
+  type TokenUsage,
+  type ToolCall,
+  type ToolResult,
+  type TranscriptEntry,
+} from '../../../shared/transcript/transcriptEntry';
+
+type JsonObject = Record<string, unknown>;
+
+export interface NormaliseOptions {
+  /** Longest text kept per field; the viewer keeps pages small, the CLI keeps everything (Infinity). */
+  readonly maxTextChars: number;
+}
+
+/** Diffs of edits bigger than this are not computed from the input (Myers diff is quadratic in the worst case). */
+const MAX_DIFF_SOURCE_CHARS = 200_000;
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function str(value: unknown): string | null {
+  return typeof value === 'string' ? value : null;
+}
+
+function num(value: unknown): number | null {
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+
+function cut(text: string, max: number): { text: string; omittedChars: number } {
+  return text.length > max ? { text: text.slice(0, max), omittedChars: text.length - max } : { text, omittedChars: 0 };
+}
+
+function compactJson(value: unknown, max: number): string {
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = String(value);
+  }
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+function prettyJson(value: unknown, max: number): string {
+  let text: string;
+  try {
+    text = JSON.stringify(value, null, 2) ?? String(value);
+  } catch {
+    text = String(value);
+  }
+  return text.length > max ? `${text.slice(0, max)}\n…` : text;
+}
+
+/** Decoded size of base64 data, without decoding it. */
+function base64Bytes(data: string): number {
+  const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
+  return Math.max(0, Math.floor((data.length * 3) / 4) - padding);
+}
+
+function imageOf(block: JsonObject): ImagePlaceholder {
+  const source = isObject(block.source) ? block.source : {};
+  const data = str(source.data);
+  return { mediaType: str(source.media_type), bytes: source.type === 'base64' && data !== null ? base64Bytes(data) : null };
+}
+
+function usageOf(value: unknown): TokenUsage | null {
+  if (!isObject(value)) return null;
+  return {
+    input: num(value.input_tokens) ?? 0,
+    output: num(value.output_tokens) ?? 0,
+    cacheCreation: num(value.cache_creation_input_tokens) ?? 0,
+    cacheRead: num(value.cache_read_input_tokens) ?? 0,
+  };
+}
+
+function hunksOf(value: unknown): DiffHunk[] | null {
+  if (!Array.isArray(value)) return null;
+  const hunks: DiffHunk[] = [];
+  for (const hunk of value) {
+    if (!isObject(hunk) || !Array.isArray(hunk.lines)) return null;
+    hunks.push({
+      oldStart: num(hunk.oldStart) ?? 0,
+      oldLines: num(hunk.oldLines) ?? 0,
+      newStart: num(hunk.newStart) ?? 0,
+      newLines: num(hunk.newLines) ?? 0,
+      lines: hunk.lines.filter((line): line is string => typeof line === 'string'),
+    });
+  }
+  return hunks;
+}
+
+function diffOf(filePath: string, oldText: string, newText: string): DiffHunk[] {
+  if (oldText.length + newText.length > MAX_DIFF_SOURCE_CHARS) return [];
+  return structuredPatch(filePath, filePath, oldText, newText, undefined, undefined, { context: 3 }).hunks.map((hunk) => ({
+    oldStart: hunk.oldStart,
+    oldLines: hunk.oldLines,
+    newStart: hunk.newStart,
+    newLines: hunk.newLines,
+    lines: hunk.lines,
+  }));
+}
+
+/** Edit and MultiEdit calls as a diff computed from their input (the recorded patch replaces it once the result is known). */
+function editFromInput(name: string, input: JsonObject): FileEdit | null {
+  const filePath = str(input.file_path);
+  if (filePath === null) return null;
+  if (name === 'Edit') {
+    const oldText = str(input.old_string);
+    const newText = str(input.new_string);
+    return oldText !== null && newText !== null ? { filePath, hunks: diffOf(filePath, oldText, newText) } : null;
+  }
+  if (name === 'MultiEdit' && Array.isArray(input.edits)) {
+    const hunks = input.edits.flatMap((edit) => {
+      if (!isObject(edit)) return [];
+      const oldText = str(edit.old_string);
+      const newText = str(edit.new_string);
+      return oldText !== null && newText !== null ? diffOf(filePath, oldText, newText) : [];
+    });
+    return { filePath, hunks };
+  }
+  return null;
+}
+
+/** One line that says what a tool call does. */
+function callSummary(name: string, input: JsonObject): string {
+  const pick = (...keys: string[]): string | null => {
+    for (const key of keys) {
+      const value = str(input[key]);
+      if (value !== null && value !== '') return value;
+    }
+    return null;
+  };
+  let summary: string | null;
+  switch (name) {
+    case 'Bash':
+      summary = pick('description', 'command');
+      break;
+    case 'Agent':
+    case 'Task': {
+      const description = pick('description') ?? '';
+      const type = pick('subagent_type');
+      summary = type ? `${type}: ${description}` : description;
+      break;
+    }
+    case 'Glob':
+    case 'Grep': {
+      const pattern = pick('pattern') ?? '';
+      const path = pick('path');
+      summary = path ? `${pattern} in ${path}` : pattern;
+      break;
+    }
+    case 'TodoWrite':
+      summary = Array.isArray(input.todos) ? `${input.todos.length} to-dos` : null;
+      break;
+    default:
+      summary = pick('file_path', 'notebook_path', 'path', 'url', 'query', 'pattern', 'command', 'description', 'prompt');
+  }
+  const firstLine = (summary ?? '').split('\n')[0];
+  return firstLine.length > 200 ? `${firstLine.slice(0, 199)}…` : firstLine;
+}
+
+function toolCallOf(block: JsonObject, options: NormaliseOptions): ToolCall {
+  const name = str(block.name) ?? '';
+  const input = isObject(block.input) ? block.input : {};
+  return {
+    id: str(block.id) ?? '',
+    name,
+    input: prettyJson(block.input ?? null, options.maxTextChars),
+    summary: callSummary(name, input),
+    bashCommand: name === 'Bash' ? str(input.command) : null,
+    edit: editFromInput(name, input),
+    result: null,
+    subagent: null,
+  };
+}
+
+function toolResultText(content: unknown): { text: string; images: ImagePlaceholder[] } {
+  if (typeof content === 'string') return { text: content, images: [] };
+  const texts: string[] = [];
+  const images: ImagePlaceholder[] = [];
+  if (Array.isArray(content)) {
+    for (const block of content) {
+      if (!isObject(block)) continue;
+      if (block.type === 'text' && typeof block.text === 'string') texts.push(block.text);
+      else if (block.type === 'image') images.push(imageOf(block));
+      else texts.push(compactJson(block, 2000));
+    }
+  }
+  return { text: texts.join('\n'), images };
+}
+
+function toolResultOf(block: JsonObject, toolUseResult: unknown, line: number, options: NormaliseOptions): ToolResult {
+  const { text, images } = toolResultText(block.content);
+  const kept = cut(text, options.maxTextChars);
+  const details = isObject(toolUseResult) ? toolUseResult : null;
+  let bash: ToolResult['bash'] = null;
+  if (details && (typeof details.stdout === 'string' || typeof details.stderr === 'string')) {
+    bash = {
+      stdout: cut(str(details.stdout) ?? '', options.maxTextChars).text,
+      stderr: cut(str(details.stderr) ?? '', options.maxTextChars).text,
+      interrupted: details.interrupted === true,
+    };
+  }
+  let edit: FileEdit | null = null;
+  const hunks = details ? hunksOf(details.structuredPatch) : null;
+  if (details && hunks !== null) edit = { filePath: str(details.filePath) ?? '', hunks };
+  return {
+    toolUseId: str(block.tool_use_id) ?? '',
+    isError: block.is_error === true,
+    text: kept.text,
+    omittedChars: kept.omittedChars,
+    images,
+    bash,
+    edit,
+    agentId: details ? str(details.agentId) : null,
+    line,
+  };
+}
+
+function contentBlocks(content: unknown, toolUseResult: unknown, line: number, options: NormaliseOptions): ContentBlock[] {
+  if (typeof content === 'string') {
+    const kept = cut(content, options.maxTextChars);
+    return [{ kind: 'text', text: kept.text, omittedChars: kept.omittedChars }];
+  }
+  if (!Array.isArray(content)) return [];
+  const blocks: ContentBlock[] = [];
+  for (const block of content) {
+    if (!isObject(block)) {
+      blocks.push({ kind: 'unknown-block', type: typeof block, raw: compactJson(block, 2000) });
+      continue;
+    }
+    switch (block.type) {
+      case 'text': {
+        const kept = cut(str(block.text) ?? '', options.maxTextChars);
+        blocks.push({ kind: 'text', text: kept.text, omittedChars: kept.omittedChars });
+        break;
+      }
+      case 'thinking':
+        blocks.push({ kind: 'thinking', text: cut(str(block.thinking) ?? '', options.maxTextChars).text, redacted: false });
+        break;
+      case 'redacted_thinking':
+        blocks.push({ kind: 'thinking', text: '', redacted: true });
+        break;
+      case 'tool_use':
+        blocks.push({ kind: 'tool-call', call: toolCallOf(block, options) });
+        break;
+      case 'tool_result':
+        blocks.push({ kind: 'tool-result', result: toolResultOf(block, toolUseResult, line, options) });
+        break;
+      case 'image':
+        blocks.push({ kind: 'image', image: imageOf(block) });
+        break;
+      case 'document': {
+        const source = isObject(block.source) ? block.source : {};
+        const data = str(source.data);
+        blocks.push({ kind: 'document', mediaType: str(source.media_type), bytes: data !== null ? base64Bytes(data) : null });
+        break;
+      }
+      default:
+        blocks.push({ kind: 'unknown-block', type: str(block.type) ?? '', raw: compactJson(block, options.maxTextChars) });
+    }
+  }
+  return blocks;
+}
+
+function systemText(record: JsonObject): string {
+  const content = str(record.content);
+  switch (record.subtype) {
+    case 'turn_duration': {
+      const ms = num(record.durationMs);
+      return ms === null ? 'Turn finished' : `Turn took ${(ms / 1000).toFixed(1)} s`;
+    }
+    case 'api_error':
+      return `API error${num(record.retryAttempt) !== null ? ` (retry ${record.retryAttempt})` : ''}: ${compactJson(record.error ?? record.cause ?? content, 2000)}`;
+    case 'memory_saved':
+      return `Memory saved: ${Array.isArray(record.writtenPaths) ? record.writtenPaths.join(', ') : ''}`;
+    default: {
+      if (content !== null) return content;
+      const { type: _type, subtype: _subtype, uuid: _uuid, parentUuid: _parent, ...rest } = record;
+      return compactJson(rest, 2000);
+    }
+  }
+}
+
+function attachmentText(attachment: JsonObject): string {
+  const pick = (...keys: string[]) => keys.map((key) => str(attachment[key])).find((value) => value !== null && value !== '') ?? null;
+  switch (attachment.type) {
+    case 'queued_command':
+      return pick('prompt') ?? '';
+    case 'relevant_memories':
+      return Array.isArray(attachment.memories)
+        ? attachment.memories.map((memory) => (isObject(memory) ? (str(memory.path) ?? '') : '')).join(', ')
+        : '';
+    default:
+      return pick('displayPath', 'filename', 'path', 'planFilePath', 'newDate', 'content') ?? compactJson(attachment, 1000);
+  }
+}
+
+function metadataText(type: string, record: JsonObject): string {
+  const field = {
+    'custom-title': 'customTitle',
+    'ai-title': 'aiTitle',
+    'last-prompt': 'lastPrompt',
+    'permission-mode': 'permissionMode',
+    mode: 'mode',
+    tag: 'tag',
+    'agent-name': 'agentName',
+    'task-summary': 'summary',
+  }[type];
+  const value = field ? str(record[field]) : null;
+  if (value !== null) return value;
+  if (type === 'queue-operation') return `${str(record.operation) ?? ''} ${str(record.content) ?? ''}`.trim();
+  const { type: _type, sessionId: _sessionId, ...rest } = record;
+  return compactJson(rest, 1000);
+}
+
+function bodyOf(record: JsonObject, indexed: IndexedLine, rawText: string, options: NormaliseOptions): EntryBody {
+  const type = str(record.type) ?? '';
+  const message = isObject(record.message) ? record.message : null;
+  switch (type) {
+    case 'user': {
+      if (record.isCompactSummary === true) {
+        const blocks = contentBlocks(message?.content, null, indexed.line, { maxTextChars: Infinity });
+        const text = blocks.map((block) => (block.kind === 'text' ? block.text : '')).join('\n');
+        const kept = cut(text, options.maxTextChars);
+        return { kind: 'compact-summary', text: kept.text, omittedChars: kept.omittedChars };
+      }
+      return { kind: 'user', blocks: contentBlocks(message?.content, record.toolUseResult, indexed.line, options) };
+    }
+    case 'assistant':
+      return {
+        kind: 'assistant',
+        model: str(message?.model),
+        messageId: str(message?.id),
+        blocks: contentBlocks(message?.content, null, indexed.line, options),
+        stopReason: str(message?.stop_reason),
+        usage: usageOf(message?.usage),
+        isApiError: record.isApiErrorMessage === true,
+      };
+    case 'system': {
+      if (record.subtype === 'compact_boundary') {
+        const meta = isObject(record.compactMetadata) ? record.compactMetadata : {};
+        return {
+          kind: 'compact-boundary',
+          trigger: str(meta.trigger),
+          preTokens: num(meta.preTokens),
+          postTokens: num(meta.postTokens),
+          logicalParentUuid: str(record.logicalParentUuid),
+        };
+      }
+      return {
+        kind: 'system',
+        subtype: str(record.subtype),
+        level: str(record.level),
+        text: cut(systemText(record), options.maxTextChars).text,
+      };
+    }
+    case 'attachment': {
+      const attachment = isObject(record.attachment) ? record.attachment : {};
+      return { kind: 'attachment', attachmentType: str(attachment.type), text: cut(attachmentText(attachment), options.maxTextChars).text };
+    }
+    case 'progress': {
+      const data = isObject(record.data) ? record.data : {};
+      return { kind: 'progress', dataType: str(data.type), agentId: str(data.agentId), text: compactJson(data, 1000) };
+    }
+    case 'summary':
+      return { kind: 'summary', summary: str(record.summary) ?? '', leafUuid: str(record.leafUuid) };
+    default: {
+      if (METADATA_TYPES.has(type)) return { kind: 'metadata', text: cut(metadataText(type, record), options.maxTextChars).text };
+      const kept = cut(rawText, options.maxTextChars);
+      return { kind: 'unknown', raw: kept.text, omittedChars: kept.omittedChars };
+    }
+  }
+}
+
+/** The entry for one line, from its raw text (null when the line could not be read at all). */
+export function normaliseLine(indexed: IndexedLine, rawText: string | null, options: NormaliseOptions): TranscriptEntry {
+  const base = {
+    line: indexed.line,
+    offset: indexed.offset,
+    bytes: indexed.length,
+    type: indexed.type,
+    uuid: indexed.uuid,
+    parentUuid: indexed.parentUuid,
+    timestamp: indexed.timestamp,
+    isSidechain: indexed.isSidechain,
+    isMeta: indexed.isMeta,
+    agentId: indexed.agentId,
+  };
+  if (indexed.unreadable !== null || rawText === null)
+    return { ...base, body: { kind: 'unreadable', reason: indexed.unreadable ?? 'too-long' } };
+  let record: unknown;
+  try {
+    record = JSON.parse(rawText);
+  } catch {
+    return { ...base, body: { kind: 'unreadable', reason: 'invalid-json' } };
+  }
+  if (!isObject(record)) return { ...base, body: { kind: 'unreadable', reason: 'invalid-json' } };
+  return { ...base, body: bodyOf(record, indexed, rawText, options) };
+}
+
+/** A copy of a tool call with its result attached; the recorded patch of an edit replaces the diff computed from the input. */
+export function withResult(call: ToolCall, result: ToolResult): ToolCall {
+  const edit =
+    result.edit && result.edit.hunks.length > 0
+      ? { filePath: result.edit.filePath || (call.edit?.filePath ?? ''), hunks: result.edit.hunks }
+      : call.edit;
+  return { ...call, result, edit };
+}

@@ -1,0 +1,102 @@
+import { promises as fs } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import type { SubagentLayout } from '../../../shared/transcript/transcriptOutline';
+import { readHead, readSmallText } from '../fs/readSafely';
+
+const AGENT_FILE = /^agent-(.+)\.jsonl$/;
+const MAX_META_BYTES = 64 * 1024;
+/** A sibling agent file names its session near the start of its first line. */
+const SIBLING_HEAD_BYTES = 64 * 1024;
+const SESSION_ID_FIELD = /"sessionId"\s*:\s*"([0-9a-fA-F-]{36})"/;
+
+/** The `agent-<id>.meta.json` sidecar (Claude Code ≥ 2.1.8x); unknown keys are ignored. */
+export interface SubagentMeta {
+  readonly agentType: string | null;
+  readonly description: string | null;
+  readonly toolUseId: string | null;
+}
+
+export interface SubagentFile {
+  readonly agentId: string;
+  readonly path: string;
+  readonly layout: Exclude<SubagentLayout, 'inline'>;
+  readonly meta: SubagentMeta | null;
+}
+
+async function readMeta(jsonlPath: string): Promise<SubagentMeta | null> {
+  try {
+    const value: unknown = JSON.parse(await readSmallText(jsonlPath.replace(/\.jsonl$/, '.meta.json'), MAX_META_BYTES));
+    if (!value || typeof value !== 'object') return null;
+    const meta = value as Record<string, unknown>;
+    const text = (key: string) => (typeof meta[key] === 'string' ? (meta[key] as string) : null);
+    return { agentType: text('agentType'), description: text('description'), toolUseId: text('toolUseId') };
+  } catch {
+    return null;
+  }
+}
+
+/** `agent-*.jsonl` files under a folder, at any depth (workflow runs nest them in `workflows/<runId>/`). */
+async function agentFilesUnder(folder: string): Promise<string[]> {
+  let names: string[];
+  try {
+    names = await fs.readdir(folder, { recursive: true });
+  } catch {
+    return [];
+  }
+  return names
+    .filter((name) => AGENT_FILE.test(basename(name)))
+    .map((name) => join(folder, name))
+    .sort();
+}
+
+/** Remembers which session each sibling agent file belongs to, keyed by path and valid for one mtime. */
+export type SiblingOwnerCache = Map<string, { readonly mtimeMs: number; readonly sessionId: string | null }>;
+
+/** The session a legacy sibling agent file belongs to: the `sessionId` on its first line. */
+async function siblingSessionId(path: string, cache: SiblingOwnerCache): Promise<string | null> {
+  try {
+    const stats = await fs.stat(path);
+    const cached = cache.get(path);
+    if (cached?.mtimeMs === stats.mtimeMs) return cached.sessionId;
+    const head = await readHead(path, SIBLING_HEAD_BYTES);
+    const sessionId = SESSION_ID_FIELD.exec(head.bytes.toString('utf8'))?.[1] ?? null;
+    cache.set(path, { mtimeMs: stats.mtimeMs, sessionId });
+    return sessionId;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The sub-agent transcripts of one session in the two file layouts (claude-code-state.md §3): 2.1.2+ writes them
+ * to `<session>/subagents/` (with `.meta.json` from ~2.1.8x), 2.0.x wrote `agent-<id>.jsonl` beside the session
+ * file, naming the session only inside. Inline 1.0 runs live in the session file and are found by its tree.
+ */
+export async function findSubagentFiles(
+  sessionPath: string,
+  sessionId: string,
+  siblingOwners: SiblingOwnerCache = new Map(),
+): Promise<SubagentFile[]> {
+  const projectDir = dirname(sessionPath);
+  const found: SubagentFile[] = [];
+  for (const path of await agentFilesUnder(join(projectDir, sessionId, 'subagents'))) {
+    found.push({
+      agentId: AGENT_FILE.exec(basename(path))?.[1] ?? basename(path),
+      path,
+      layout: 'subagents-folder',
+      meta: await readMeta(path),
+    });
+  }
+  let siblings: string[] = [];
+  try {
+    siblings = (await fs.readdir(projectDir)).filter((name) => AGENT_FILE.test(name)).sort();
+  } catch {
+    siblings = [];
+  }
+  for (const name of siblings) {
+    const path = join(projectDir, name);
+    if ((await siblingSessionId(path, siblingOwners)) !== sessionId) continue;
+    found.push({ agentId: AGENT_FILE.exec(name)?.[1] ?? name, path, layout: 'sibling-file', meta: await readMeta(path) });
+  }
+  return found;
+}

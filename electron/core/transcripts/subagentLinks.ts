@@ -1,0 +1,187 @@
+import { open } from 'node:fs/promises';
+import type { SubagentLayout } from '../../../shared/transcript/transcriptOutline';
+import type { SubagentFile } from './subagentFiles';
+import type { TranscriptDocument } from './TranscriptDocument';
+
+/** A sub-agent run of a session, linked (when possible) to the Agent/Task call that started it. */
+export interface LinkedSubagent {
+  readonly agentId: string;
+  readonly agentType: string | null;
+  readonly description: string | null;
+  readonly layout: SubagentLayout;
+  readonly path: string;
+  /** For inline runs: the uuid of the run's first entry in the session file. */
+  readonly rootUuid: string | null;
+  readonly toolUseId: string | null;
+  /** The line of the starting call in the session file. */
+  readonly callLine: number | null;
+  readonly firstTimestamp: string | null;
+}
+
+const AGENT_TOOLS = new Set(['Agent', 'Task']);
+/** The first line of a sub-agent file holds its prompt; reading further than this for it is not worth it. */
+const FIRST_LINE_LIMIT = 4 * 1024 * 1024;
+
+type JsonObject = Record<string, unknown>;
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function text(value: unknown): string | null {
+  return typeof value === 'string' && value !== '' ? value : null;
+}
+
+/** The text a user line carries (a string content or its first text block). */
+function promptOf(record: JsonObject | undefined): string | null {
+  const message = isObject(record?.message) ? record.message : null;
+  const content = message?.content;
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) {
+    const first = content.find((block) => isObject(block) && block.type === 'text');
+    return isObject(first) ? text(first.text) : null;
+  }
+  return null;
+}
+
+/** The first record of a file, read up to its first newline in growing steps. */
+async function readFirstRecord(path: string): Promise<JsonObject | undefined> {
+  try {
+    const handle = await open(path, 'r');
+    try {
+      const size = (await handle.stat()).size;
+      for (let length = 64 * 1024; ; length *= 4) {
+        const buffer = Buffer.alloc(Math.min(length, FIRST_LINE_LIMIT, size));
+        const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+        const end = buffer.subarray(0, bytesRead).indexOf(0x0a);
+        if (end < 0 && bytesRead < size && length < FIRST_LINE_LIMIT) continue;
+        const value: unknown = JSON.parse(buffer.toString('utf8', 0, end < 0 ? bytesRead : end));
+        return isObject(value) ? value : undefined;
+      }
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return undefined;
+  }
+}
+
+interface AgentCall {
+  readonly id: string;
+  readonly line: number;
+  readonly agentType: string | null;
+  readonly description: string | null;
+  readonly prompt: string | null;
+}
+
+/** Every Agent/Task call in the session file, with the input facts that identify its run. */
+async function agentCalls(main: TranscriptDocument): Promise<AgentCall[]> {
+  const lines = main.lines.filter((line) => line.toolUses.some((use) => AGENT_TOOLS.has(use.name)));
+  const records = await main.readRecords(lines.map((line) => line.line));
+  const calls: AgentCall[] = [];
+  for (const line of lines) {
+    const message = records.get(line.line)?.message;
+    const content = isObject(message) && Array.isArray(message.content) ? message.content : [];
+    for (const block of content) {
+      if (!isObject(block) || block.type !== 'tool_use' || !AGENT_TOOLS.has(String(block.name))) continue;
+      const input = isObject(block.input) ? block.input : {};
+      calls.push({
+        id: String(block.id),
+        line: line.line,
+        agentType: text(input.subagent_type),
+        description: text(input.description),
+        prompt: text(input.prompt),
+      });
+    }
+  }
+  return calls;
+}
+
+/**
+ * Links each sub-agent run to the call that started it, trying in turn: the `toolUseId` in its meta.json; a tool
+ * result that names its `agentId` (2.1.x); a legacy `agent_progress` line that names both; and, for runs whose call
+ * left no trace of the id (Claude Code 1.0 inline runs, a rejected call), the call whose prompt is the run's first
+ * message. Inline runs are the sidechain roots of the session file's own tree.
+ */
+export async function linkSubagents(main: TranscriptDocument, files: readonly SubagentFile[]): Promise<LinkedSubagent[]> {
+  const tree = main.tree();
+  const byResult = new Map<string, string>();
+  const byProgress = new Map<string, string>();
+  for (const line of main.lines) {
+    if (line.resultAgentId !== null && line.toolResultIds.length > 0) byResult.set(line.resultAgentId, line.toolResultIds[0]);
+    if (line.progressAgentId !== null && line.parentToolUseId !== null) byProgress.set(line.progressAgentId, line.parentToolUseId);
+  }
+  const calls = await agentCalls(main);
+  const callById = new Map(calls.map((call) => [call.id, call]));
+
+  const inlineRoots = tree.roots().filter((root) => tree.nodes[root].isSidechain);
+  const inlineRecords = await main.readRecords(inlineRoots.map((root) => tree.nodes[root].line));
+  interface Candidate {
+    readonly agentId: string;
+    readonly layout: SubagentLayout;
+    readonly path: string;
+    readonly rootUuid: string | null;
+    readonly meta: SubagentFile['meta'];
+    readonly first: JsonObject | undefined;
+    toolUseId: string | null;
+  }
+  const candidates: Candidate[] = [];
+  for (const root of inlineRoots) {
+    const line = tree.nodes[root];
+    candidates.push({
+      agentId: line.agentId ?? `inline-${line.uuid}`,
+      layout: 'inline',
+      path: main.path,
+      rootUuid: line.uuid,
+      meta: null,
+      first: inlineRecords.get(line.line),
+      toolUseId: null,
+    });
+  }
+  for (const file of files) {
+    const first = await readFirstRecord(file.path);
+    candidates.push({
+      agentId: file.agentId,
+      layout: file.layout,
+      path: file.path,
+      rootUuid: null,
+      meta: file.meta,
+      first,
+      toolUseId: null,
+    });
+  }
+
+  const claimed = new Set<string>();
+  for (const candidate of candidates) {
+    const id = candidate.meta?.toolUseId ?? byResult.get(candidate.agentId) ?? byProgress.get(candidate.agentId) ?? null;
+    if (id !== null && callById.has(id) && !claimed.has(id)) {
+      candidate.toolUseId = id;
+      claimed.add(id);
+    }
+  }
+  for (const candidate of candidates) {
+    if (candidate.toolUseId !== null) continue;
+    const prompt = promptOf(candidate.first)?.trim();
+    if (!prompt) continue;
+    const call = calls.find((c) => !claimed.has(c.id) && c.prompt?.trim() === prompt);
+    if (call) {
+      candidate.toolUseId = call.id;
+      claimed.add(call.id);
+    }
+  }
+
+  return candidates.map((candidate) => {
+    const call = candidate.toolUseId !== null ? callById.get(candidate.toolUseId) : undefined;
+    return {
+      agentId: candidate.agentId,
+      agentType: candidate.meta?.agentType ?? call?.agentType ?? null,
+      description: candidate.meta?.description ?? call?.description ?? null,
+      layout: candidate.layout,
+      path: candidate.path,
+      rootUuid: candidate.rootUuid,
+      toolUseId: candidate.toolUseId,
+      callLine: call?.line ?? null,
+      firstTimestamp: text(candidate.first?.timestamp),
+    };
+  });
+}

@@ -1,0 +1,35 @@
+import type { RequestHandlers } from '../../../shared/contract/api';
+import { CodedError } from '../../../shared/result';
+import type { TranscriptService } from './TranscriptService';
+
+export type TranscriptRequestName =
+  | 'openTranscript'
+  | 'readTranscriptPage'
+  | 'findInTranscript'
+  | 'readSessionMemory'
+  | 'exportTranscript'
+  | 'resumeSession'
+  | 'getTerminalSetting'
+  | 'setTerminalSetting';
+
+/**
+ * The transcript viewer's handlers. Opening a terminal is the desktop shell's business: the engine (and so the
+ * web shell) answers `resumeSession` with UNSUPPORTED and the commands to copy instead; Electron main overrides it.
+ */
+export function transcriptRequestHandlers(transcripts: TranscriptService): Pick<RequestHandlers, TranscriptRequestName> {
+  const noTerminal = (details?: unknown) =>
+    new CodedError('UNSUPPORTED', 'This window cannot open a terminal: copy the command and run it yourself.', details);
+  return {
+    openTranscript: ({ view, focusLine, ...ref }) => transcripts.outline(ref, view, focusLine),
+    readTranscriptPage: ({ view, start, limit, ...ref }) => transcripts.page(ref, view, start, limit),
+    findInTranscript: ({ view, query, limit, ...ref }) => transcripts.find(ref, view, query, limit),
+    readSessionMemory: (ref) => transcripts.sessionMemory(ref),
+    exportTranscript: ({ format, cursor, ...ref }) => transcripts.exportChunk(ref, format, cursor),
+    resumeSession: async ({ fork, ...ref }) => {
+      const target = await transcripts.resumeTarget(ref);
+      throw noTerminal({ command: fork ? target.commands.copyFork : target.commands.copyResume });
+    },
+    getTerminalSetting: () => Promise.reject(noTerminal()),
+    setTerminalSetting: () => Promise.reject(noTerminal()),
+  };
+}

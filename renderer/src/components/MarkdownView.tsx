@@ -1,0 +1,24 @@
+import { useMemo, type MouseEvent } from 'react';
+import { renderMemoryMarkdown } from './memoryMarkdown';
+
+export interface MarkdownViewProps {
+  readonly text: string;
+  /** Called for a relative link to a `.md` file (another memory); other links open outside the app. */
+  readonly onLocalLink?: (target: string) => void;
+  readonly label?: string;
+}
+
+/** Markdown of a memory, rendered safely (see renderMemoryMarkdown). */
+export function MarkdownView({ text, onLocalLink, label }: MarkdownViewProps) {
+  const html = useMemo(() => renderMemoryMarkdown(text), [text]);
+  const onClick = (event: MouseEvent<HTMLDivElement>) => {
+    const anchor = (event.target as HTMLElement).closest('a');
+    const href = anchor?.getAttribute('href');
+    if (!href || /^[a-z][a-z0-9+.-]*:/i.test(href) || href.startsWith('#')) return;
+    event.preventDefault();
+    const path = href.split('#')[0];
+    if (onLocalLink && path.toLowerCase().endsWith('.md')) onLocalLink(decodeURIComponent(path));
+  };
+  // renderMemoryMarkdown escapes all raw HTML (html: false), so this string only holds markup it generated itself.
+  return <div className="markdown" aria-label={label} onClick={onClick} dangerouslySetInnerHTML={{ __html: html }} />;
+}

@@ -1,0 +1,50 @@
+import { create } from 'zustand';
+import type { AgentMemorySummary } from '../../../../shared/model/agents';
+import { api } from '../../api/connectApi';
+import { refreshAll as refreshMemoryReview, useMemoryReviewStore } from '../memory/memoryReviewStore';
+
+interface AgentsState {
+  readonly agents: readonly AgentMemorySummary[] | null;
+  readonly error: string | null;
+  readonly loading: boolean;
+  /** The chosen agent's memory folder. */
+  readonly selectedDir: string | null;
+  /** Bumped after every change made from this page, so open panels reload what they show. */
+  readonly revision: number;
+}
+
+export const useAgentsStore = create<AgentsState>()(() => ({ agents: null, error: null, loading: false, selectedDir: null, revision: 0 }));
+
+let latest = 0;
+
+/** Re-reads every agent memory; an answer to an older call is dropped. */
+export async function loadAgents(): Promise<void> {
+  const call = ++latest;
+  useAgentsStore.setState({ loading: true });
+  const result = await api.listAgentMemories({});
+  if (call !== latest) return;
+  if (result.ok) useAgentsStore.setState({ agents: result.value, error: null, loading: false });
+  else useAgentsStore.setState({ error: result.error.message, loading: false });
+}
+
+export function selectAgent(dir: string | null): void {
+  useAgentsStore.setState({ selectedDir: dir });
+}
+
+/** After files changed (our action, Claude Code, a pull): reload the list and everything showing the selected agent. */
+export async function agentsChanged(): Promise<void> {
+  useAgentsStore.setState((state) => ({ revision: state.revision + 1 }));
+  // The review of an agent's memory learns of Claude Code's writes only for folders under the config root.
+  if (useMemoryReviewStore.getState().folder?.kind === 'agent') refreshMemoryReview();
+  await loadAgents();
+}
+
+api.onAgentMemoriesChanged(() => {
+  // Only a page that has loaded the list keeps it current.
+  if (useAgentsStore.getState().agents !== null) void agentsChanged();
+});
+
+api.onMemoryChanged((change) => {
+  // An edit or prune in the review changes the file count and maybe the snapshot status.
+  if (change.folder.kind === 'agent' && useAgentsStore.getState().agents !== null) void loadAgents();
+});

@@ -1,0 +1,74 @@
+import { create } from 'zustand';
+import type { ExtractionSource, JobProgress, JobSummary, JobTarget } from '../../../../shared/jobs/jobTypes';
+import type { Result } from '../../../../shared/result';
+import { api } from '../../api/connectApi';
+
+interface JobsState {
+  /** Every job record, newest first; null until loaded. */
+  readonly jobs: readonly JobSummary[] | null;
+  /** The latest progress of each job, by id. */
+  readonly progress: Readonly<Record<string, JobProgress>>;
+  /** The job whose proposals or record the page shows. */
+  readonly selectedId: string | null;
+  readonly error: string | null;
+  /** The error code of the last failed start, so the page can point at Settings for a missing key. */
+  readonly errorCode: string | null;
+}
+
+export const useJobsStore = create<JobsState>()(() => ({ jobs: null, progress: {}, selectedId: null, error: null, errorCode: null }));
+
+let latest = 0;
+
+export async function loadJobs(): Promise<void> {
+  const call = ++latest;
+  const result = await api.listJobs({});
+  if (call !== latest) return;
+  if (result.ok) useJobsStore.setState({ jobs: result.value });
+  else useJobsStore.setState({ error: result.error.message, errorCode: result.error.code });
+}
+
+export function selectJob(id: string | null): void {
+  useJobsStore.setState({ selectedId: id });
+}
+
+function upsert(summary: JobSummary): void {
+  useJobsStore.setState((state) => {
+    const others = (state.jobs ?? []).filter((job) => job.id !== summary.id);
+    return { jobs: [summary, ...others].sort((a, b) => b.createdAt.localeCompare(a.createdAt)) };
+  });
+}
+
+async function started(result: Result<JobSummary>): Promise<boolean> {
+  if (!result.ok) {
+    useJobsStore.setState({ error: result.error.message, errorCode: result.error.code });
+    return false;
+  }
+  useJobsStore.setState({ error: null, errorCode: null, selectedId: result.value.id });
+  upsert(result.value);
+  return true;
+}
+
+export async function startDream(target: JobTarget): Promise<boolean> {
+  return started(await api.startDream({ target }));
+}
+
+export async function startExtraction(source: ExtractionSource): Promise<boolean> {
+  return started(await api.startExtraction({ source }));
+}
+
+export async function cancelJob(jobId: string): Promise<void> {
+  const result = await api.cancelJob({ jobId });
+  if (result.ok) upsert(result.value);
+}
+
+/** After an apply or a discard: the record changed on disk, show it as it is now. */
+export async function jobDecided(): Promise<void> {
+  await loadJobs();
+}
+
+export function clearJobError(): void {
+  useJobsStore.setState({ error: null, errorCode: null });
+}
+
+api.onJobProgress((progress) => useJobsStore.setState((state) => ({ progress: { ...state.progress, [progress.jobId]: progress } })));
+api.onJobFinished((summary) => upsert(summary));

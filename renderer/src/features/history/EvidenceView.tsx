@@ -1,0 +1,87 @@
+import { CAUSE_LABELS, type ChangeCause, type ChangeEvidence, type TranscriptPlace } from '../../../../shared/history/historyModel';
+import { RelativeTime } from '../../components/RelativeTime';
+import { openTranscript } from '../../stores/navigationStore';
+
+export function CauseBadge({ cause }: { readonly cause: ChangeCause }) {
+  return <span className={`badge cause-${cause}`}>{CAUSE_LABELS[cause]}</span>;
+}
+
+function OpenTurn({ place, label }: { readonly place: TranscriptPlace; readonly label: string }) {
+  return (
+    <button
+      type="button"
+      className="link"
+      onClick={() =>
+        openTranscript({
+          configRoot: place.configRoot,
+          slug: place.slug,
+          sessionId: place.sessionId,
+          line: place.line,
+          agentId: place.agentId,
+        })
+      }
+    >
+      {label}
+    </button>
+  );
+}
+
+function placeText(place: TranscriptPlace): string {
+  const where = place.agentId
+    ? `sub-agent ${place.agentId} of session ${place.sessionId.slice(0, 8)}`
+    : `session ${place.sessionId.slice(0, 8)}`;
+  return place.line !== null ? `${where}, line ${place.line}` : where;
+}
+
+/** Why history gave a change its cause, in words, with a way into the transcript it came from. */
+export function EvidenceView({ evidence }: { readonly evidence: ChangeEvidence | null }) {
+  if (!evidence) return <p className="muted small">No evidence was recorded for this change.</p>;
+  switch (evidence.kind) {
+    case 'app-edit':
+      return <p className="small">Made in this app: {evidence.summary}.</p>;
+    case 'session':
+      return (
+        <p className="small">
+          A {evidence.tool} call in {placeText(evidence.place)}
+          {evidence.contentMatched ? ' wrote exactly this content' : ' names this file'}.{' '}
+          <OpenTurn place={evidence.place} label="Open the transcript at that turn" />
+        </p>
+      );
+    case 'extraction':
+      return (
+        <p className="small">
+          {evidence.reason === 'memory-saved'
+            ? `Claude Code reported saving it ("memory_saved") in ${placeText(evidence.place)}, with no tool call of the session writing it.`
+            : `Written right after a turn of ${placeText(evidence.place)} ended, with no tool call writing it: Claude Code's memory extraction.`}{' '}
+          <OpenTurn place={evidence.place} label="Open the transcript there" />
+        </p>
+      );
+    case 'dream':
+      return (
+        <p className="small">
+          {evidence.lockTakenAt ? (
+            <>
+              The dream lock was taken <RelativeTime iso={evidence.lockTakenAt} />
+              {evidence.holderPid !== null ? ` by process ${evidence.holderPid}` : ''} and several files changed together.{' '}
+            </>
+          ) : null}
+          {evidence.improved ? (
+            <>
+              Claude Code reported &quot;Improved&quot; memories in {placeText(evidence.improved)}.{' '}
+              <OpenTurn place={evidence.improved} label="Open the transcript there" />
+            </>
+          ) : null}
+        </p>
+      );
+    case 'external':
+      return <p className="small">{evidence.note}.</p>;
+    case 'first-sight':
+      return (
+        <p className="small">
+          {evidence.rebuilt
+            ? 'History was deleted and rebuilt from the files as they were: earlier history is gone.'
+            : 'The first record of files that were already there: history starts here.'}
+        </p>
+      );
+  }
+}

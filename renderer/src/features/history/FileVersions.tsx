@@ -1,0 +1,161 @@
+import { useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import type { FileVersion, RollbackPlan } from '../../../../shared/history/historyModel';
+import type { MemoryFolderRef } from '../../../../shared/memory/memoryFolderRef';
+import { api } from '../../api/connectApi';
+import { RelativeTime } from '../../components/RelativeTime';
+import { useRequest } from '../../components/useRequest';
+import { useHomeStore } from '../../stores/homeStore';
+import { LayoutToggle } from './ChangeSetDetail';
+import { DiffViewer } from './DiffViewer';
+import { CauseBadge } from './EvidenceView';
+import { closeFileVersions, historyChanged, useHistoryStore } from './historyStore';
+import { RollbackDialog } from './RollbackDialog';
+
+export interface FileVersionsProps {
+  readonly folder: MemoryFolderRef;
+  readonly path: string;
+}
+
+/** A version as a choice: its hash, or null for "the file did not exist". */
+type Choice = string | null;
+
+function label(version: FileVersion): string {
+  return version.after === null ? 'deleted' : version.after.slice(0, 10);
+}
+
+function ComparePair({
+  folder,
+  path,
+  from,
+  to,
+}: {
+  readonly folder: MemoryFolderRef;
+  readonly path: string;
+  readonly from: Choice;
+  readonly to: Choice;
+}) {
+  const { revision, layout } = useHistoryStore(useShallow((s) => ({ revision: s.revision, layout: s.layout })));
+  const pair = useRequest(`${path}\0${from}\0${to}\0${revision}`, () => api.readVersionPair({ folder, path, before: from, after: to }));
+  if (pair.status === 'loading') return <p className="muted">Loading…</p>;
+  if (pair.status === 'error') return <p className="error">{pair.message}</p>;
+  if (pair.value.binary) return <p className="muted">Not shown: binary or too large to compare.</p>;
+  return (
+    <DiffViewer before={pair.value.beforeText} after={pair.value.afterText} layout={layout} label={`Diff of ${path} between versions`} />
+  );
+}
+
+/**
+ * Every recorded version of one memory file, newest first: pick any two to compare, and "Restore this
+ * version" for any of them (refused if the file changed since the newest version shown here).
+ */
+export function FileVersions({ folder, path }: FileVersionsProps) {
+  const revision = useHistoryStore((s) => s.revision);
+  const readOnly = useHomeStore((s) => s.home?.readOnly ?? true);
+  const versions = useRequest(`${path}\0${revision}`, () => api.listFileVersions({ folder, path }));
+  const [choice, setChoice] = useState<{ from: Choice; to: Choice } | null>(null);
+  const [pending, setPending] = useState<{ plan: RollbackPlan; version: string } | null>(null);
+  const [message, setMessage] = useState<string | null>(null);
+  if (versions.status === 'loading') return <p className="muted">Loading versions…</p>;
+  if (versions.status === 'error') return <p className="error">{versions.message}</p>;
+  const list = versions.value;
+  const newest = list[list.length - 1];
+  const latest = newest?.after ?? null;
+  const previous = newest?.before ?? null;
+  const { from, to } = choice ?? { from: previous, to: latest };
+
+  const askRestore = async (version: string) => {
+    setMessage(null);
+    const plan = await api.planRestore({ folder, path, version, expected: latest });
+    if (plan.ok) setPending({ plan: plan.value, version });
+    else setMessage(plan.error.message);
+  };
+
+  return (
+    <section className="file-versions" aria-label={`Versions of ${path}`}>
+      <header className="change-set-head">
+        <h2>
+          Versions of <code>{path}</code>
+        </h2>
+        <div className="actions">
+          <button type="button" onClick={closeFileVersions}>
+            Back to the change set
+          </button>
+          <LayoutToggle />
+        </div>
+      </header>
+      {message ? (
+        <p className="error" role="alert">
+          {message}
+        </p>
+      ) : null}
+      {pending ? (
+        <RollbackDialog
+          title={`Restore ${path} to version ${pending.version.slice(0, 10)}`}
+          plan={pending.plan}
+          run={() => api.restoreVersion({ folder, path, version: pending.version, expected: latest })}
+          onCancel={() => setPending(null)}
+          onDone={() => {
+            setPending(null);
+            setChoice(null);
+            historyChanged();
+          }}
+        />
+      ) : null}
+      <table className="data-table versions-table" aria-label="Versions">
+        <thead>
+          <tr>
+            <th>Compare from</th>
+            <th>to</th>
+            <th>When</th>
+            <th>Who</th>
+            <th>Version</th>
+            <th />
+          </tr>
+        </thead>
+        <tbody>
+          {[...list].reverse().map((version, index) => (
+            <tr key={`${version.changeSetId}\0${index}`} className={version.after === to ? 'selected-row' : undefined}>
+              <td>
+                <input
+                  type="radio"
+                  name="compare-from"
+                  aria-label={`Compare from ${label(version)}`}
+                  checked={from === version.after}
+                  onChange={() => setChoice({ from: version.after, to })}
+                />
+              </td>
+              <td>
+                <input
+                  type="radio"
+                  name="compare-to"
+                  aria-label={`Compare to ${label(version)}`}
+                  checked={to === version.after}
+                  onChange={() => setChoice({ from, to: version.after })}
+                />
+              </td>
+              <td>
+                <RelativeTime iso={version.time} />
+              </td>
+              <td>
+                <CauseBadge cause={version.cause} /> <span className="small">{version.firstSight ? 'first seen' : version.summary}</span>
+              </td>
+              <td>
+                <code>{label(version)}</code>
+                {version.after === latest && index === 0 ? <span className="badge muted-badge">current</span> : null}
+              </td>
+              <td>
+                {version.after !== null && version.after !== latest ? (
+                  <button type="button" disabled={readOnly} onClick={() => void askRestore(version.after as string)}>
+                    Restore this version
+                  </button>
+                ) : null}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <ComparePair folder={folder} path={path} from={from} to={to} />
+    </section>
+  );
+}

@@ -1,0 +1,160 @@
+import { useEffect, useMemo, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { SEVERITY_ORDER, type FindingCode, type FindingSeverity } from '../../../../shared/memory/findingCodes';
+import type { MemoryFolderRef } from '../../../../shared/memory/memoryFolderRef';
+import { api } from '../../api/connectApi';
+import { WarningList } from '../../components/WarningList';
+import { FileDetail } from './FileDetail';
+import { FindingsPanel } from './FindingsPanel';
+import { MemoryFilterBar } from './MemoryFilterBar';
+import { filterFiles } from './memoryFilters';
+import { offerUndo, openFolder, refreshAll, selectFile, setMode, useMemoryReviewStore } from './memoryReviewStore';
+import { ModelViewPanel } from './ModelViewPanel';
+import { NewMemoryForm } from './NewMemoryForm';
+import { TopicFileList } from './TopicFileList';
+import './memoryReview.css';
+
+export interface MemoryReviewPageProps {
+  /** A project's auto memory or an agent's memory folder (the Agents page passes its own ref). */
+  readonly folder: MemoryFolderRef;
+  readonly heading?: string;
+  /** Opens the session that wrote a memory; without it the session id is only shown. */
+  readonly onOpenSession?: (sessionId: string) => void;
+}
+
+const HIGHLIGHT_MS = 8000;
+
+function UndoBanner() {
+  const { undo, folder } = useMemoryReviewStore(useShallow((s) => ({ undo: s.undo, folder: s.folder })));
+  const [error, setError] = useState<string | null>(null);
+  if (!undo || !folder) return null;
+  const run = async () => {
+    const result = await api.undoMemoryChange({ folder, changeSetId: undo.changeSetId });
+    if (!result.ok) return setError(result.error.message);
+    setError(null);
+    offerUndo(null);
+    if (result.value.relativePath) selectFile(result.value.relativePath);
+    refreshAll();
+  };
+  return (
+    <div className="undo-banner" role="status">
+      <span>{undo.message}</span>
+      <button type="button" onClick={() => void run()}>
+        Undo
+      </button>
+      <button type="button" className="link" aria-label="Dismiss" onClick={() => offerUndo(null)}>
+        ×
+      </button>
+      {error ? <span className="error"> {error}</span> : null}
+    </div>
+  );
+}
+
+/** Reviews one memory folder: the topic files with their findings, what the model sees, and safe edits. */
+export function MemoryReviewPage({ folder, heading = 'Memory', onOpenSession }: MemoryReviewPageProps) {
+  useEffect(() => openFolder(folder), [folder]);
+  const { review, error, selected, mode, filters, changed } = useMemoryReviewStore(
+    useShallow((s) => ({ review: s.review, error: s.error, selected: s.selected, mode: s.mode, filters: s.filters, changed: s.changed })),
+  );
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    // Re-render once highlights expire, so "changed just now" does not stay forever.
+    const pending = Object.values(changed).filter((at) => at + HIGHLIGHT_MS > Date.now());
+    if (pending.length === 0) return;
+    const timer = setTimeout(() => setNow(Date.now()), Math.min(...pending) + HIGHLIGHT_MS - Date.now() + 50);
+    return () => clearTimeout(timer);
+  }, [changed, now]);
+  const files = useMemo(() => (review ? filterFiles(review.files, filters, Date.now()) : []), [review, filters]);
+  const severities = useMemo(() => {
+    const map = new Map<string, FindingSeverity>();
+    for (const f of review?.findings ?? []) {
+      const key = `${f.file ?? ''}\0${f.code}`;
+      const known = map.get(key);
+      if (!known || SEVERITY_ORDER[f.severity] < SEVERITY_ORDER[known]) map.set(key, f.severity);
+    }
+    return (path: string, code: FindingCode): FindingSeverity => map.get(`${path}\0${code}`) ?? 'info';
+  }, [review]);
+  const changedPaths = useMemo(
+    () =>
+      new Set(
+        Object.entries(changed)
+          .filter(([, at]) => now - at < HIGHLIGHT_MS || Date.now() - at < HIGHLIGHT_MS)
+          .map(([path]) => path),
+      ),
+    [changed, now],
+  );
+  if (error && !review) return <p className="error">Cannot read this memory: {error}</p>;
+  if (!review) return <p className="muted">Loading…</p>;
+  const entry = selected ? (review.files.find((f) => f.relativePath === selected) ?? null) : null;
+  const counts = { error: 0, warn: 0, info: 0 };
+  for (const f of review.findings) counts[f.severity]++;
+  const filePaths = new Set(review.files.map((f) => f.relativePath));
+  return (
+    <section className="memory-review" aria-label="Memory">
+      <header className="page-header">
+        <h1>{heading}</h1>
+        <p className="muted">
+          <code>{review.memoryDir}</code>
+        </p>
+      </header>
+      {review.readOnlyReason ? (
+        <p className="banner" role="note">
+          {review.readOnlyReason}
+        </p>
+      ) : null}
+      <UndoBanner />
+      <WarningList warnings={review.warnings} />
+      {!review.exists ? (
+        <p className="muted">No memory yet: Claude Code has not saved anything here.</p>
+      ) : (
+        <p className="summary-line">
+          {review.files.length} topic files ·{' '}
+          {Object.entries(counts)
+            .sort(([a], [b]) => SEVERITY_ORDER[a as 'error'] - SEVERITY_ORDER[b as 'error'])
+            .map(
+              ([severity, count]) =>
+                `${count} ${severity === 'warn' ? 'warning' : severity}${count === 1 || severity === 'info' ? '' : 's'}`,
+            )
+            .join(' · ')}
+        </p>
+      )}
+      <div className="review-columns">
+        <div className="review-list">
+          <div className="list-toolbar">
+            <MemoryFilterBar filters={filters} showScope={review.folder.kind === 'project'} />
+            <button
+              type="button"
+              className="primary"
+              disabled={review.readOnlyReason !== null}
+              onClick={() => (selectFile(null), setMode('create'))}
+            >
+              New memory
+            </button>
+          </div>
+          <p className="muted small">
+            Showing {files.length} of {review.files.length}
+          </p>
+          <TopicFileList
+            files={files}
+            selected={selected}
+            changed={changedPaths}
+            onSelect={selectFile}
+            onOpenSession={onOpenSession ?? null}
+            severityOf={severities}
+          />
+        </div>
+        <div className="review-detail">
+          {mode === 'create' ? (
+            <NewMemoryForm folder={review.folder} allowTeam={review.folder.kind === 'project'} />
+          ) : entry ? (
+            <FileDetail key={entry.relativePath} folder={review.folder} review={review} entry={entry} />
+          ) : (
+            <p className="muted">Choose a memory to read it, see what the model gets of it, and edit or prune it.</p>
+          )}
+        </div>
+      </div>
+      {review.exists ? <ModelViewPanel review={review} onSelect={selectFile} /> : null}
+      {review.findings.length > 0 ? <FindingsPanel findings={review.findings} files={filePaths} onSelect={selectFile} /> : null}
+    </section>
+  );
+}

@@ -1,0 +1,61 @@
+import { useMemo, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { useHomeStore } from '../../stores/homeStore';
+import { SearchResults } from './SearchResults';
+import { SEARCH_LIMIT, startSearch, stopSearch, useSearchStore } from './searchStore';
+import './search.css';
+
+function formatMegabytes(bytes: number): string {
+  return `${(bytes / 1_000_000).toFixed(bytes < 10_000_000 ? 1 : 0)} MB`;
+}
+
+/** Search over every transcript and memory file of every project; hits stream in, newest file first. */
+export function SearchPage() {
+  const state = useSearchStore(useShallow((s) => ({ query: s.query, hits: s.hits, running: s.running, done: s.done, error: s.error })));
+  const [text, setText] = useState(state.query);
+  const projects = useHomeStore(useShallow((s) => s.home?.projects ?? []));
+  const projectNames = useMemo(() => new Map(projects.map((p) => [`${p.configRoot}\0${p.slug}`, p.displayName])), [projects]);
+  return (
+    <section aria-label="Search" className="search-page">
+      <header className="page-header">
+        <h1>Search</h1>
+      </header>
+      <form
+        className="search-form"
+        role="search"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void startSearch(text);
+        }}
+      >
+        <input
+          type="search"
+          aria-label="Search text"
+          placeholder="Search every transcript and memory file"
+          value={text}
+          maxLength={500}
+          onChange={(event) => setText(event.target.value)}
+        />
+        <button type="submit" className="primary" disabled={text.trim() === ''}>
+          Search
+        </button>
+        {state.running ? (
+          <button type="button" onClick={() => void stopSearch()}>
+            Stop
+          </button>
+        ) : null}
+      </form>
+      <p className="muted small" role="status" aria-label="Search status">
+        {state.running ? `Searching… ${state.hits.length} hits so far` : null}
+        {!state.running && state.done
+          ? `${state.done.hitCount} ${state.done.hitCount === 1 ? 'hit' : 'hits'} in ${state.done.filesScanned} files (${formatMegabytes(state.done.bytesScanned)})` +
+            (state.done.truncated ? `; stopped at ${SEARCH_LIMIT}` : '') +
+            (state.done.cancelled ? '; stopped' : '')
+          : null}
+      </p>
+      {state.error ? <p className="error">{state.error}</p> : null}
+      {state.hits.length > 0 ? <SearchResults hits={state.hits} projectNames={projectNames} /> : null}
+      {!state.running && state.done && state.hits.length === 0 ? <p className="muted">Nothing found.</p> : null}
+    </section>
+  );
+}

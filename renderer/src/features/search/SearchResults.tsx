@@ -1,0 +1,78 @@
+import { useRef } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import type { SearchHit } from '../../../../shared/model/search';
+import { navigate, openTranscript } from '../../stores/navigationStore';
+
+export interface SearchResultsProps {
+  readonly hits: readonly SearchHit[];
+  /** Display names of projects by `configRoot\0slug`. */
+  readonly projectNames: ReadonlyMap<string, string>;
+}
+
+const ROW_HEIGHT = 62;
+
+function fileLabel(hit: SearchHit): string {
+  if (hit.kind === 'memory') return hit.path.split(/[/\\]/).slice(-1)[0];
+  const session = hit.sessionId ? hit.sessionId.slice(0, 8) : 'session';
+  return hit.agentId ? `${session} › sub-agent ${hit.agentId}` : session;
+}
+
+function Preview({ hit }: { readonly hit: SearchHit }) {
+  if (hit.matchLength === 0) return <span>{hit.preview}</span>;
+  const end = hit.matchStart + hit.matchLength;
+  return (
+    <span>
+      {hit.preview.slice(0, hit.matchStart)}
+      <mark>{hit.preview.slice(hit.matchStart, end)}</mark>
+      {hit.preview.slice(end)}
+    </span>
+  );
+}
+
+function open(hit: SearchHit): void {
+  if (hit.kind === 'memory' || hit.sessionId === null) {
+    navigate({ page: 'memory', project: { configRoot: hit.configRoot, slug: hit.slug } });
+    return;
+  }
+  openTranscript({ configRoot: hit.configRoot, slug: hit.slug, sessionId: hit.sessionId, line: hit.line, agentId: hit.agentId });
+}
+
+/** Search hits in the order they came (newest file first), virtualised; each opens where it was found. */
+export function SearchResults({ hits, projectNames }: SearchResultsProps) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: hits.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 8,
+  });
+  return (
+    <div ref={scrollRef} className="search-results" role="list" aria-label="Search results">
+      <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+        {virtualizer.getVirtualItems().map((item) => {
+          const hit = hits[item.index];
+          return (
+            <div
+              key={item.key}
+              role="listitem"
+              style={{ position: 'absolute', top: 0, left: 0, width: '100%', height: item.size, transform: `translateY(${item.start}px)` }}
+            >
+              <button type="button" className="search-hit" onClick={() => open(hit)} title={`${hit.path}:${hit.line}`}>
+                <span className="search-hit-where small">
+                  <span className="badge">{hit.kind}</span>
+                  <span className="muted">{projectNames.get(`${hit.configRoot}\0${hit.slug}`) ?? hit.slug}</span>
+                  <code>
+                    {fileLabel(hit)}:{hit.line}
+                  </code>
+                </span>
+                <span className="search-hit-preview">
+                  <Preview hit={hit} />
+                </span>
+              </button>
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}

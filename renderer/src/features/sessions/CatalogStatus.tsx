@@ -1,0 +1,35 @@
+import { useShallow } from 'zustand/react/shallow';
+import { cancelCatalogBuild, refreshSessionCatalog, useSessionCatalogStore } from './sessionCatalogStore';
+import { formatBytes } from './formatNumbers';
+
+/** The catalog build's progress bar with a cancel button, or a refresh button when idle. */
+export function CatalogStatus() {
+  const { building, progress, error } = useSessionCatalogStore(
+    useShallow((s) => ({ building: s.building, progress: s.progress, error: s.error })),
+  );
+  if (building && progress?.running) {
+    const fraction =
+      progress.bytesTotal > 0 ? progress.bytesDone / progress.bytesTotal : progress.total > 0 ? progress.done / progress.total : 0;
+    return (
+      <div className="catalog-status" role="status" aria-label="Catalog progress">
+        <progress max={1} value={Math.min(1, fraction)} aria-label="Reading transcripts" />
+        <span className="muted small">
+          Reading transcripts: {progress.done} of {progress.total} files, {formatBytes(progress.bytesDone)} of{' '}
+          {formatBytes(progress.bytesTotal)}
+        </span>
+        <button type="button" onClick={() => void cancelCatalogBuild()}>
+          Cancel
+        </button>
+      </div>
+    );
+  }
+  return (
+    <div className="catalog-status" role="status" aria-label="Catalog progress">
+      {progress?.cancelled ? <span className="muted small">Reading was cancelled; the list may be incomplete.</span> : null}
+      {error ? <span className="error small">{error}</span> : null}
+      <button type="button" onClick={() => void refreshSessionCatalog()}>
+        Refresh
+      </button>
+    </div>
+  );
+}

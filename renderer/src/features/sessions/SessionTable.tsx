@@ -1,0 +1,123 @@
+import { useRef } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import type { SessionCatalogEntry } from '../../../../shared/model/catalog';
+import { RelativeTime } from '../../components/RelativeTime';
+import { openTranscript } from '../../stores/navigationStore';
+import { compactNumber, countOf, formatBytes, formatDuration } from './formatNumbers';
+import { sessionKey } from './sessionCatalogStore';
+import { projectKeyOf, sessionTokens } from './timelineFilter';
+
+export interface SessionTableProps {
+  readonly sessions: readonly SessionCatalogEntry[];
+  /** Show which project each session belongs to (when more than one is listed). */
+  readonly showProject: boolean;
+  /** Display names of projects by `configRoot\0slug`. */
+  readonly projectNames: ReadonlyMap<string, string>;
+}
+
+const ROW_HEIGHT = 66;
+
+function SessionRow({ session, projectName }: { readonly session: SessionCatalogEntry; readonly projectName: string | null }) {
+  const open = () => openTranscript({ configRoot: session.configRoot, slug: session.slug, sessionId: session.sessionId });
+  return (
+    <div
+      role="row"
+      tabIndex={0}
+      className="session-row"
+      aria-label={session.title ?? session.sessionId}
+      onClick={open}
+      onKeyDown={(event) => {
+        if (event.key === 'Enter') open();
+      }}
+    >
+      <div role="cell" className="session-title-cell">
+        <div className="session-title">{session.title ?? <span className="muted">untitled</span>}</div>
+        <div className="session-sub muted small">
+          {projectName ? <span className="session-project">{projectName}</span> : null}
+          {session.gitBranches.length > 0 ? <span className="badge">{session.gitBranches.at(-1)}</span> : null}
+          {session.models.slice(0, 2).map((model) => (
+            <span key={model} className="badge muted-badge">
+              {model}
+            </span>
+          ))}
+          {session.memoryWrites.length > 0 ? (
+            <span className="badge mem-badge" title={session.memoryWrites.join('\n')}>
+              {session.memoryWrites.length} memory {session.memoryWrites.length === 1 ? 'write' : 'writes'}
+            </span>
+          ) : null}
+          {session.compactions.length > 0 ? (
+            <span className="badge">
+              {session.compactions.length} {session.compactions.length === 1 ? 'compaction' : 'compactions'}
+            </span>
+          ) : null}
+          {session.hasSessionMemory ? <span className="badge">session memory</span> : null}
+          {session.badLines > 0 ? <span className="badge warn">{session.badLines} bad lines</span> : null}
+        </div>
+      </div>
+      <div role="cell" className="session-when">
+        <RelativeTime iso={session.lastTimestamp ?? session.mtime} />
+        <div className="muted small">{formatDuration(session.durationMs)}</div>
+      </div>
+      <div role="cell" className="session-counts small">
+        <span title="Prompts you typed">{countOf(session.userPrompts, 'prompt')}</span>
+        <span title="Assistant responses">{countOf(session.assistantTurns, 'turn')}</span>
+        <span title="Tool calls">{countOf(session.toolCalls, 'tool call')}</span>
+      </div>
+      <div role="cell" className="session-counts small">
+        <span title="Tokens, cache included, with sub-agents">{compactNumber(sessionTokens(session))} tokens</span>
+        <span title="Sub-agents">{countOf(session.subagents.length, 'sub-agent')}</span>
+        <span className="muted">{formatBytes(session.bytes)}</span>
+      </div>
+    </div>
+  );
+}
+
+/** The sessions as a virtualised table: only the rows in view are in the page, however many there are. */
+export function SessionTable({ sessions, showProject, projectNames }: SessionTableProps) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: sessions.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 8,
+    getItemKey: (index) => sessionKey(sessions[index]),
+  });
+  return (
+    <div role="table" aria-label="Sessions" aria-rowcount={sessions.length + 1} className="session-table">
+      <div role="rowgroup">
+        <div role="row" className="session-row session-header">
+          <div role="columnheader">Session</div>
+          <div role="columnheader">Last activity</div>
+          <div role="columnheader">Activity</div>
+          <div role="columnheader">Cost</div>
+        </div>
+      </div>
+      <div ref={scrollRef} className="session-scroll" role="rowgroup">
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {virtualizer.getVirtualItems().map((item) => {
+            const session = sessions[item.index];
+            return (
+              <div
+                key={item.key}
+                className="session-row-slot"
+                style={{
+                  position: 'absolute',
+                  top: 0,
+                  left: 0,
+                  width: '100%',
+                  height: item.size,
+                  transform: `translateY(${item.start}px)`,
+                }}
+              >
+                <SessionRow
+                  session={session}
+                  projectName={showProject ? (projectNames.get(projectKeyOf(session)) ?? session.slug) : null}
+                />
+              </div>
+            );
+          })}
+        </div>
+      </div>
+    </div>
+  );
+}

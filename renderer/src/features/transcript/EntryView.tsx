@@ -1,0 +1,178 @@
+import { assertNever } from '../../../../shared/result';
+import type { ContentBlock, TranscriptEntry } from '../../../../shared/transcript/transcriptEntry';
+import { MarkdownView } from '../../components/MarkdownView';
+import { CollapsibleText } from './CollapsibleText';
+import { ToolCallView } from './ToolCallView';
+import { formatBytes, formatCount, formatTime, imageLabel } from './transcriptFormat';
+
+export interface EntryViewProps {
+  readonly entry: TranscriptEntry;
+  readonly onOpenSubagent: (agentId: string) => void;
+  /** The previous row is a chunk of the same API response: no second header. */
+  readonly continued?: boolean;
+}
+
+/** Assistant prose is Markdown; past this size it is shown as plain collapsed text (rendering it would stall scrolling). */
+const MAX_MARKDOWN_CHARS = 8000;
+
+function BlockView({
+  block,
+  markdown,
+  onOpenSubagent,
+}: {
+  readonly block: ContentBlock;
+  readonly markdown: boolean;
+  readonly onOpenSubagent: (agentId: string) => void;
+}) {
+  switch (block.kind) {
+    case 'text':
+      return markdown && block.text.length <= MAX_MARKDOWN_CHARS ? (
+        <MarkdownView text={block.text} />
+      ) : (
+        <CollapsibleText text={block.text} omittedChars={block.omittedChars} />
+      );
+    case 'thinking':
+      if (block.redacted) return <p className="tx-thinking muted">Thinking (redacted by the API)</p>;
+      if (block.text === '') return <p className="tx-thinking muted">Thinking — empty: Claude Code stored no thinking text</p>;
+      return (
+        <details className="tx-thinking">
+          <summary>Thinking</summary>
+          <CollapsibleText text={block.text} />
+        </details>
+      );
+    case 'tool-call':
+      return <ToolCallView call={block.call} onOpenSubagent={onOpenSubagent} />;
+    case 'tool-result':
+      return (
+        <div className={block.result.isError ? 'tx-result tx-result-error' : 'tx-result'} aria-label="Tool result">
+          <div className="tx-result-label">{block.result.isError ? 'Tool error' : 'Tool result'}</div>
+          <CollapsibleText text={block.result.text} className="tx-pre" maxLines={12} omittedChars={block.result.omittedChars} />
+        </div>
+      );
+    case 'image':
+      return <p className="tx-image">{imageLabel(block.image)}</p>;
+    case 'document':
+      return (
+        <p className="tx-image">
+          {['Document', block.mediaType, block.bytes !== null ? formatBytes(block.bytes) : null].filter(Boolean).join(' · ')}
+        </p>
+      );
+    case 'unknown-block':
+      return (
+        <details className="tx-raw">
+          <summary>Unknown content block “{block.type}”</summary>
+          <pre className="tx-pre">{block.raw}</pre>
+        </details>
+      );
+    default:
+      return assertNever(block);
+  }
+}
+
+function Header({ entry, label }: { readonly entry: TranscriptEntry; readonly label: string }) {
+  return (
+    <div className="tx-entry-header">
+      <span className="tx-role">{label}</span>
+      {entry.isMeta ? <span className="badge muted-badge">meta</span> : null}
+      <span className="muted small">{formatTime(entry.timestamp)}</span>
+      <span className="muted small tx-line">line {entry.line}</span>
+    </div>
+  );
+}
+
+/** One transcript entry as the viewer shows it. */
+export function EntryView({ entry, onOpenSubagent, continued = false }: EntryViewProps) {
+  const body = entry.body;
+  switch (body.kind) {
+    case 'user': {
+      const onlyResults = body.blocks.length > 0 && body.blocks.every((block) => block.kind === 'tool-result');
+      return (
+        <article
+          className={onlyResults ? 'tx-entry tx-tool-results' : 'tx-entry tx-user'}
+          aria-label={onlyResults ? 'Tool results' : 'User message'}
+        >
+          <Header entry={entry} label={onlyResults ? 'Tool results' : entry.isMeta ? 'Injected' : 'You'} />
+          {body.blocks.map((block, index) => (
+            <BlockView key={index} block={block} markdown={false} onOpenSubagent={onOpenSubagent} />
+          ))}
+        </article>
+      );
+    }
+    case 'assistant':
+      return (
+        <article className={continued ? 'tx-entry tx-assistant tx-continued' : 'tx-entry tx-assistant'} aria-label="Assistant message">
+          {continued ? null : <Header entry={entry} label={body.model ? `Claude · ${body.model}` : 'Claude'} />}
+          {body.isApiError ? <span className="badge warn">API error</span> : null}
+          {body.blocks.map((block, index) => (
+            <BlockView key={index} block={block} markdown onOpenSubagent={onOpenSubagent} />
+          ))}
+        </article>
+      );
+    case 'compact-summary':
+      return (
+        <article className="tx-entry tx-compact-summary" aria-label="Compaction summary">
+          <details>
+            <summary>Summary Claude Code kept of the earlier conversation</summary>
+            <CollapsibleText text={body.text} maxLines={60} maxChars={20000} omittedChars={body.omittedChars} />
+          </details>
+        </article>
+      );
+    case 'compact-boundary':
+      return (
+        <div className="tx-divider" role="separator" aria-label="Conversation compacted">
+          <span>
+            Conversation compacted{body.trigger ? ` (${body.trigger})` : ''}
+            {body.preTokens !== null ? ` · ${formatCount(body.preTokens)} tokens` : ''}
+            {body.postTokens !== null ? ` → ${formatCount(body.postTokens)}` : ''} · the history above is what came before
+          </span>
+        </div>
+      );
+    case 'system':
+      return (
+        <div className={body.level === 'error' ? 'tx-system tx-system-error' : 'tx-system'} aria-label="System entry">
+          <span className="tx-role">{body.subtype ?? 'system'}</span>{' '}
+          <CollapsibleText text={body.text} maxLines={4} maxChars={600} className="tx-inline-text" />
+        </div>
+      );
+    case 'attachment':
+      return (
+        <div className="tx-system" aria-label="Attachment">
+          <span className="tx-role">attachment · {body.attachmentType ?? 'unknown'}</span>{' '}
+          <CollapsibleText text={body.text} maxLines={3} maxChars={400} className="tx-inline-text" />
+        </div>
+      );
+    case 'progress':
+      return (
+        <div className="tx-system" aria-label="Progress entry">
+          <span className="tx-role">progress · {body.dataType ?? 'unknown'}</span> <span className="tx-inline-text">{body.text}</span>
+        </div>
+      );
+    case 'metadata':
+      return (
+        <div className="tx-system" aria-label="Metadata entry">
+          <span className="tx-role">{entry.type}</span> <span className="tx-inline-text">{body.text}</span>
+        </div>
+      );
+    case 'summary':
+      return (
+        <div className="tx-system" aria-label="Summary entry">
+          <span className="tx-role">summary</span> <span className="tx-inline-text">{body.summary}</span>
+        </div>
+      );
+    case 'unknown':
+      return (
+        <article className="tx-entry tx-unknown" aria-label="Unknown entry">
+          <Header entry={entry} label={`Unknown entry type “${entry.type || '(none)'}”`} />
+          <CollapsibleText text={body.raw} className="tx-pre" maxLines={8} omittedChars={body.omittedChars} />
+        </article>
+      );
+    case 'unreadable':
+      return (
+        <div className="tx-system tx-system-error" aria-label="Unreadable line">
+          Line {entry.line} ({formatBytes(entry.bytes)}) could not be read: {body.reason.replace('-', ' ')}
+        </div>
+      );
+    default:
+      return assertNever(body);
+  }
+}

@@ -1,0 +1,50 @@
+import { useEffect, useState } from 'react';
+import type { TerminalSetting } from '../../../../shared/transcript/transcriptOutline';
+import { api } from '../../api/connectApi';
+
+/** The command that opens a terminal, with its placeholders; empty goes back to this platform's default. */
+export function TerminalSettingForm() {
+  const [setting, setSetting] = useState<TerminalSetting | null>(null);
+  const [draft, setDraft] = useState('');
+  const [message, setMessage] = useState<string | null>(null);
+
+  useEffect(() => {
+    void api.getTerminalSetting({}).then((result) => {
+      if (!result.ok) return;
+      setSetting(result.value);
+      setDraft(result.value.command);
+    });
+  }, []);
+
+  const save = async (command: string) => {
+    const result = await api.setTerminalSetting({ command });
+    if (!result.ok) {
+      setMessage(result.error.message);
+      return;
+    }
+    setSetting(result.value);
+    setDraft(result.value.command);
+    setMessage('Saved.');
+  };
+
+  if (!setting) return null;
+  return (
+    <details className="tx-terminal-setting">
+      <summary>Terminal command{setting.isDefault ? ' (default)' : ''}</summary>
+      <p className="muted small">
+        Placeholders: <code>{'{cwd}'}</code> the session&apos;s folder, <code>{'{command}'}</code> the claude command,{' '}
+        <code>{'{script}'}</code> both as a shell line, <code>{'{scriptForAppleScript}'}</code> the same for AppleScript.
+      </p>
+      <input className="tx-command-field" aria-label="Terminal command" value={draft} onChange={(event) => setDraft(event.target.value)} />
+      <div className="actions">
+        <button type="button" onClick={() => void save(draft)}>
+          Save
+        </button>
+        <button type="button" onClick={() => void save('')} disabled={setting.isDefault}>
+          Use the default
+        </button>
+      </div>
+      {message ? <p className="muted small">{message}</p> : null}
+    </details>
+  );
+}

@@ -1,0 +1,71 @@
+import type { ToolCall, ToolResult } from '../../../../shared/transcript/transcriptEntry';
+import { CollapsibleText } from './CollapsibleText';
+import { DiffView } from './DiffView';
+import { imageLabel, shortId } from './transcriptFormat';
+
+export interface ToolCallViewProps {
+  readonly call: ToolCall;
+  readonly onOpenSubagent: (agentId: string) => void;
+}
+
+function ResultView({ result, label }: { readonly result: ToolResult; readonly label: string }) {
+  const output = result.bash ? [result.bash.stdout, result.bash.stderr].filter((part) => part !== '').join('\n') : result.text;
+  return (
+    <div className={result.isError ? 'tx-result tx-result-error' : 'tx-result'} aria-label={label}>
+      <div className="tx-result-label">
+        {result.isError ? 'Error' : label}
+        {result.bash?.interrupted ? <span className="badge warn">interrupted</span> : null}
+      </div>
+      {output !== '' ? (
+        <CollapsibleText text={output} className="tx-pre" maxLines={12} omittedChars={result.omittedChars} />
+      ) : (
+        <p className="muted small">(no output)</p>
+      )}
+      {result.images.map((image, index) => (
+        <p key={index} className="tx-image">
+          {imageLabel(image)}
+        </p>
+      ))}
+    </div>
+  );
+}
+
+/** One tool call paired with its result: Edit as a diff, Bash as its output, sub-agent calls with a way into the run. */
+export function ToolCallView({ call, onOpenSubagent }: ToolCallViewProps) {
+  const isAgent = call.name === 'Agent' || call.name === 'Task';
+  return (
+    <div className="tx-tool" aria-label={`Tool call ${call.name}`}>
+      <div className="tx-tool-header">
+        <span className="tx-tool-name">{call.name}</span>
+        <span className="tx-tool-summary">{call.summary}</span>
+        {call.result === null ? <span className="badge muted-badge">no result</span> : null}
+      </div>
+      {call.bashCommand !== null ? <pre className="tx-command">{`$ ${call.bashCommand}`}</pre> : null}
+      {call.edit !== null ? <DiffView edit={call.edit} showPath={call.summary !== call.edit.filePath} /> : null}
+      {call.bashCommand === null && call.edit === null ? (
+        <details className="tx-input">
+          <summary>Input</summary>
+          <CollapsibleText text={call.input} className="tx-pre" maxLines={30} />
+        </details>
+      ) : null}
+      {isAgent || call.subagent ? (
+        <div className="tx-subagent-link">
+          {call.subagent ? (
+            <>
+              <span>
+                Sub-agent <strong>{call.subagent.agentType ?? 'run'}</strong>{' '}
+                <code title={call.subagent.agentId}>{shortId(call.subagent.agentId)}</code>
+              </span>
+              <button type="button" onClick={() => onOpenSubagent(call.subagent?.agentId as string)}>
+                Open sub-agent
+              </button>
+            </>
+          ) : (
+            <span className="muted small">No transcript of this sub-agent run was found.</span>
+          )}
+        </div>
+      ) : null}
+      {call.result !== null ? <ResultView result={call.result} label={call.bashCommand !== null ? 'Output' : 'Result'} /> : null}
+    </div>
+  );
+}

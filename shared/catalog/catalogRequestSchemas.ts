@@ -1,0 +1,35 @@
+import { z } from 'zod';
+
+/** A project folder name under `projects/`: one name, no separators, no dot segments, no NUL. */
+const slugSchema = z
+  .string()
+  .min(1)
+  .max(4096)
+  .refine((s) => !/[/\\\0]/.test(s) && s !== '.' && s !== '..', 'must be a single folder name');
+
+export const MAX_SEARCH_QUERY_LENGTH = 500;
+export const MAX_SEARCH_LIMIT = 10_000;
+
+/** Requests of the session catalog and of search; spread into the contract's `requestSchemas`. */
+export const catalogRequestSchemas = {
+  /** The cached catalog at once (optionally one config root or project); a background refresh follows. */
+  getSessionCatalog: {
+    args: z.strictObject({ configRoot: z.string().min(1).max(4096).optional(), slug: slugSchema.optional() }),
+    mutates: false,
+  },
+  refreshSessionCatalog: { args: z.strictObject({}), mutates: false },
+  cancelCatalogBuild: { args: z.strictObject({}), mutates: false },
+  /** Starts a search over every transcript and memory file; hits arrive as `searchHits` events. */
+  startSearch: {
+    args: z.strictObject({
+      query: z
+        .string()
+        .min(1)
+        .max(MAX_SEARCH_QUERY_LENGTH)
+        .refine((q) => q.trim() !== '', 'must not be blank'),
+      limit: z.number().int().min(1).max(MAX_SEARCH_LIMIT).optional(),
+    }),
+    mutates: false,
+  },
+  cancelSearch: { args: z.strictObject({ searchId: z.string().min(1).max(100) }), mutates: false },
+} as const;

@@ -1,0 +1,34 @@
+/** A current Sonnet: the model dreams and extraction replays use unless the user picks another. */
+export const DEFAULT_MODEL = 'claude-sonnet-4-6';
+
+/** US dollars one job may spend before it stops, unless the user sets another cap. */
+export const DEFAULT_MAX_COST_USD_PER_JOB = 2;
+
+/** Where the API key comes from. The key itself never leaves the engine. */
+export type ApiKeySource = 'environment' | 'keychain' | 'session' | 'none';
+
+/** LLM settings as the renderer sees them: never the key, only whether there is one and where it lives. */
+export interface LlmSettingsView {
+  readonly model: string;
+  /** The configured base URL, or null for the default (or ANTHROPIC_BASE_URL when set). */
+  readonly baseUrl: string | null;
+  /** The base URL requests really go to. */
+  readonly effectiveBaseUrl: string;
+  readonly maxCostUsdPerJob: number;
+  readonly keySource: ApiKeySource;
+  /** Whether a key typed into the app is kept across restarts (the desktop keychain) or only while this server runs. */
+  readonly keyPersistence: 'keychain' | 'session';
+}
+
+export interface LlmSettingsPatch {
+  readonly model?: string;
+  readonly baseUrl?: string | null;
+  readonly maxCostUsdPerJob?: number;
+}
+
+export interface ConnectionTestResult {
+  readonly ok: boolean;
+  readonly model: string;
+  readonly message: string;
+  readonly latencyMs: number;
+}

@@ -1,0 +1,78 @@
+/** The boundary schemas of the Memory review requests (spread into `requestSchemas` in shared/contract/requests.ts). */
+import { z } from 'zod';
+import { MEMORY_TYPES } from '../model/memory';
+
+/** Slugs are single folder names under `projects/`: no separators, no dot segments, no NUL. */
+const slugSchema = z
+  .string()
+  .min(1)
+  .max(4096)
+  .refine((s) => !/[/\\\0]/.test(s) && s !== '.' && s !== '..', 'must be a single folder name');
+
+/** A project's memory folder, or an agent memory folder (matched against the engine's own list, never used blindly). */
+export const memoryFolderRefSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('project'), configRoot: z.string().min(1).max(4096), slug: slugSchema }),
+  z.strictObject({ kind: z.literal('agent'), dir: z.string().min(1).max(4096) }),
+]);
+
+/** A memory file relative to its folder: forward slashes, no dot segments, no NUL, `*.md`. */
+export const memoryPathSchema = z
+  .string()
+  .min(4)
+  .max(1024)
+  .refine(
+    (s) =>
+      !/[\\\0]/.test(s) &&
+      !s.startsWith('/') &&
+      !/^[A-Za-z]:/.test(s) &&
+      s.split('/').every((part) => part !== '' && part !== '.' && part !== '..'),
+    'must be a path inside the memory folder',
+  )
+  .refine((s) => s.endsWith('.md'), 'must name a .md file');
+
+const hashSchema = z.string().regex(/^[0-9a-f]{64}$/, 'must be a sha256 hash');
+const fieldValueSchema = z.string().max(500);
+/** Under the web shell's 1 MiB message limit with room for the rest of the request. */
+const bodySchema = z.string().max(900_000);
+
+export const memoryRequestSchemas = {
+  getMemoryReview: { args: z.strictObject({ folder: memoryFolderRefSchema }), mutates: false },
+  readMemoryFile: { args: z.strictObject({ folder: memoryFolderRefSchema, relativePath: memoryPathSchema }), mutates: false },
+  saveMemoryFile: {
+    args: z.strictObject({
+      folder: memoryFolderRefSchema,
+      relativePath: memoryPathSchema,
+      baseHash: hashSchema,
+      fields: z
+        .strictObject({
+          name: fieldValueSchema.optional(),
+          description: fieldValueSchema.optional(),
+          type: z.enum(MEMORY_TYPES).optional(),
+        })
+        .optional(),
+      body: bodySchema.optional(),
+    }),
+    mutates: true,
+  },
+  createMemoryFile: {
+    args: z.strictObject({
+      folder: memoryFolderRefSchema,
+      scope: z.enum(['private', 'team']),
+      fileName: memoryPathSchema,
+      name: fieldValueSchema.min(1),
+      description: fieldValueSchema.min(1),
+      type: z.enum(MEMORY_TYPES),
+      body: bodySchema,
+    }),
+    mutates: true,
+  },
+  renameMemoryFile: {
+    args: z.strictObject({ folder: memoryFolderRefSchema, from: memoryPathSchema, to: memoryPathSchema, baseHash: hashSchema }),
+    mutates: true,
+  },
+  pruneMemoryFile: {
+    args: z.strictObject({ folder: memoryFolderRefSchema, relativePath: memoryPathSchema, baseHash: hashSchema }),
+    mutates: true,
+  },
+  undoMemoryChange: { args: z.strictObject({ folder: memoryFolderRefSchema, changeSetId: z.uuid() }), mutates: true },
+} as const;

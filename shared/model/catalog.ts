@@ -1,0 +1,109 @@
+import type { TitleSource } from './session';
+
+/** Token counts of one session or sub-agent, deduplicated by `message.id` (the entry with the most output tokens wins). */
+export interface TokenTotals {
+  readonly input: number;
+  readonly output: number;
+  readonly cacheCreation: number;
+  readonly cacheRead: number;
+}
+
+/** Where a sub-agent's turns were written: inline in the session (≤ 1.0), beside it (2.0) or in `<session>/subagents/` (2.1+). */
+export type SubagentLayout = 'inline' | 'sibling' | 'subagents-folder';
+
+export interface SubagentSummary {
+  /** The file's agent id (`agent-<id>.jsonl`), or for inline runs the uuid of the run's first line. */
+  readonly agentId: string;
+  /** From `meta.json` `agentType`, else the `subagent_type` of the Task/Agent call that started it; null when unknown. */
+  readonly agentType: string | null;
+  readonly description: string | null;
+  readonly layout: SubagentLayout;
+  /** The sub-agent's own transcript, or the session file for inline runs. */
+  readonly path: string;
+  readonly tokens: TokenTotals;
+  readonly models: readonly string[];
+  readonly assistantTurns: number;
+  readonly toolCalls: number;
+  readonly firstTimestamp: string | null;
+  readonly lastTimestamp: string | null;
+  readonly badLines: number;
+}
+
+export interface CompactionEvent {
+  readonly timestamp: string | null;
+  /** `manual` or `auto` as Claude Code recorded it; null when absent. */
+  readonly trigger: string | null;
+  readonly preTokens: number | null;
+  readonly postTokens: number | null;
+}
+
+/** Everything the catalog knows about one session, read once and updated from the saved offset as the file grows. */
+export interface SessionCatalogEntry {
+  readonly configRoot: string;
+  readonly slug: string;
+  readonly sessionId: string;
+  /** The session's `<sessionId>.jsonl`. */
+  readonly path: string;
+  readonly title: string | null;
+  readonly titleSource: TitleSource;
+  readonly firstTimestamp: string | null;
+  readonly lastTimestamp: string | null;
+  /** Last minus first timestamp; null when the session has fewer than two timestamps. */
+  readonly durationMs: number | null;
+  /** Every distinct value in the order first seen. */
+  readonly cwds: readonly string[];
+  readonly gitBranches: readonly string[];
+  readonly versions: readonly string[];
+  readonly models: readonly string[];
+  /** Prompts a human typed: user lines that are not meta, not tool results, not command wrappers, not compaction summaries. */
+  readonly userPrompts: number;
+  /** Distinct `message.id`s of real assistant responses (not `<synthetic>`, not API errors). */
+  readonly assistantTurns: number;
+  readonly toolCalls: number;
+  /** The main session's tokens only; each sub-agent counts its own. */
+  readonly tokens: TokenTotals;
+  readonly subagents: readonly SubagentSummary[];
+  readonly compactions: readonly CompactionEvent[];
+  /** Absolute paths of memory files read (Read) or written (Write/Edit/MultiEdit), by the session or its sub-agents. */
+  readonly memoryReads: readonly string[];
+  readonly memoryWrites: readonly string[];
+  /** Whether `<slug>/<sessionId>/session-memory/summary.md` exists. */
+  readonly hasSessionMemory: boolean;
+  readonly bytes: number;
+  /** Lines that could not be used: invalid JSON or UTF-8, NUL bytes, over-long lines; in the session and its sub-agents. */
+  readonly badLines: number;
+  /** ISO mtime of the session file. */
+  readonly mtime: string;
+}
+
+/** A session by its identity, e.g. one that disappeared. */
+export interface SessionKey {
+  readonly configRoot: string;
+  readonly slug: string;
+  readonly sessionId: string;
+}
+
+export interface CatalogProgress {
+  /** Files looked at so far (cached ones count at once) and in total. */
+  readonly done: number;
+  readonly total: number;
+  /** Bytes read so far and bytes that must be read (cached bytes are not counted). */
+  readonly bytesDone: number;
+  readonly bytesTotal: number;
+  /** False once the build finished, was cancelled or failed. */
+  readonly running: boolean;
+  readonly cancelled: boolean;
+}
+
+export interface CatalogListing {
+  readonly sessions: readonly SessionCatalogEntry[];
+  /** True while the catalog is being built or refreshed in the background; more `sessionUpdated` events follow. */
+  readonly building: boolean;
+  readonly progress: CatalogProgress | null;
+}
+
+/** Pushed when sessions were added, grew or went away. */
+export interface SessionUpdate {
+  readonly updated: readonly SessionCatalogEntry[];
+  readonly removed: readonly SessionKey[];
+}

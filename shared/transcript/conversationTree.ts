@@ -1,0 +1,329 @@
+import type { IndexedLine } from './indexedLine';
+import { CHAIN_TYPES } from './transcriptEntry';
+
+/** Where a node's parent link came from. */
+export type ParentLink = 'parent' | 'compaction' | 'none';
+
+export interface TreeStats {
+  /** Chain lines whose uuid a later line reused (the later one wins, as in Claude Code). */
+  readonly duplicateUuids: number;
+  /** Parent links to a uuid that is not in the file: the node becomes a root. */
+  readonly danglingParents: number;
+  /** Parent cycles found and cut. */
+  readonly cycles: number;
+  /** Legacy `progress` lines bridged out of the chain. */
+  readonly progressBridged: number;
+}
+
+/** One alternative at a fork, or one root the shown branch does not reach. */
+export interface BranchStart {
+  /** Index into `nodes` of the first node of the alternative. */
+  readonly start: number;
+  /** The node to show as the alternative's end (its newest terminal). */
+  readonly leaf: number;
+  /** Nodes in the alternative's subtree. */
+  readonly size: number;
+}
+
+export interface ForkAt {
+  /** Position in the branch list of the node whose children split. */
+  readonly position: number;
+  /** The child subtrees that the shown branch does not go through. */
+  readonly alternatives: readonly BranchStart[];
+}
+
+export interface Branch {
+  /** Node indices in reading order: the path from the root to the leaf, with parallel-tool siblings spliced in. */
+  readonly nodes: readonly number[];
+  readonly leaf: number;
+  readonly forks: readonly ForkAt[];
+}
+
+function timeOf(timestamp: string | null): number {
+  if (timestamp === null) return Number.NEGATIVE_INFINITY;
+  const ms = Date.parse(timestamp);
+  return Number.isNaN(ms) ? Number.NEGATIVE_INFINITY : ms;
+}
+
+/**
+ * The conversation DAG of one transcript file (claude-code-state.md §2.1, §2.8, §3): chain entries linked by
+ * `parentUuid`, legacy `progress` entries bridged out, compaction boundaries linked to the history before them
+ * through `logicalParentUuid`, dangling parents turned into roots and cycles cut, so every node is in exactly one
+ * tree. Branch selection follows Claude Code: the newest user/assistant leaf, then the path to its root, then the
+ * parallel tool calls a single-parent walk would miss.
+ */
+export class ConversationTree {
+  /** The chain lines, in file order; node index ↔ line. */
+  readonly nodes: readonly IndexedLine[];
+  readonly parent: Int32Array;
+  readonly parentLink: readonly ParentLink[];
+  readonly stats: TreeStats;
+  private readonly childrenStart: Int32Array;
+  private readonly childList: Int32Array;
+  private readonly time: Float64Array;
+  /** The newest terminal node in each node's subtree. */
+  private readonly newestTerminal: Int32Array;
+  private readonly subtreeSize: Int32Array;
+  private readonly root: Int32Array;
+  private readonly byUuid: Map<string, number>;
+
+  constructor(lines: readonly IndexedLine[]) {
+    const bridge = new Map<string, string | null>();
+    const winners = new Map<string, IndexedLine>();
+    let duplicateUuids = 0;
+    for (const line of lines) {
+      if (line.uuid === null || line.unreadable !== null) continue;
+      if (line.type === 'progress') {
+        bridge.set(line.uuid, line.parentUuid);
+      } else if (CHAIN_TYPES.has(line.type)) {
+        if (winners.has(line.uuid)) duplicateUuids++;
+        winners.set(line.uuid, line);
+      }
+    }
+    const nodes = [...winners.values()].sort((a, b) => a.line - b.line);
+    this.nodes = nodes;
+    this.byUuid = new Map(nodes.map((node, index) => [node.uuid as string, index]));
+
+    // A parent that is a progress entry is replaced by that entry's own (bridged) parent, as Claude Code does.
+    const resolveBridge = (uuid: string | null): string | null => {
+      if (uuid === null || !bridge.has(uuid)) return uuid;
+      const seen = new Set<string>();
+      let current: string | null = uuid;
+      while (current !== null && bridge.has(current)) {
+        if (seen.has(current)) return null;
+        seen.add(current);
+        current = bridge.get(current) ?? null;
+      }
+      return current;
+    };
+
+    const count = nodes.length;
+    const parent = new Int32Array(count).fill(-1);
+    const parentLink: ParentLink[] = new Array<ParentLink>(count).fill('none');
+    let danglingParents = 0;
+    for (let i = 0; i < count; i++) {
+      const node = nodes[i];
+      let link: ParentLink = 'parent';
+      let target = resolveBridge(node.parentUuid);
+      if (target === null && node.logicalParentUuid !== null) {
+        target = resolveBridge(node.logicalParentUuid);
+        link = 'compaction';
+      }
+      if (target === null) continue;
+      const index = this.byUuid.get(target);
+      if (index === undefined || index === i) {
+        danglingParents++;
+        continue;
+      }
+      parent[i] = index;
+      parentLink[i] = link;
+    }
+
+    const cycles = ConversationTree.cutCycles(parent, parentLink);
+    this.parent = parent;
+    this.parentLink = parentLink;
+    this.stats = { duplicateUuids, danglingParents, cycles, progressBridged: bridge.size };
+
+    // Children in file order, as a compact adjacency list.
+    const childCount = new Int32Array(count + 1);
+    for (let i = 0; i < count; i++) if (parent[i] >= 0) childCount[parent[i] + 1]++;
+    for (let i = 0; i < count; i++) childCount[i + 1] += childCount[i];
+    this.childrenStart = childCount;
+    const fill = childCount.slice(0, count);
+    const childList = new Int32Array(Math.max(0, childCount[count]));
+    for (let i = 0; i < count; i++) if (parent[i] >= 0) childList[fill[parent[i]]++] = i;
+    this.childList = childList;
+
+    this.time = new Float64Array(count);
+    for (let i = 0; i < count; i++) this.time[i] = timeOf(nodes[i].timestamp);
+
+    // Subtree facts bottom-up: children come after their parent in a topological order built from the roots.
+    const order = this.topologicalOrder();
+    const root = new Int32Array(count);
+    for (const i of order) root[i] = parent[i] < 0 ? i : root[parent[i]];
+    this.root = root;
+    const newestTerminal = new Int32Array(count).fill(-1);
+    const subtreeSize = new Int32Array(count).fill(1);
+    for (let k = order.length - 1; k >= 0; k--) {
+      const i = order[k];
+      if (newestTerminal[i] < 0) newestTerminal[i] = i;
+      const p = parent[i];
+      if (p < 0) continue;
+      subtreeSize[p] += subtreeSize[i];
+      const candidate = newestTerminal[i];
+      if (newestTerminal[p] < 0 || this.isNewer(candidate, newestTerminal[p])) newestTerminal[p] = candidate;
+    }
+    this.newestTerminal = newestTerminal;
+    this.subtreeSize = subtreeSize;
+  }
+
+  /** Cuts every parent cycle at its earliest line, which becomes a root; returns how many were cut. */
+  private static cutCycles(parent: Int32Array, parentLink: ParentLink[]): number {
+    const state = new Uint8Array(parent.length); // 0 new, 1 on the current walk, 2 known to reach a root
+    let cycles = 0;
+    for (let start = 0; start < parent.length; start++) {
+      if (state[start] !== 0) continue;
+      const walk: number[] = [];
+      let current = start;
+      while (current >= 0 && state[current] === 0) {
+        state[current] = 1;
+        walk.push(current);
+        current = parent[current];
+      }
+      if (current >= 0 && state[current] === 1) {
+        // `current` is on this walk: the nodes from it to the end of the walk form the cycle.
+        const cycle = walk.slice(walk.indexOf(current));
+        const earliest = cycle.reduce((a, b) => Math.min(a, b));
+        parent[earliest] = -1;
+        parentLink[earliest] = 'none';
+        cycles++;
+      }
+      for (const node of walk) state[node] = 2;
+    }
+    return cycles;
+  }
+
+  private topologicalOrder(): number[] {
+    const order: number[] = [];
+    for (let i = 0; i < this.nodes.length; i++) {
+      if (this.parent[i] >= 0) continue;
+      const stack = [i];
+      while (stack.length > 0) {
+        const node = stack.pop() as number;
+        order.push(node);
+        for (let c = this.childrenStart[node]; c < this.childrenStart[node + 1]; c++) stack.push(this.childList[c]);
+      }
+    }
+    return order;
+  }
+
+  /** Later timestamp wins; equal (or missing) timestamps fall back to file order. */
+  private isNewer(a: number, b: number): boolean {
+    if (this.time[a] !== this.time[b]) return this.time[a] > this.time[b];
+    return a > b;
+  }
+
+  get size(): number {
+    return this.nodes.length;
+  }
+
+  indexOfUuid(uuid: string): number | undefined {
+    return this.byUuid.get(uuid);
+  }
+
+  children(node: number): number[] {
+    const out: number[] = [];
+    for (let c = this.childrenStart[node]; c < this.childrenStart[node + 1]; c++) out.push(this.childList[c]);
+    return out;
+  }
+
+  roots(): number[] {
+    const out: number[] = [];
+    for (let i = 0; i < this.nodes.length; i++) if (this.parent[i] < 0) out.push(i);
+    return out;
+  }
+
+  rootOf(node: number): number {
+    return this.root[node];
+  }
+
+  newestTerminalOf(node: number): number {
+    return this.newestTerminal[node];
+  }
+
+  subtreeSizeOf(node: number): number {
+    return this.subtreeSize[node];
+  }
+
+  /**
+   * Claude Code's resume leaf: for every terminal node, its nearest user/assistant ancestor-or-self; the newest of
+   * those wins. `sidechain` picks the main conversation (false) or a sub-agent's (true); `within` limits the
+   * search to one root's tree. Returns -1 when there is none.
+   */
+  liveLeaf(options: { readonly sidechain: boolean; readonly within?: number }): number {
+    let best = -1;
+    for (let i = 0; i < this.nodes.length; i++) {
+      if (this.childrenStart[i] !== this.childrenStart[i + 1]) continue;
+      let current = i;
+      while (current >= 0 && this.nodes[current].type !== 'user' && this.nodes[current].type !== 'assistant')
+        current = this.parent[current];
+      if (current < 0 || this.nodes[current].isSidechain !== options.sidechain) continue;
+      if (options.within !== undefined && this.rootOf(current) !== options.within) continue;
+      if (best < 0 || this.isNewer(current, best)) best = current;
+    }
+    return best;
+  }
+
+  /** The branch that ends at `leaf`'s newest terminal (so trailing system lines after the last turn show too). */
+  branchTo(leaf: number): Branch {
+    const end = this.newestTerminal[leaf];
+    const path: number[] = [];
+    for (let current = end; current >= 0; current = this.parent[current]) path.push(current);
+    path.reverse();
+    const nodes = this.spliceParallelSiblings(path);
+    const onBranch = new Set(nodes);
+    const forks: ForkAt[] = [];
+    nodes.forEach((node, position) => {
+      const alternatives: BranchStart[] = [];
+      for (const child of this.children(node)) {
+        if (onBranch.has(child)) continue;
+        alternatives.push({ start: child, leaf: this.newestTerminal[child], size: this.subtreeSize[child] });
+      }
+      if (alternatives.length > 0) forks.push({ position, alternatives });
+    });
+    return { nodes, leaf: end, forks };
+  }
+
+  /**
+   * Parallel tool calls are written as one assistant line per `tool_use` (same `message.id`), each result hanging
+   * off its own call, so a single-parent walk keeps one of them. Like Claude Code's
+   * `recoverOrphanedParallelToolResults`, put the missed siblings and their results right after the group's
+   * last member on the path.
+   */
+  private spliceParallelSiblings(path: readonly number[]): number[] {
+    const seen = new Set(path);
+    const groups = new Map<string, number[]>();
+    const resultsByParent = new Map<number, number[]>();
+    for (let i = 0; i < this.nodes.length; i++) {
+      const node = this.nodes[i];
+      if (node.type === 'assistant' && node.messageId !== null) {
+        const group = groups.get(node.messageId);
+        if (group) group.push(i);
+        else groups.set(node.messageId, [i]);
+      } else if (node.type === 'user' && node.toolResultIds.length > 0 && this.parent[i] >= 0) {
+        const list = resultsByParent.get(this.parent[i]);
+        if (list) list.push(i);
+        else resultsByParent.set(this.parent[i], [i]);
+      }
+    }
+    const anchorOf = new Map<string, number>();
+    for (const node of path) {
+      const messageId = this.nodes[node].messageId;
+      if (this.nodes[node].type === 'assistant' && messageId !== null) anchorOf.set(messageId, node);
+    }
+    const inserts = new Map<number, number[]>();
+    for (const [messageId, anchor] of anchorOf) {
+      const group = groups.get(messageId) ?? [anchor];
+      // Only within the anchor's own tree: another conversation in the file may repeat a message id.
+      const sameTree = group.filter((member) => this.root[member] === this.root[anchor]);
+      const siblings = sameTree.filter((member) => !seen.has(member));
+      const results: number[] = [];
+      for (const member of sameTree) {
+        for (const result of resultsByParent.get(member) ?? []) if (!seen.has(result)) results.push(result);
+      }
+      if (siblings.length === 0 && results.length === 0) continue;
+      const byTime = (a: number, b: number) => (this.time[a] !== this.time[b] ? this.time[a] - this.time[b] : a - b);
+      const recovered = [...siblings.sort(byTime), ...results.sort(byTime)];
+      for (const node of recovered) seen.add(node);
+      inserts.set(anchor, recovered);
+    }
+    if (inserts.size === 0) return [...path];
+    const out: number[] = [];
+    for (const node of path) {
+      out.push(node);
+      const extra = inserts.get(node);
+      if (extra) out.push(...extra);
+    }
+    return out;
+  }
+}

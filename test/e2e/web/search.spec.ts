@@ -1,0 +1,41 @@
+import { join } from 'node:path';
+import { createStandardScenario, type StandardScenario } from '../../fixtures/scenarioHome';
+import { expect, startServe, test } from './serveFixture';
+
+test.describe('search', () => {
+  let scenario: StandardScenario;
+  let served: Awaited<ReturnType<typeof startServe>>;
+
+  test.beforeAll(async () => {
+    scenario = await createStandardScenario();
+    served = await startServe({
+      HOME: scenario.home.tmp,
+      CLAUDE_CONFIG_DIR: scenario.home.root,
+      CCMEM_DATA_DIR: join(scenario.home.tmp, 'data'),
+    });
+  });
+
+  test.afterAll(async () => {
+    await served.stop();
+    await scenario.home.cleanup();
+  });
+
+  test('finds text in transcripts and memory files, and opens the transcript at the hit', async ({ page }) => {
+    await page.goto(served.url);
+    await page.getByRole('tab', { name: 'Search' }).click();
+    await page.getByRole('searchbox', { name: 'Search text' }).fill('payment api');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    const results = page.getByRole('list', { name: 'Search results' });
+    await expect(page.getByRole('status', { name: 'Search status' })).toContainText(/\d+ hits in \d+ files/);
+    await expect(results.getByRole('listitem').filter({ hasText: 'memory' })).not.toHaveCount(0);
+    const hit = results.getByRole('button', { name: /Rewrite the checkout flow to use the new payment API/ }).first();
+    await expect(hit.locator('mark')).toHaveText('payment API');
+    await hit.click();
+    const checkout = scenario.webshop.sessions[0];
+    await expect(page).toHaveURL(new RegExp(`page=transcript.*session=${checkout.sessionId}.*line=2`));
+
+    await page.goBack();
+    await expect(page.getByRole('tab', { name: 'Search' })).toHaveAttribute('aria-selected', 'true');
+    await expect(results.getByRole('listitem')).not.toHaveCount(0);
+  });
+});

@@ -1,0 +1,125 @@
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { createScenarioHome, type ScenarioHome } from '../../fixtures/scenarioHome';
+import { snapshotTree } from '../../fixtures/treeSnapshot';
+import { writeRichSession, type RichSession } from '../../integration/transcripts/richSession';
+import { expect, startServe, test } from './serveFixture';
+
+test.describe('the transcript viewer in the web shell', () => {
+  let home: ScenarioHome;
+  let rich: RichSession;
+  let slug: string;
+  let served: Awaited<ReturnType<typeof startServe>>;
+
+  test.beforeAll(async () => {
+    home = await createScenarioHome({ prefix: 'ccmem-e2e-transcript-' });
+    const project = home.project(home.workPath('shop'));
+    slug = project.slug;
+    rich = await writeRichSession(project);
+    served = await startServe({ HOME: home.tmp, CLAUDE_CONFIG_DIR: home.root, CCMEM_DATA_DIR: join(home.tmp, 'data') });
+  });
+
+  test.afterAll(async () => {
+    await served.stop();
+    await home.cleanup();
+  });
+
+  /** Opens the transcript the way the timeline and search results do: through its route. */
+  async function openSession(page: Page): Promise<void> {
+    await page.goto(served.url);
+    await expect(page.locator('#root[data-app-state="ready"]')).toBeAttached();
+    const route = new URLSearchParams({ page: 'transcript', root: home.root, project: slug, session: rich.sessionId });
+    await page.evaluate((hash) => (window.location.hash = hash), `#/${route.toString()}`);
+    await expect(page.getByRole('heading', { name: rich.title })).toBeVisible();
+  }
+
+  test('opens a session, crosses a compaction, opens a sub-agent, finds text and copies the resume command', async ({ page, context }) => {
+    const before = await snapshotTree(home.root);
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await openSession(page);
+    const transcript = page.getByLabel('Transcript', { exact: true }).last();
+    await expect(transcript.getByText(rich.firstPrompt)).toBeVisible();
+    await expect(transcript.getByText('Thinking — empty: Claude Code stored no thinking text').first()).toBeVisible();
+    await expect(transcript.getByText(`$ ${rich.bashCommand}`)).toBeVisible();
+    await expect(page.getByText('The session has no')).toHaveCount(0);
+
+    // Cross the compaction: jump to it, read the kept summary, and find the history before it just above.
+    await page.getByRole('list', { name: 'Compactions' }).getByRole('button').click();
+    const divider = transcript.getByRole('separator', { name: 'Conversation compacted' });
+    await expect(divider).toBeVisible();
+    await expect(divider).toContainText('171,234 tokens');
+    await transcript.getByText('Summary Claude Code kept of the earlier conversation').click();
+    await expect(transcript.getByText(/Primary Request and Intent: tidy checkout/)).toBeVisible();
+    await transcript.evaluate((element) => element.scrollBy(0, -250));
+    await expect(transcript.getByText('Renamed the module to shopping-cart.')).toBeVisible();
+
+    // Open the sub-agent from the Agent call, and come back to the call.
+    await transcript.evaluate((element) => (element.scrollTop = 0));
+    await transcript.getByRole('button', { name: 'Open sub-agent' }).click();
+    const breadcrumb = page.getByRole('navigation', { name: 'Sub-agent' });
+    await expect(breadcrumb).toContainText('Explore');
+    await expect(breadcrumb).toContainText('Find cart total code');
+    await expect(transcript.getByText(rich.subagentPrompt)).toBeVisible();
+    await expect(transcript.getByText(rich.subagentAnswer)).toBeVisible();
+    await breadcrumb.getByRole('button', { name: 'Main conversation' }).click();
+    await expect(page.getByRole('navigation', { name: 'Sub-agent' })).toHaveCount(0);
+    await expect(transcript.getByLabel('Tool call Agent')).toBeVisible();
+
+    // Find within the transcript, in a tool's output.
+    const find = page.getByRole('search', { name: 'Find in transcript' });
+    await find.getByRole('searchbox').fill('tests: 12 passed');
+    await find.getByRole('searchbox').press('Enter');
+    await expect(find.getByLabel('Find status')).toHaveText('1 of 1');
+    await expect(page.locator('.tx-hit-current')).toContainText('Tests: 12 passed');
+
+    // Copy the resume command (the browser cannot open a terminal, so it only offers copying).
+    await expect(page.getByRole('button', { name: 'Resume in terminal' })).toHaveCount(0);
+    await page.getByRole('button', { name: 'Copy command' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Copied to the clipboard.' })).toBeVisible();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`cd '${rich.cwd}' && claude --resume ${rich.sessionId}`);
+
+    expect(await snapshotTree(home.root)).toEqual(before);
+  });
+
+  test('switches to the other branch at a fork, shows meta lines on request and reads the session memory', async ({ page }) => {
+    await openSession(page);
+    const transcript = page.getByLabel('Transcript', { exact: true }).last();
+    await expect(page.getByLabel('Session memory', { exact: true })).toContainText('Tidy checkout and fix the cart total');
+    await expect(transcript.getByText(rich.metaText)).toHaveCount(0);
+    await page.getByLabel('Show meta lines').check();
+    await expect(transcript.getByText(/injected skill body/)).toBeVisible();
+
+    const branches = transcript.getByRole('group', { name: 'Branches' });
+    await branches.scrollIntoViewIfNeeded();
+    await expect(branches).toContainText('showing 2 of 2');
+    await branches.getByRole('button', { name: new RegExp(rich.abandonedPrompt) }).click();
+    await expect(page.getByRole('button', { name: 'Back to the live branch' })).toBeVisible();
+    await expect(transcript.getByText(rich.abandonedPrompt).first()).toBeVisible();
+    await page.getByRole('button', { name: 'Back to the live branch' }).click();
+    await expect(page.getByRole('button', { name: 'Back to the live branch' })).toHaveCount(0);
+  });
+
+  test('a turn Claude Code appends shows up in place', async ({ page }) => {
+    await openSession(page);
+    const transcript = page.getByLabel('Transcript', { exact: true }).last();
+    await expect(transcript).toHaveAttribute('data-row-count', /\d+/);
+    const rowsBefore = Number(await transcript.getAttribute('data-row-count'));
+    await rich.appendTurn('Live prompt from the terminal', 'Live answer, appended while the viewer was open');
+    await expect(transcript).toHaveAttribute('data-row-count', String(rowsBefore + 2));
+    await transcript.evaluate((element) => (element.scrollTop = element.scrollHeight));
+    await expect(transcript.getByText('Live answer, appended while the viewer was open')).toBeVisible();
+  });
+
+  test('exports the session as a self-contained HTML file', async ({ page }) => {
+    await openSession(page);
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export HTML' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toBe(`claude-session-${rich.sessionId}.html`);
+    const path = await file.path();
+    const { readFile } = await import('node:fs/promises');
+    const html = await readFile(path, 'utf8');
+    expect(html).toContain(rich.afterCompactionPrompt);
+    expect(html).not.toMatch(/<script|src="http/);
+  });
+});

@@ -1,0 +1,85 @@
+import { appendFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { SessionUpdate } from '../../../shared/model/catalog';
+import { CatalogService } from '../../../electron/core/catalog/CatalogService';
+import { HomeService } from '../../../electron/core/home/HomeService';
+import { startLiveHome, type LiveHome } from '../../../electron/core/liveHome';
+import { createStandardScenario, seededUuid, type StandardScenario } from '../../fixtures/scenarioHome';
+import { assistantChunk, userPrompt } from '../../unit/catalog/transcriptLines';
+
+function nextUpdate(service: CatalogService, predicate: (update: SessionUpdate) => boolean, timeoutMs = 5000): Promise<SessionUpdate> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('no matching sessionUpdated event')), timeoutMs);
+    const stop = service.onDidUpdateSessions((update) => {
+      if (!predicate(update)) return;
+      clearTimeout(timer);
+      stop();
+      resolve(update);
+    });
+  });
+}
+
+async function settled(service: CatalogService): Promise<void> {
+  for (let i = 0; i < 200 && (await service.listing({})).building; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+}
+
+describe('live catalog: a session updates in place as Claude Code appends', () => {
+  let scenario: StandardScenario;
+  let home: HomeService;
+  let live: LiveHome;
+  let service: CatalogService;
+
+  beforeEach(async () => {
+    scenario = await createStandardScenario();
+    home = new HomeService({
+      roots: [{ path: scenario.home.root, source: 'CLAUDE_CONFIG_DIR' }],
+      dataDir: join(scenario.home.tmp, 'data'),
+      demoHomeSource: null,
+      shell: 'cli',
+      readOnly: true,
+    });
+    live = await startLiveHome(home);
+    service = new CatalogService({ home, live, dataDir: join(scenario.home.tmp, 'data'), roots: [scenario.home.root] });
+  });
+
+  afterEach(async () => {
+    await service.dispose();
+    await live.dispose();
+    home.dispose();
+    await scenario.home.cleanup();
+  });
+
+  it('serves the cache at once, refreshes in the background, then follows appends, new sessions and deletions', async () => {
+    const first = await service.listing({});
+    expect(first.sessions).toEqual([]);
+    await settled(service);
+    const session = scenario.webshop.sessions[0];
+    const before = (await service.listing({ slug: scenario.webshop.slug })).sessions.find((s) => s.sessionId === session.sessionId)!;
+    expect(before.userPrompts).toBe(3);
+
+    const grown = nextUpdate(service, (u) => u.updated.some((s) => s.sessionId === session.sessionId));
+    await appendFile(
+      session.file,
+      `${userPrompt('One more thing', { sessionId: session.sessionId, timestamp: '2026-06-02T00:00:00.000Z' })}\n${assistantChunk({
+        sessionId: session.sessionId,
+        messageId: 'msg_live',
+        usage: { output: 77 },
+        timestamp: '2026-06-02T00:00:05.000Z',
+      })}\n`,
+    );
+    const update = await grown;
+    const after = update.updated.find((s) => s.sessionId === session.sessionId)!;
+    expect(after).toMatchObject({ userPrompts: 4, assistantTurns: before.assistantTurns + 1, lastTimestamp: '2026-06-02T00:00:05.000Z' });
+    expect(after.tokens.output).toBe(before.tokens.output + 77);
+
+    const newId = seededUuid('live-catalog-new');
+    const added = nextUpdate(service, (u) => u.updated.some((s) => s.sessionId === newId));
+    await appendFile(join(scenario.webshop.dir, `${newId}.jsonl`), `${userPrompt('A brand new session', { sessionId: newId })}\n`);
+    expect((await added).updated.find((s) => s.sessionId === newId)).toMatchObject({ title: 'A brand new session', userPrompts: 1 });
+
+    const removed = nextUpdate(service, (u) => u.removed.some((s) => s.sessionId === newId));
+    await rm(join(scenario.webshop.dir, `${newId}.jsonl`));
+    expect((await removed).removed).toEqual([{ configRoot: scenario.home.root, slug: scenario.webshop.slug, sessionId: newId }]);
+  });
+});

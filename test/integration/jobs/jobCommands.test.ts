@@ -1,0 +1,109 @@
+import { promises as fs } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from '../../../electron/cli/main';
+import { snapshotTree } from '../../fixtures/treeSnapshot';
+import { textTurn, toolUseTurn } from '../../helpers/fakeAnthropicServer';
+import { createJobWorld, TEST_API_KEY, type JobWorld } from './jobWorld';
+
+async function ccmem(world: JobWorld, ...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(argv, {
+    stdout: (text) => (stdout += text),
+    stderr: (text) => (stderr += text),
+    env: {
+      CLAUDE_CONFIG_DIR: world.home.root,
+      CCMEM_DATA_DIR: world.dataDir,
+      ANTHROPIC_API_KEY: TEST_API_KEY,
+      ANTHROPIC_BASE_URL: world.fake.url,
+      CCMEM_LLM_MAX_RETRIES: '0',
+      HOME: world.home.tmp,
+    },
+  });
+  return { code, stdout, stderr };
+}
+
+function scriptDream(world: JobWorld): void {
+  world.fake.enqueue(
+    toolUseTurn([
+      { name: 'edit_file', input: { path: 'feedback_tests.md', old_string: '`make test`', new_string: '`make test-unit`' } },
+      { name: 'delete_file', input: { path: 'MEMORY.md' } },
+    ]),
+    textTurn('Updated the test command.'),
+  );
+}
+
+describe('ccmem dream and ccmem extract', () => {
+  let world: JobWorld;
+  beforeEach(async () => {
+    world = await createJobWorld();
+  });
+  afterEach(async () => {
+    await world.cleanup();
+  });
+
+  it('dream --json prints exactly the documented schema and, without --apply, changes nothing under the config root', async () => {
+    scriptDream(world);
+    const before = await snapshotTree(world.home.root);
+    const { code, stdout, stderr } = await ccmem(world, 'dream', '--project', world.project.slug, '--json');
+    expect(stderr).not.toMatch(/error/i);
+    expect(code).toBe(0);
+    const json = JSON.parse(stdout) as Record<string, unknown>;
+    expect(Object.keys(json)).toEqual(['jobId', 'summary', 'usage', 'proposals']);
+    expect(json.summary).toBe('Updated the test command.');
+    expect(json.usage).toEqual({ input: 2000, output: 300 });
+    const proposals = json.proposals as Record<string, unknown>[];
+    expect(proposals.map((p) => Object.keys(p))).toEqual([
+      ['path', 'kind', 'diff', 'accepted', 'rejectedReason'],
+      ['path', 'kind', 'diff', 'accepted', 'rejectedReason'],
+    ]);
+    expect(proposals[0]).toMatchObject({ path: 'feedback_tests.md', kind: 'modify', accepted: true, rejectedReason: null });
+    expect(proposals[0].diff).toContain('+Run the unit tests with `make test-unit`.');
+    expect(proposals[1]).toEqual({
+      path: 'MEMORY.md',
+      kind: 'delete',
+      diff: '',
+      accepted: false,
+      rejectedReason: 'MEMORY.md cannot be deleted',
+    });
+    expect(await snapshotTree(world.home.root)).toEqual(before);
+    await world.expectNoKeyLeak(stdout + stderr);
+  });
+
+  it('dream --apply applies every accepted proposal under the lock', async () => {
+    scriptDream(world);
+    const { code, stdout, stderr } = await ccmem(world, 'dream', '--project', world.project.slug, '--apply');
+    expect(code).toBe(0);
+    expect(stdout).toContain('MODIFY feedback_tests.md');
+    expect(stderr).toContain('Applied 1 file(s)');
+    expect(await fs.readFile(join(world.project.memoryDir, 'feedback_tests.md'), 'utf8')).toContain('`make test-unit`');
+    expect(await fs.readFile(join(world.project.memoryDir, 'MEMORY.md'), 'utf8')).toContain('[Old plan]');
+    expect(await fs.readFile(join(world.project.memoryDir, '.consolidate-lock'), 'utf8')).toBe('');
+    await world.expectNoKeyLeak(stdout + stderr);
+  });
+
+  it('extract --session ID --json replays one session and reports the estimate first', async () => {
+    world.fake.enqueue(
+      toolUseTurn([
+        { name: 'write_file', input: { path: 'reference_tracker.md', content: 'Tracker: https://tracker.example.com/SHOP\n' } },
+      ]),
+      textTurn('Saved where incidents are tracked.'),
+    );
+    const before = await snapshotTree(world.home.root);
+    const session = world.sessions[3].sessionId;
+    const { code, stdout, stderr } = await ccmem(world, 'extract', '--session', session, '--json');
+    expect(code).toBe(0);
+    expect(stderr).toMatch(/Reading 4 message\(s\) in 1 part\(s\)/);
+    const json = JSON.parse(stdout) as { proposals: { path: string; kind: string; accepted: boolean }[] };
+    expect(json.proposals).toMatchObject([{ path: 'reference_tracker.md', kind: 'add', accepted: true }]);
+    expect(await snapshotTree(world.home.root)).toEqual(before);
+  });
+
+  it('explains what is missing', async () => {
+    expect((await ccmem(world, 'dream')).code).toBe(2);
+    expect((await ccmem(world, 'dream', '--project', 'no-such-project')).stderr).toContain('no project no-such-project');
+    expect((await ccmem(world, 'extract', '--session', '00000000-0000-4000-8000-000000000000')).stderr).toContain('no session');
+    expect((await ccmem(world, 'extract', '--session', world.sessions[0].sessionId, '--turns', '3-1')).code).toBe(2);
+  });
+});

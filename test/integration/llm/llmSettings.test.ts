@@ -1,0 +1,116 @@
+import { mkdtempSync, realpathSync } from 'node:fs';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { llmEnvironmentFrom, LlmSettingsService } from '../../../electron/core/settings/LlmSettingsService';
+import { SessionSecretStore } from '../../../electron/core/settings/secretStore';
+import { errorResponse, startFakeAnthropicServer, textTurn, type FakeAnthropicServer } from '../../helpers/fakeAnthropicServer';
+
+const TYPED_KEY = 'sk-ant-api03-typed-key-abcdefghijklmnop';
+const ENV_KEY = 'sk-ant-api03-env-key-abcdefghijklmnop';
+
+describe('LLM settings', () => {
+  let dataDir: string;
+  let fake: FakeAnthropicServer;
+  beforeEach(async () => {
+    dataDir = realpathSync(mkdtempSync(join(tmpdir(), 'ccmem-llm-settings-')));
+    fake = await startFakeAnthropicServer();
+  });
+  afterEach(async () => {
+    await fake.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('default to a current Sonnet, the environment base URL and a cap; changes are saved without the key', async () => {
+    const service = new LlmSettingsService(
+      dataDir,
+      new SessionSecretStore(),
+      llmEnvironmentFrom({ ANTHROPIC_BASE_URL: fake.url }, { useApiKey: true }),
+    );
+    expect(await service.getView()).toEqual({
+      model: 'claude-sonnet-4-6',
+      baseUrl: null,
+      effectiveBaseUrl: fake.url,
+      maxCostUsdPerJob: 2,
+      keySource: 'none',
+      keyPersistence: 'session',
+    });
+    await service.setApiKey(TYPED_KEY);
+    const view = await service.update({
+      model: 'claude-haiku-4-5',
+      baseUrl: 'https://proxy.example.com/anthropic/',
+      maxCostUsdPerJob: 0.5,
+    });
+    expect(view).toMatchObject({
+      model: 'claude-haiku-4-5',
+      baseUrl: 'https://proxy.example.com/anthropic',
+      effectiveBaseUrl: 'https://proxy.example.com/anthropic',
+      keySource: 'session',
+    });
+    expect(JSON.stringify(view)).not.toContain(TYPED_KEY);
+    const file = await readFile(join(dataDir, 'settings.json'), 'utf8');
+    expect(JSON.parse(file)).toEqual({
+      llm: { model: 'claude-haiku-4-5', baseUrl: 'https://proxy.example.com/anthropic', maxCostUsdPerJob: 0.5 },
+    });
+    expect(file).not.toContain(TYPED_KEY);
+  });
+
+  it('keeps other keys of settings.json and survives a broken file', async () => {
+    await writeFile(join(dataDir, 'settings.json'), '{"other": {"x": 1}}');
+    const service = new LlmSettingsService(dataDir, new SessionSecretStore(), llmEnvironmentFrom({}, { useApiKey: true }));
+    await service.update({ maxCostUsdPerJob: 3 });
+    expect(JSON.parse(await readFile(join(dataDir, 'settings.json'), 'utf8'))).toMatchObject({
+      other: { x: 1 },
+      llm: { maxCostUsdPerJob: 3 },
+    });
+    await writeFile(join(dataDir, 'settings.json'), '{broken');
+    expect((await service.getView()).maxCostUsdPerJob).toBe(2);
+  });
+
+  it('refuses a bad base URL and a key with spaces', async () => {
+    const service = new LlmSettingsService(dataDir, new SessionSecretStore(), llmEnvironmentFrom({}, { useApiKey: true }));
+    await expect(service.update({ baseUrl: 'ftp://example.com' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(service.update({ baseUrl: 'https://user:pass@example.com' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(service.setApiKey('sk ant')).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+  });
+
+  it('uses a typed key before ANTHROPIC_API_KEY, and the desktop ignores the environment key', async () => {
+    const secrets = new SessionSecretStore();
+    const service = new LlmSettingsService(
+      dataDir,
+      secrets,
+      llmEnvironmentFrom({ ANTHROPIC_API_KEY: ENV_KEY, ANTHROPIC_BASE_URL: fake.url }, { useApiKey: true }),
+    );
+    expect((await service.getView()).keySource).toBe('environment');
+    fake.enqueue(textTurn('OK'), textTurn('OK'));
+    expect(await service.testConnection()).toMatchObject({ ok: true, model: 'claude-sonnet-4-6', message: `Connected to ${fake.url}` });
+    expect(fake.requests[0].headers.authorization).toBe(`Bearer ${ENV_KEY}`);
+    await service.setApiKey(TYPED_KEY);
+    await service.testConnection();
+    expect(fake.requests[1].headers.authorization).toBe(`Bearer ${TYPED_KEY}`);
+    await service.clearApiKey();
+    expect((await service.getView()).keySource).toBe('environment');
+
+    const desktop = new LlmSettingsService(
+      dataDir,
+      new SessionSecretStore(),
+      llmEnvironmentFrom({ ANTHROPIC_API_KEY: ENV_KEY }, { useApiKey: false }),
+    );
+    expect((await desktop.getView()).keySource).toBe('none');
+    await expect(desktop.openSession()).rejects.toMatchObject({ code: 'FORBIDDEN' });
+  });
+
+  it('reports a refused key from the connection test without throwing', async () => {
+    const service = new LlmSettingsService(
+      dataDir,
+      new SessionSecretStore(),
+      llmEnvironmentFrom({ ANTHROPIC_API_KEY: ENV_KEY, ANTHROPIC_BASE_URL: fake.url, CCMEM_LLM_MAX_RETRIES: '0' }, { useApiKey: true }),
+    );
+    fake.enqueue(errorResponse(401, 'invalid x-api-key'));
+    const result = await service.testConnection();
+    expect(result.ok).toBe(false);
+    expect(result.message).toMatch(/The API key was refused \(401\)/);
+    expect(result.message).not.toContain(ENV_KEY);
+  });
+});

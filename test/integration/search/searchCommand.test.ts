@@ -1,0 +1,78 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { runCli } from '../../../electron/cli/main';
+import { createStandardScenario, type StandardScenario } from '../../fixtures/scenarioHome';
+import { snapshotTree } from '../../fixtures/treeSnapshot';
+
+/** The documented schema of `ccmem search --json` (issue #4). */
+const hitSchema = z.strictObject({
+  kind: z.enum(['transcript', 'memory']),
+  sessionId: z.uuid().nullable(),
+  path: z.string().min(1),
+  line: z.number().int().positive(),
+  preview: z.string(),
+});
+
+async function ccmem(argv: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), env });
+  return { code, stdout, stderr };
+}
+
+describe('ccmem search on a scenario home', () => {
+  let scenario: StandardScenario;
+  let env: NodeJS.ProcessEnv;
+
+  beforeAll(async () => {
+    scenario = await createStandardScenario();
+    env = { HOME: scenario.home.tmp, CLAUDE_CONFIG_DIR: scenario.home.root, CCMEM_DATA_DIR: join(scenario.home.tmp, 'data') };
+  });
+  afterAll(() => scenario.home.cleanup());
+
+  it('finds prompts in transcripts and text in memory files, in the documented schema, reading only', async () => {
+    const before = await snapshotTree(scenario.home.root);
+    const { code, stdout, stderr } = await ccmem(['search', 'PAYMENT API', '--json'], env);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    const hits = z.array(hitSchema).parse(JSON.parse(stdout));
+    const checkout = scenario.webshop.sessions[0];
+    expect(hits).toContainEqual({
+      kind: 'transcript',
+      sessionId: checkout.sessionId,
+      path: checkout.file,
+      line: 2,
+      preview: 'Rewrite the checkout flow to use the new payment API',
+    });
+    expect(hits).toContainEqual({
+      kind: 'memory',
+      sessionId: null,
+      path: join(scenario.webshop.memoryDir, 'project_checkout_rewrite.md'),
+      line: 3,
+      preview: 'description: Checkout moves to the payment API v3 before 2026-06-01',
+    });
+    expect(await snapshotTree(scenario.home.root)).toEqual(before);
+  });
+
+  it('stops at --limit, prints path:line: preview without --json, and refuses a bad limit or an empty query', async () => {
+    const limited = await ccmem(['search', 'Prompt', '--limit', '2', '--json'], env);
+    expect(JSON.parse(limited.stdout)).toHaveLength(2);
+    const text = await ccmem(['search', 'token bucket'], env);
+    expect(text.code).toBe(0);
+    const file = scenario.monorepo.sessions[0].file;
+    const lines = (await readFile(file, 'utf8')).split('\n');
+    const expected = lines.flatMap((line, index) => (line.toLowerCase().includes('token bucket') ? [`${file}:${index + 1}:`] : []));
+    expect(expected).toHaveLength(3);
+    expect(
+      text.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => line.slice(0, line.indexOf(': ') + 1)),
+    ).toEqual(expected);
+    expect(text.stdout).toContain(`${expected[0]} Use a token bucket per client\n`);
+    expect((await ccmem(['search', 'x', '--limit', '0'], env)).code).toBe(2);
+    expect((await ccmem(['search'], env)).code).toBe(2);
+  });
+});
