@@ -83,10 +83,17 @@ async function start(): Promise<void> {
   app.on('activate', () => {
     if (mainWindow === null) openMainWindow();
   });
-  app.on('will-quit', () => {
+  // Quitting waits for the engine to close its watchers and finish history writes, then quits for real.
+  let engineDisposed = false;
+  app.on('will-quit', (event) => {
+    if (engineDisposed) return;
+    event.preventDefault();
     unbindRequests();
     stopForwarding();
-    void engine.dispose();
+    void engine.dispose().finally(() => {
+      engineDisposed = true;
+      app.quit();
+    });
   });
 }
 

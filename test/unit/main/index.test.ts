@@ -109,7 +109,9 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  electronMock.app.emit('will-quit');
+  electronMock.app.emit('will-quit', { preventDefault: vi.fn() });
+  // The app quits for real only once the engine has closed its watchers and history writes.
+  await vi.waitFor(() => expect(electronMock.app.quit).toHaveBeenCalled(), { timeout: 10_000 });
   vi.unstubAllEnvs();
   await home.cleanup();
   await rm(dataDir, { recursive: true, force: true });
