@@ -83,6 +83,12 @@ function firstLine(error: unknown): string {
 export async function runBenchmarks(options: BenchOptions): Promise<{ results: BenchResults; resultsFile: string }> {
   const loadAverageStart = loadavg()[0];
   const workDir = mkdtempSync(join(tmpdir(), 'ccmem-bench-'));
+  // An interrupted run must not leave gigabytes behind in the temporary folder.
+  const removeOnInterrupt = () => {
+    rmSync(workDir, { recursive: true, force: true });
+    process.exit(130);
+  };
+  process.once('SIGINT', removeOnInterrupt);
   try {
     options.log(`generating the ${options.size} home (seed ${options.seed})…`);
     const home = await generateHome({ size: options.size, out: join(workDir, 'home'), seed: options.seed });
@@ -198,6 +204,7 @@ export async function runBenchmarks(options: BenchOptions): Promise<{ results: B
     writeFileSync(resultsFile, `${JSON.stringify(results, null, 2)}\n`);
     return { results, resultsFile };
   } finally {
+    process.off('SIGINT', removeOnInterrupt);
     rmSync(workDir, { recursive: true, force: true });
   }
 }
