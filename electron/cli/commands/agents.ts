@@ -5,6 +5,7 @@ import { configRootsFromEnv } from '../../core/home/configRoots';
 import { defaultDataDir } from '../../core/home/dataDir';
 import { createEngine } from '../../core/engine';
 import type { CliIo } from '../cliIo';
+import { formatTable } from '../textTable';
 
 /** One element of `ccmem agents --json`; a stable schema scripts rely on. */
 export interface AgentJson {
@@ -60,18 +61,6 @@ const ACTION_TEXT: Readonly<Record<SnapshotAction, string>> = {
   'prompt-update': 'update available',
 };
 
-function table(rows: readonly (readonly string[])[]): string {
-  const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
-  return rows
-    .map((row) =>
-      row
-        .map((cell, column) => cell.padEnd(widths[column]))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n');
-}
-
 /** `ccmem agents [--json]`: every agent memory in the user, project and local scopes, with its snapshot status. Reads only. */
 export async function runAgents(argv: readonly string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({ args: [...argv], options: { json: { type: 'boolean', default: false } }, strict: true });
@@ -93,7 +82,7 @@ export async function runAgents(argv: readonly string[], io: CliIo): Promise<num
         a.snapshot.syncedFrom ?? '-',
       ]),
     ];
-    io.stdout(`${table(rows)}\n`);
+    io.stdout(`${formatTable(rows)}\n`);
   }
   for (const agent of agents) for (const item of agent.warnings) io.stderr(`warning: ${item.path ?? agent.dir}: ${item.message}\n`);
   return 0;

@@ -8,6 +8,7 @@ import { defaultDataDir } from '../../core/home/dataDir';
 import { createEngine } from '../../core/engine';
 import { runDoctor } from '../../core/memory/runDoctor';
 import { CliError, type CliIo } from '../cliIo';
+import { bindOptionValues } from '../optionValues';
 
 function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? '' : 's'}`;
@@ -41,23 +42,13 @@ function reportText(report: DoctorReport): string {
   return `${blocks.join('\n\n')}\n\n${plural(all.length, 'finding')}: ${count('error')} errors, ${count('warn')} warnings, ${count('info')} info\n`;
 }
 
-/** Slugs usually start with '-' (`-home-me-app`), which parseArgs would take for an option: glue them to `--project`. */
-function attachSlugValues(argv: readonly string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === '--project' && i + 1 < argv.length) out.push(`--project=${argv[++i]}`);
-    else out.push(argv[i]);
-  }
-  return out;
-}
-
 /**
  * `ccmem doctor [--project SLUG] [--json] [--strict] [--agents]`: checks memory folders and prints the findings.
  * Exit 0 even with findings; with --strict, exit 1 on any warning or error (a pre-commit check). Reads only.
  */
 export async function runDoctorCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({
-    args: attachSlugValues(argv),
+    args: bindOptionValues(argv, ['--project']),
     options: {
       project: { type: 'string' },
       json: { type: 'boolean', default: false },

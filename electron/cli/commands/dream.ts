@@ -8,6 +8,7 @@ import { toJobJson } from '../../core/jobs/jobJson';
 import { llmEnvironmentFrom } from '../../core/settings/LlmSettingsService';
 import { SessionSecretStore } from '../../core/settings/secretStore';
 import { CliError, type CliIo } from '../cliIo';
+import { bindOptionValues } from '../optionValues';
 
 /** Exit code when `.consolidate-lock` is held by a live Claude Code process. */
 const EXIT_LOCK_HELD = 3;
@@ -92,23 +93,10 @@ export async function finishJobCommand(
   }
 }
 
-/**
- * Slugs of POSIX paths start with '-', which parseArgs would take for an option: `--project -home-me-app`
- * is read as `--project=-home-me-app`.
- */
-function attachProjectValue(argv: readonly string[]): string[] {
-  const args: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === '--project' && i + 1 < argv.length) args.push(`--project=${argv[++i]}`);
-    else args.push(argv[i]);
-  }
-  return args;
-}
-
 /** `ccmem dream --project SLUG [--json] [--apply]`: consolidates a project's memory with the model. */
 export async function runDream(argv: readonly string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({
-    args: attachProjectValue(argv),
+    args: bindOptionValues(argv, ['--project']),
     options: { project: { type: 'string' }, json: { type: 'boolean', default: false }, apply: { type: 'boolean', default: false } },
     strict: true,
   });

@@ -6,6 +6,7 @@ import { createEngine, type Engine } from '../../core/engine';
 import { configRootsFromEnv } from '../../core/home/configRoots';
 import { defaultDataDir } from '../../core/home/dataDir';
 import { CliError, type CliIo } from '../cliIo';
+import { bindOptionValues } from '../optionValues';
 
 /** One element of `ccmem history --json`'s `changeSets`: a stable schema scripts rely on. */
 export interface ChangeSetJson {
@@ -38,16 +39,6 @@ export function toChangeSetJson(changeSet: ChangeSetSummary): ChangeSetJson {
       linesRemoved: file.linesRemoved,
     })),
   };
-}
-
-/** Slugs usually start with '-' (`-home-me-app`), which parseArgs would take for an option: glue them to `--project`. */
-export function attachOptionValues(argv: readonly string[], options: readonly string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    if (options.includes(argv[i]) && i + 1 < argv.length) out.push(`${argv[i]}=${argv[++i]}`);
-    else out.push(argv[i]);
-  }
-  return out;
 }
 
 /**
@@ -92,7 +83,7 @@ function changeSetText(changeSet: ChangeSetSummary): string {
  */
 export async function runHistory(argv: readonly string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({
-    args: attachOptionValues(argv, ['--project', '--file']),
+    args: bindOptionValues(argv, ['--project', '--file']),
     options: { project: { type: 'string' }, file: { type: 'string' }, json: { type: 'boolean', default: false } },
     strict: true,
   });

@@ -4,6 +4,7 @@ import { configRootsFromEnv } from '../../core/home/configRoots';
 import { defaultDataDir } from '../../core/home/dataDir';
 import { createEngine } from '../../core/engine';
 import type { CliIo } from '../cliIo';
+import { formatTable } from '../textTable';
 
 /** One element of `ccmem projects --json`; a stable schema scripts rely on. */
 export interface ProjectJson {
@@ -28,18 +29,6 @@ export function toProjectJson(project: ProjectSummary): ProjectJson {
     memoryFileCount: project.memoryFileCount,
     lastActivity: project.lastActivity,
   };
-}
-
-function table(rows: readonly (readonly string[])[]): string {
-  const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
-  return rows
-    .map((row) =>
-      row
-        .map((cell, column) => cell.padEnd(widths[column]))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n');
 }
 
 /** `ccmem projects [--json]`: every project in every config root. Reads only. */
@@ -69,7 +58,7 @@ export async function runProjects(argv: readonly string[], io: CliIo): Promise<n
         p.lastActivity ?? '-',
       ]),
     ];
-    io.stdout(`${table(rows)}\n`);
+    io.stdout(`${formatTable(rows)}\n`);
   }
   for (const root of snapshot.roots) {
     if (!root.exists) io.stderr(`warning: ${root.path} does not exist\n`);

@@ -3,7 +3,8 @@ import type { RollbackPlan, RollbackResult } from '../../../shared/history/histo
 import { CodedError } from '../../../shared/result';
 import type { Engine } from '../../core/engine';
 import { CliError, type CliIo } from '../cliIo';
-import { attachOptionValues, openEngine, projectBySlug } from './history';
+import { openEngine, projectBySlug } from './history';
+import { bindOptionValues } from '../optionValues';
 
 /** Explains a refused plan on stderr and gives the exit code. */
 export function refuse(plan: RollbackPlan, io: CliIo): number {
@@ -46,7 +47,7 @@ async function resolveVersion(engine: Engine, folder: { configRoot: string; slug
  */
 export async function runRestore(argv: readonly string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({
-    args: attachOptionValues(argv, ['--project', '--file', '--version']),
+    args: bindOptionValues(argv, ['--project', '--file', '--version']),
     options: {
       project: { type: 'string' },
       file: { type: 'string' },

@@ -4,6 +4,8 @@ import { createEngine } from '../../core/engine';
 import { configRootsFromEnv } from '../../core/home/configRoots';
 import { defaultDataDir } from '../../core/home/dataDir';
 import { CliError, type CliIo } from '../cliIo';
+import { bindOptionValues } from '../optionValues';
+import { formatTable } from '../textTable';
 
 /** One element of `ccmem sessions --json`; a stable schema scripts rely on. */
 export interface SessionJson {
@@ -66,22 +68,10 @@ function cut(text: string, length: number): string {
   return text.length > length ? `${text.slice(0, length - 1)}…` : text;
 }
 
-function table(rows: readonly (readonly string[])[]): string {
-  const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
-  return rows
-    .map((row) =>
-      row
-        .map((cell, column) => cell.padEnd(widths[column]))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n');
-}
-
 /** `ccmem sessions [--project SLUG] [--json]`: every session, newest first, from the catalog. Reads only under the config root. */
 export async function runSessions(argv: readonly string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({
-    args: [...argv],
+    args: bindOptionValues(argv, ['--project']),
     options: { project: { type: 'string' }, json: { type: 'boolean', default: false } },
     strict: true,
   });
@@ -118,7 +108,7 @@ export async function runSessions(argv: readonly string[], io: CliIo): Promise<n
           s.sessionId,
         ]),
       ];
-      io.stdout(`${table(rows)}\n`);
+      io.stdout(`${formatTable(rows)}\n`);
     }
     for (const root of home.roots) if (!root.exists) io.stderr(`warning: ${root.path} does not exist\n`);
     return 0;

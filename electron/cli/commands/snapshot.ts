@@ -7,6 +7,7 @@ import { createEngine, type Engine } from '../../core/engine';
 import { configRootsFromEnv } from '../../core/home/configRoots';
 import { defaultDataDir } from '../../core/home/dataDir';
 import { CliError, type CliIo } from '../cliIo';
+import { bindOptionValues } from '../optionValues';
 
 const COMMAND_FLAGS = { create: 'create', initialize: 'initialize', replace: 'replace' } as const satisfies Record<string, SnapshotCommand>;
 
@@ -70,23 +71,13 @@ function printPlan(io: CliIo, plan: SnapshotPlan, dryRun: boolean): void {
   if (plan.updatedAt) io.stdout(`Snapshot updatedAt: ${plan.updatedAt}\n`);
 }
 
-/** Project slugs start with '-' (`-home-me-shop`), which parseArgs would take for an option: bind values to their flag. */
-function bindValues(argv: readonly string[], valueFlags: readonly string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    if (valueFlags.includes(argv[i]) && i + 1 < argv.length) out.push(`${argv[i]}=${argv[++i]}`);
-    else out.push(argv[i]);
-  }
-  return out;
-}
-
 /**
  * `ccmem snapshot --agent TYPE --project SLUG (--create | --initialize | --replace) [--scope project|local] [--dry-run]`:
  * the snapshot actions of the Agents page. `--dry-run` writes nothing and prints what would change.
  */
 export async function runSnapshot(argv: readonly string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({
-    args: bindValues(argv, ['--agent', '--project', '--scope']),
+    args: bindOptionValues(argv, ['--agent', '--project', '--scope']),
     options: {
       agent: { type: 'string' },
       project: { type: 'string' },

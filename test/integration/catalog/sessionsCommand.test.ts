@@ -105,6 +105,10 @@ describe('ccmem sessions on a scenario home', () => {
     const { code, stdout } = await ccmem(['sessions', '--project', scenario.windows.slug, '--json'], env);
     expect(code).toBe(0);
     expect((JSON.parse(stdout) as { sessionId: string }[]).map((s) => s.sessionId)).toEqual([scenario.windows.sessions[0].sessionId]);
+    // POSIX slugs start with '-'; the value must not be taken for an option.
+    const posix = await ccmem(['sessions', '--project', scenario.webshop.slug, '--json'], env);
+    expect(posix.code).toBe(0);
+    expect((JSON.parse(posix.stdout) as unknown[]).length).toBe(scenario.webshop.sessions.length);
     const missing = await ccmem(['sessions', '--project', 'no-such-project'], env);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('No project folder named no-such-project');
