@@ -46,6 +46,8 @@ serveProbe<AppendInput, AppendOutput>(async (input) => {
   if (!live) throw new Error('the engine does not watch the home');
   await engine.handlers.getSessionCatalog({});
   await engine.catalog.buildNow();
+  // Appends are followed once the watcher has scanned the home.
+  await engine.ready;
   let changeAt: number | null = null;
   let updateAt: number | null = null;
   const stopChanges = live.onDidChange((changes) => {

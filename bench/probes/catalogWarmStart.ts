@@ -3,12 +3,12 @@ import { serveProbe } from './probeProtocol';
 
 export interface WarmStartInput {
   readonly root: string;
-  /** An app data folder holding the catalog a previous build saved (a copy: the engine refreshes it). */
+  /** An app data folder holding what a previous start saved, catalog and discovery (a copy: the engine refreshes it). */
   readonly dataDir: string;
 }
 
 export interface WarmStartOutput {
-  /** From creating the engine to the timeline's listing. */
+  /** From creating the engine to the timeline's listing, through the two requests the UI makes first. */
   readonly firstPageMs: number;
   /** The `getSessionCatalog` request alone, once the engine is up. */
   readonly listingMs: number;
@@ -16,8 +16,9 @@ export interface WarmStartOutput {
 }
 
 /**
- * A restart of the app with a saved catalog, in a new process: the engine as the web shell creates it
- * (watching the home), then the timeline's first request, `getSessionCatalog({})`, which serves the cache.
+ * A restart of the app, in a new process: the engine as the web shell creates it (watching the home), then what
+ * the UI asks before it can show the timeline: `getHome({})` (the sidebar, and the project the timeline opens on),
+ * then `getSessionCatalog({})`. Both are answered from what the last run saved, while it is checked in the background.
  */
 serveProbe<WarmStartInput, WarmStartOutput>(async ({ root, dataDir }) => {
   const started = performance.now();
@@ -29,6 +30,8 @@ serveProbe<WarmStartInput, WarmStartOutput>(async ({ root, dataDir }) => {
     readOnly: true,
     watch: true,
   });
+  const home = await engine.handlers.getHome({});
+  if (home.projects.length === 0) throw new Error('the saved home listed no project');
   const requested = performance.now();
   const listing = await engine.handlers.getSessionCatalog({});
   const finished = performance.now();

@@ -95,7 +95,7 @@ export async function runBenchmarks(options: BenchOptions): Promise<{ results: B
     options.log(`  ${(home.bytes.total / 1e6).toFixed(0)} MB in ${home.seconds.toFixed(1)} s (${home.mbPerSecond.toFixed(0)} MB/s)`);
     const transcripts = transcriptFiles(home.root);
     let dataDirs = 0;
-    let savedCatalog: string | null = null;
+    let savedAppData: string | null = null;
     const newDataDir = (label: string) => {
       const dir = join(workDir, `data-${label}-${++dataDirs}`);
       mkdirSync(dir);
@@ -106,14 +106,14 @@ export async function runBenchmarks(options: BenchOptions): Promise<{ results: B
       jsonlFiles: transcripts.files,
       jsonlBytes: transcripts.bytes,
       newDataDir,
-      savedCatalogCopy: (label) => {
-        if (!savedCatalog) throw new Error('no catalog was built to start from');
+      savedAppDataCopy: (label) => {
+        if (!savedAppData) throw new Error('no first start saved app data to start from');
         const dir = newDataDir(label);
-        cpSync(savedCatalog, dir, { recursive: true });
+        cpSync(savedAppData, dir, { recursive: true });
         return dir;
       },
-      keepCatalog: (dataDir) => {
-        savedCatalog ??= dataDir;
+      keepAppData: (dataDir) => {
+        savedAppData ??= dataDir;
       },
     };
     const samples = new Map<FigureId, number[]>();

@@ -8,7 +8,7 @@ import { HistoryService } from './history/HistoryService';
 import { HistoryStore } from './history/HistoryStore';
 import { HomeService, type HomeServiceOptions } from './home/HomeService';
 import { JobService } from './jobs/JobService';
-import { startLiveHome, type LiveHome } from './liveHome';
+import { createLiveHome, type LiveHome } from './liveHome';
 import { MemoryReviewService } from './memory/MemoryReviewService';
 import { llmEnvironmentFrom, LlmSettingsService, type LlmEnvironment } from './settings/LlmSettingsService';
 import { SessionSecretStore, type SecretStore } from './settings/secretStore';
@@ -49,6 +49,11 @@ export interface EngineServices {
 
 export interface Engine extends EngineServices {
   readonly handlers: RequestHandlers;
+  /**
+   * Resolves once the watchers have made their first scan of the home (at once without `watch`). Requests are
+   * answered before that, so a warm start shows its first page without waiting for a scan of the whole home.
+   */
+  readonly ready: Promise<void>;
   /** Sends every engine event to one shell's sink; returns the unsubscribe. */
   subscribe(sink: EventSink): () => void;
   dispose(): Promise<void>;
@@ -56,12 +61,12 @@ export interface Engine extends EngineServices {
 
 /** Builds the engine for one shell (Electron main, web server or CLI). */
 export async function createEngine(options: EngineOptions): Promise<Engine> {
-  const home = new HomeService(options);
-  const live = options.watch ? await startLiveHome(home) : null;
+  const home = new HomeService({ ...options, rememberAcrossRuns: options.watch });
+  const live = options.watch ? createLiveHome(home) : null;
   const history = new HistoryStore(join(options.dataDir, 'history'));
   const memoryHistory = new HistoryService({ home, store: history, historyDir: join(options.dataDir, 'history'), live });
   if (live) memoryHistory.start();
-  const agentWatch = live ? await AgentMemoryWatch.start(home, live) : null;
+  const agentWatch = live ? AgentMemoryWatch.start(home, live) : null;
   agentWatch?.onDidChange((folders) => memoryHistory.foldersChanged(folders));
   const agentSnapshots = new AgentSnapshotService({
     listAgents: () => home.listAgentMemories(),
@@ -81,7 +86,19 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const transcripts = new TranscriptService(home, live);
   const roots = options.roots.map((root) => root.path);
   const catalog = new CatalogService({ home, live, dataDir: options.dataDir, roots });
+  if (live) {
+    // A warm start shows the first page from what the last run saved (home and catalog) before anything else runs:
+    // checking the home and the watcher's scan of it would queue thousands of reads ahead of it on the I/O pool.
+    void catalog
+      .preloadCache()
+      .then(() => home.confirmLastRun())
+      .catch(() => undefined)
+      .finally(() => live.start());
+  }
   const search = new SearchService({ home, roots });
+  const ready = Promise.all([live?.ready, agentWatch?.ready]).then(() => undefined);
+  // Whoever awaits `ready` sees a failed start; nobody awaiting it must not crash the process.
+  ready.catch(() => undefined);
   const services: EngineServices = {
     home,
     live,
@@ -99,6 +116,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   return {
     ...services,
     handlers: createRequestHandlers(services),
+    ready,
     subscribe: (sink) => forwardEngineEvents(services, sink),
     async dispose() {
       await jobs.dispose();

@@ -20,6 +20,14 @@ function changesProjectList(change: WatchedChange): boolean {
 const RESCAN_DELAY_MS = 300;
 
 export interface LiveHome {
+  /**
+   * Resolves once the watcher has been started and made its first scan: a change made after that is reported.
+   * Until then the app already answers requests (a warm start must not wait for a scan of the whole home);
+   * work that must not miss a change, such as a full catalog refresh, waits for it.
+   */
+  readonly ready: Promise<void>;
+  /** Starts watching (once); the engine does so after the first page's data has been read. */
+  start(): void;
   /** Every batch of changes, from whichever watcher currently follows the home. */
   onDidChange(listener: (changes: readonly WatchedChange[]) => void): () => void;
   /** Our own next write to this path is not a foreign change. */
@@ -32,21 +40,39 @@ function memoryDirsOf(snapshot: HomeSnapshot): string[] {
   return [...new Set(snapshot.projects.map((p) => p.memoryDir))].sort();
 }
 
+function watcherFor(snapshot: HomeSnapshot, usePolling: boolean | undefined): HomeWatcher {
+  return new HomeWatcher({
+    configRoots: snapshot.roots.filter((r) => r.exists).map((r) => r.path),
+    memoryDirs: memoryDirsOf(snapshot),
+    usePolling,
+  });
+}
+
+/** A live home that is watching already (see `createLiveHome`). */
+export function startLiveHome(home: HomeService, options: { usePolling?: boolean } = {}): LiveHome {
+  const live = createLiveHome(home, options);
+  live.start();
+  return live;
+}
+
 /**
  * Keeps a HomeService current: watches its roots and memory folders and rescans (from the session cache,
  * so cheaply) when sessions, memory files or projects come and go. Other services subscribe to its changes.
+ * Nothing is watched until `start()`; the watcher then starts in the background (see `ready`).
  */
-export async function startLiveHome(home: HomeService, options: { usePolling?: boolean } = {}): Promise<LiveHome> {
-  let snapshot = await home.getHome();
-  let watcher = new HomeWatcher({
-    configRoots: snapshot.roots.filter((r) => r.exists).map((r) => r.path),
-    memoryDirs: memoryDirsOf(snapshot),
-    usePolling: options.usePolling,
-  });
+export function createLiveHome(home: HomeService, options: { usePolling?: boolean } = {}): LiveHome {
+  let snapshot: HomeSnapshot | null = null;
+  let watcher: HomeWatcher | null = null;
+  let disposed = false;
   let timer: NodeJS.Timeout | null = null;
   const listeners = new Set<(changes: readonly WatchedChange[]) => void>();
-  const listen = (w: HomeWatcher) =>
-    w.onDidChange((changes) => {
+  // Own writes announced before the watcher exists are handed to it when it does.
+  const ownWritesBeforeStart: string[] = [];
+
+  const follow = async (next: HomeSnapshot): Promise<void> => {
+    const created = watcherFor(next, options.usePolling);
+    for (const path of ownWritesBeforeStart.splice(0)) created.expectOwnWrite(path);
+    created.onDidChange((changes) => {
       for (const listener of listeners) listener(changes);
       if (!changes.some(changesProjectList)) return;
       timer ??= setTimeout(() => {
@@ -54,39 +80,58 @@ export async function startLiveHome(home: HomeService, options: { usePolling?: b
         void home.refresh();
       }, RESCAN_DELAY_MS);
     });
-  listen(watcher);
-  await watcher.start();
+    watcher = created;
+    await created.start();
+  };
+
+  let begin!: () => void;
+  const started = new Promise<void>((resolve) => (begin = resolve));
+  const ready = (async () => {
+    await started;
+    if (disposed) return;
+    const first = await home.getHome();
+    if (disposed) return;
+    snapshot = first;
+    await follow(first);
+  })();
+  // Whoever awaits `ready` sees a failed start; nobody awaiting it must not crash the process.
+  ready.catch(() => undefined);
+
+  // Home changes are applied one after another, after the start, so two watchers never overlap.
+  let applying: Promise<void> = ready.catch(() => undefined);
   const unsubscribe = home.onDidChangeHome((next) => {
-    const rootsChanged = next.roots.map((r) => r.path).join('\0') !== snapshot.roots.map((r) => r.path).join('\0');
-    snapshot = next;
-    if (rootsChanged) {
-      // The demo home (or another root) replaced the old one: watch the new folders instead.
-      void watcher.dispose().then(async () => {
-        watcher = new HomeWatcher({
-          configRoots: next.roots.filter((r) => r.exists).map((r) => r.path),
-          memoryDirs: memoryDirsOf(next),
-          usePolling: options.usePolling,
-        });
-        listen(watcher);
-        await watcher.start();
-      });
-    } else {
-      void watcher.setMemoryDirs(memoryDirsOf(next));
-    }
+    applying = applying
+      .then(async () => {
+        if (disposed || !watcher || !snapshot) return;
+        const rootsChanged = next.roots.map((r) => r.path).join('\0') !== snapshot.roots.map((r) => r.path).join('\0');
+        snapshot = next;
+        if (!rootsChanged) return watcher.setMemoryDirs(memoryDirsOf(next));
+        // The demo home (or another root) replaced the old one: watch the new folders instead.
+        await watcher.dispose();
+        if (!disposed) await follow(next);
+      })
+      .catch(() => undefined);
   });
+
   return {
+    ready,
+    start: () => begin(),
     onDidChange(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
     expectOwnWrite(path) {
-      watcher.expectOwnWrite(path);
+      if (watcher) watcher.expectOwnWrite(path);
+      else ownWritesBeforeStart.push(path);
     },
     async dispose() {
+      disposed = true;
+      begin();
       listeners.clear();
       unsubscribe();
       if (timer) clearTimeout(timer);
-      await watcher.dispose();
+      await applying;
+      await watcher?.dispose();
     },
   };
 }

@@ -1,9 +1,8 @@
 import { safeStorage } from 'electron';
-import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
-import { dirname } from 'node:path';
 import { CodedError } from '../../shared/result';
 import type { SecretStore } from '../core/settings/secretStore';
+import { replaceFileAtomically } from '../core/fs/replaceFileAtomically';
 
 /**
  * Whether safeStorage really encrypts with an OS keychain. On Linux without a secret service it falls back
@@ -38,15 +37,7 @@ export class KeychainSecretStore implements SecretStore {
         'No system keychain is available, so the key cannot be stored safely; set ANTHROPIC_API_KEY instead',
       );
     const encrypted = safeStorage.encryptString(secret);
-    await fs.mkdir(dirname(this.file), { recursive: true });
-    const temp = `${this.file}.${randomBytes(6).toString('hex')}.tmp`;
-    await fs.writeFile(temp, encrypted, { mode: 0o600 });
-    try {
-      await fs.rename(temp, this.file);
-    } catch (error) {
-      await fs.rm(temp, { force: true });
-      throw error;
-    }
+    await replaceFileAtomically(this.file, encrypted);
   }
 
   async clear(): Promise<void> {

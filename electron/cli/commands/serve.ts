@@ -73,6 +73,12 @@ export async function startServe(argv: readonly string[], io: CliIo): Promise<Ru
       .join(', ')}${values['read-only'] ? ' (read-only)' : ''}\n`,
   );
   io.stdout(`Open: ${address.url}\n`);
+  // The page answers at once; changes are followed once the watcher has scanned the home, which on a big one takes a while.
+  void engine.ready.then(
+    () => io.stdout('Following changes to the home.\n'),
+    (error: unknown) =>
+      io.stderr(`warning: cannot follow changes to the home: ${error instanceof Error ? error.message : String(error)}\n`),
+  );
   return {
     url: address.url,
     stop: async () => {

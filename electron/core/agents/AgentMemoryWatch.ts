@@ -41,34 +41,56 @@ export class AgentMemoryWatch {
   private projectDirs: readonly string[] = [];
   private userBases: readonly string[] = [];
 
-  private constructor(
-    private readonly live: LiveHome,
-    private readonly watcher: HomeWatcher,
-  ) {}
+  private watcher: HomeWatcher | null = null;
+  private disposed = false;
+  // Own writes announced before the watcher exists are handed to it when it does.
+  private readonly ownWritesBeforeStart: string[] = [];
+  /** Resolves once both watchers have made their first scan (see LiveHome.ready). */
+  readonly ready: Promise<void>;
+  /** This class's own part of the start: finding the project folders and watching them. */
+  private readonly begun: Promise<void>;
 
-  static async start(home: HomeService, live: LiveHome, options: { usePolling?: boolean } = {}): Promise<AgentMemoryWatch> {
-    const snapshot = await home.getHome();
+  private constructor(
+    private readonly home: HomeService,
+    private readonly live: LiveHome,
+    private readonly usePolling: boolean | undefined,
+  ) {
+    this.begun = this.begin();
+    this.ready = Promise.all([this.begun, live.ready]).then(() => undefined);
+    // Whoever awaits `ready` sees a failed start; nobody awaiting it must not crash the process.
+    this.ready.catch(() => undefined);
+  }
+
+  /** Returns at once; the project folders are found and watched in the background (see `ready`). */
+  static start(home: HomeService, live: LiveHome, options: { usePolling?: boolean } = {}): AgentMemoryWatch {
+    return new AgentMemoryWatch(home, live, options.usePolling);
+  }
+
+  private async begin(): Promise<void> {
+    const snapshot = await this.home.getHome();
     const projectDirs = await projectClaudeDirs(snapshot);
-    const watch = new AgentMemoryWatch(live, new HomeWatcher({ configRoots: [], memoryDirs: projectDirs, usePolling: options.usePolling }));
-    watch.projectDirs = projectDirs;
-    watch.userBases = snapshot.roots.map((root) => join(root.path, USER_BASE));
-    await watch.watcher.start();
-    watch.disposers.push(
-      watch.watcher.onDidChange((changes) =>
-        watch.report(
+    if (this.disposed) return;
+    const watcher = new HomeWatcher({ configRoots: [], memoryDirs: projectDirs, usePolling: this.usePolling });
+    for (const path of this.ownWritesBeforeStart.splice(0)) watcher.expectOwnWrite(path);
+    this.watcher = watcher;
+    this.projectDirs = projectDirs;
+    this.userBases = snapshot.roots.map((root) => join(root.path, USER_BASE));
+    this.disposers.push(
+      watcher.onDidChange((changes) =>
+        this.report(
           changes.map((change) => change.path),
-          watch.projectBases(),
+          this.projectBases(),
         ),
       ),
-      live.onDidChange((changes) =>
-        watch.report(
+      this.live.onDidChange((changes) =>
+        this.report(
           changes.map((change) => change.path),
-          watch.userBases,
+          this.userBases,
         ),
       ),
-      home.onDidChangeHome((next) => void watch.follow(next)),
+      this.home.onDidChangeHome((next) => void this.follow(next)),
     );
-    return watch;
+    await watcher.start();
   }
 
   onDidChange(listener: (folders: readonly string[]) => void): () => void {
@@ -78,14 +100,17 @@ export class AgentMemoryWatch {
 
   /** Our own next write to this path is not Claude Code's: neither watcher reports it. */
   expectOwnWrite(path: string): void {
-    this.watcher.expectOwnWrite(path);
+    if (this.watcher) this.watcher.expectOwnWrite(path);
+    else this.ownWritesBeforeStart.push(path);
     this.live.expectOwnWrite(path);
   }
 
   async dispose(): Promise<void> {
+    this.disposed = true;
+    await this.begun.catch(() => undefined);
     for (const dispose of this.disposers) dispose();
     this.listeners.clear();
-    await this.watcher.dispose();
+    await this.watcher?.dispose();
   }
 
   private projectBases(): string[] {
@@ -102,6 +127,6 @@ export class AgentMemoryWatch {
   private async follow(snapshot: HomeSnapshot): Promise<void> {
     this.userBases = snapshot.roots.map((root) => join(root.path, USER_BASE));
     this.projectDirs = await projectClaudeDirs(snapshot);
-    await this.watcher.setMemoryDirs(this.projectDirs);
+    await this.watcher?.setMemoryDirs(this.projectDirs);
   }
 }

@@ -67,6 +67,14 @@ export class CatalogService {
     return this.catalog.onDidProgress(listener);
   }
 
+  /**
+   * Starts reading the saved catalog now: the app shells list it first thing, and file reads wait in line on
+   * the thread pool, so a read queued behind the watcher's first scan of a big home would take a second.
+   */
+  async preloadCache(): Promise<void> {
+    await this.catalog.loadCache().catch(() => undefined);
+  }
+
   /** The catalog as cached, at once; the first call also starts a background refresh whose results arrive as events. */
   async listing(filter: CatalogFilter): Promise<CatalogListing> {
     await this.catalog.loadCache();
@@ -85,6 +93,8 @@ export class CatalogService {
       const controller = new AbortController();
       this.controller = controller;
       this.refreshing = (async () => {
+        // A change after the build read a file but before the watcher follows it would be lost until the next one.
+        await this.options.live?.ready.catch(() => undefined);
         // Memory folders come from the home (settings may move them); the catalog needs them to spot memory writes.
         this.learnMemoryDirs(await this.options.home.getHome());
         await this.catalog.build({ signal: controller.signal });

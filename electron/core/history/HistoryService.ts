@@ -111,6 +111,8 @@ export class HistoryService {
     // Events are caught from the start; recording them waits for the start-up look (recording runs one at a time).
     if (this.options.live) this.disposers.push(this.recorder.follow(this.options.live));
     void this.recorder.recordAll('startup').catch(() => undefined);
+    // What changed between that look and the watcher's first scan raised no event: look once more then.
+    void this.options.live?.ready.then(() => this.recorder.recordAll('live')).catch(() => undefined);
     // New projects and memory folders, or a different home (the demo): take their first versions right away.
     if (this.options.live)
       this.disposers.push(this.options.home.onDidChangeHome(() => void this.recorder.recordAll('live').catch(() => undefined)));

@@ -1,8 +1,9 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { CodedError } from '../../../shared/result';
 import { contentHash, isContentHash } from '../fs/contentHash';
+import { replaceFileAtomically } from '../fs/replaceFileAtomically';
 
 /** Who changed a memory file: this app, a Claude Code session turn, its memory extraction, a dream, or someone else. */
 export const HISTORY_CAUSES = ['app-edit', 'session', 'extraction', 'dream', 'external'] as const;
@@ -68,22 +69,7 @@ export class HistoryStore {
     const path = this.blobPath(hash);
     const existing = await fs.stat(path).catch(() => null);
     if (existing?.isFile() && existing.size === bytes.length) return hash;
-    await fs.mkdir(dirname(path), { recursive: true });
-    const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-    try {
-      // A failure on the way (a full disk, say) removes the temp file again.
-      const handle = await fs.open(temp, 'wx', 0o600);
-      try {
-        await handle.writeFile(bytes);
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      await fs.rename(temp, path);
-    } catch (error) {
-      await fs.unlink(temp).catch(() => undefined);
-      throw error;
-    }
+    await replaceFileAtomically(path, bytes, { durable: true });
     await this.syncDir(dirname(path));
     return hash;
   }

@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
-import { dirname } from 'node:path';
 import type { DreamWindow } from './attribution/attributeChanges';
+import { replaceFileAtomically } from '../fs/replaceFileAtomically';
 
 /** What the recorder saw of `.consolidate-lock` the last time it looked. */
 export interface LockSighting {
@@ -46,8 +45,5 @@ export async function readRecorderState(path: string): Promise<RecorderStateData
  * crash only means the next look starts from the journal's own times.
  */
 export async function writeRecorderState(path: string, state: RecorderStateData): Promise<void> {
-  await fs.mkdir(dirname(path), { recursive: true });
-  const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-  await fs.writeFile(temp, JSON.stringify(state), { mode: 0o600, flag: 'wx' });
-  await fs.rename(temp, path);
+  await replaceFileAtomically(path, JSON.stringify(state));
 }

@@ -14,6 +14,7 @@ import { INDEX_FILE_NAME, scanMemoryFolder } from '../memory/memoryFolderScan';
 import { readSessionQuickInfo } from '../transcripts/sessionQuickInfo';
 import type { ConfigRootSpec } from './configRoots';
 import { mapLimit } from './mapLimit';
+import { DiscoveryCache } from './discoveryCache';
 import { discoverHome, projectKey, type DiscoveredHome } from './projectDiscovery';
 
 /** MEMORY.md is loaded whole by the UI; anything beyond this is not an index any more and is cut for display. */
@@ -27,6 +28,12 @@ export interface HomeServiceOptions {
   readonly demoHomeSource: string | null;
   readonly shell: ShellKind;
   readonly readOnly: boolean;
+  /**
+   * Keep what discovery finds in the app data folder, and answer the first request from the last run's record
+   * of the same config roots while the caller checks it with `confirmLastRun()`: the app shells, which push the
+   * checked home to the UI. Without it nothing is written (one-shot CLI reads) and every start discovers.
+   */
+  readonly rememberAcrossRuns?: boolean;
 }
 
 type HomeListener = (snapshot: HomeSnapshot) => void;
@@ -49,23 +56,22 @@ async function applyDemoMtimes(manifestPath: string, target: string): Promise<vo
   }
 }
 
-interface CachedSession {
-  readonly size: number;
-  readonly mtimeMs: number;
-  readonly info: SessionQuickInfo;
-}
-
 /** Owns the set of config roots and what was discovered in them; every shell's requests end up here. */
 export class HomeService {
   private roots: readonly ConfigRootSpec[];
   private demo = false;
   private discovered: DiscoveredHome | null = null;
   private loading: Promise<DiscoveredHome> | null = null;
-  private readonly sessionCache = new Map<string, CachedSession>();
+  /** Counts discoveries started, so an older one finishing late does not replace a newer result. */
+  private discoveries = 0;
+  private readonly discoveryCache: DiscoveryCache;
+  /** True while `discovered` is the last run's record, not yet checked against the disk. */
+  private fromLastRun = false;
   private readonly listeners = new Set<HomeListener>();
 
   constructor(private readonly options: HomeServiceOptions) {
     this.roots = options.roots;
+    this.discoveryCache = new DiscoveryCache(options.rememberAcrossRuns ? join(options.dataDir, 'discovery', 'home.json') : null);
   }
 
   onDidChangeHome(listener: HomeListener): () => void {
@@ -77,10 +83,15 @@ export class HomeService {
     return this.toSnapshot(await this.load());
   }
 
+  /** If the home being served is the last run's record, discovers it now and publishes the result. */
+  async confirmLastRun(): Promise<void> {
+    await this.load();
+    if (this.fromLastRun) await this.refresh();
+  }
+
+  /** Discovers the home again; until that finishes, requests are answered from the previous discovery. */
   async refresh(): Promise<HomeSnapshot> {
-    this.discovered = null;
-    this.loading = null;
-    const snapshot = await this.getHome();
+    const snapshot = this.toSnapshot(await this.discover());
     this.emit(snapshot);
     return snapshot;
   }
@@ -96,7 +107,9 @@ export class HomeService {
     }
     this.roots = [{ path: target, source: 'demo' }];
     this.demo = true;
-    this.sessionCache.clear();
+    // Nothing of the old home may be served while the demo is discovered.
+    this.discovered = null;
+    this.loading = null;
     return this.refresh();
   }
 
@@ -147,21 +160,40 @@ export class HomeService {
     return project;
   }
 
+  /** The current discovery: the last one made, else the one under way, else a new one. */
   private load(): Promise<DiscoveredHome> {
     if (this.discovered) return Promise.resolve(this.discovered);
-    this.loading ??= discoverHome(this.roots, (file, id) => this.readSession(file, id)).then((home) => {
-      this.discovered = home;
-      return home;
-    });
+    // Only the very first answer may come from the last run; later ones (after `openDemo`) look at the disk.
+    this.loading ??= this.discover(this.discoveries === 0 && this.options.rememberAcrossRuns === true);
     return this.loading;
+  }
+
+  private discover(fromLastRunIfKnown = false): Promise<DiscoveredHome> {
+    const generation = ++this.discoveries;
+    const roots = this.roots;
+    const discovery = (async () => {
+      await this.discoveryCache.load();
+      const lastRun = fromLastRunIfKnown ? this.discoveryCache.lastHome(roots) : null;
+      const home = lastRun ?? (await discoverHome(roots, (file, id) => this.readSession(file, id)));
+      // Only a cache: failing to save it costs the next start its speed, nothing else.
+      if (!lastRun) await this.discoveryCache.record(roots, home).catch(() => undefined);
+      // A discovery that started later owns the result; this older one must not overwrite it.
+      if (generation === this.discoveries) {
+        this.discovered = home;
+        this.fromLastRun = lastRun !== null;
+      }
+      return home;
+    })();
+    this.loading = discovery;
+    return discovery;
   }
 
   private async readSession(file: string, sessionId: string): Promise<SessionQuickInfo> {
     const stats = await statOrNull(file);
-    const cached = this.sessionCache.get(file);
-    if (stats && cached && cached.size === stats.size && cached.mtimeMs === stats.mtimeMs) return cached.info;
+    const cached = stats && this.discoveryCache.lookup(file, stats);
+    if (cached) return cached;
     const info = await readSessionQuickInfo(file, sessionId);
-    if (stats) this.sessionCache.set(file, { size: stats.size, mtimeMs: stats.mtimeMs, info });
+    if (stats) this.discoveryCache.remember(file, stats, info);
     return info;
   }
 

@@ -3,6 +3,7 @@ import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import type { JobKind, JobRecord, JobSummary } from '../../../shared/jobs/jobTypes';
 import { CodedError } from '../../../shared/result';
+import { replaceFileAtomically } from '../fs/replaceFileAtomically';
 
 const JOB_ID = /^\d{8}T\d{6}Z-(dream|extraction)-[0-9a-f]{8}$/;
 const MAX_RECORD_BYTES = 256 * 1024 * 1024;
@@ -35,16 +36,7 @@ export class JobRecordStore {
   }
 
   async save(record: JobRecord): Promise<void> {
-    await fs.mkdir(this.dir, { recursive: true });
-    const path = this.pathOf(record.id);
-    const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-    await fs.writeFile(temp, JSON.stringify(record), { mode: 0o600 });
-    try {
-      await fs.rename(temp, path);
-    } catch (error) {
-      await fs.rm(temp, { force: true });
-      throw error;
-    }
+    await replaceFileAtomically(this.pathOf(record.id), JSON.stringify(record));
   }
 
   async load(id: string): Promise<JobRecord> {

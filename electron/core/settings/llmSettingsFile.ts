@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_MAX_COST_USD_PER_JOB, DEFAULT_MODEL } from '../../../shared/jobs/llmSettings';
+import { replaceFileAtomically } from '../fs/replaceFileAtomically';
 
 /** The non-secret LLM settings, kept under `llm` in `<dataDir>/settings.json`. */
 export interface StoredLlmSettings {
@@ -54,14 +54,5 @@ export async function readLlmSettings(dataDir: string): Promise<StoredLlmSetting
 export async function writeLlmSettings(dataDir: string, settings: StoredLlmSettings): Promise<void> {
   const current = await readSettingsObject(dataDir);
   const next = { ...current, llm: { model: settings.model, baseUrl: settings.baseUrl, maxCostUsdPerJob: settings.maxCostUsdPerJob } };
-  await fs.mkdir(dataDir, { recursive: true });
-  const path = join(dataDir, SETTINGS_FILE_NAME);
-  const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-  await fs.writeFile(temp, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
-  try {
-    await fs.rename(temp, path);
-  } catch (error) {
-    await fs.rm(temp, { force: true });
-    throw error;
-  }
+  await replaceFileAtomically(join(dataDir, SETTINGS_FILE_NAME), `${JSON.stringify(next, null, 2)}\n`);
 }

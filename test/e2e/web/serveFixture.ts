@@ -10,7 +10,10 @@ export interface ServedApp {
   readonly output: () => string;
 }
 
-/** Starts the built `ccmem serve` on a free port for one home, and stops it afterwards. */
+/**
+ * Starts the built `ccmem serve` on a free port for one home, and stops it afterwards. Resolves once the server
+ * follows changes, so a test that changes files sees them live.
+ */
 export async function startServe(
   env: NodeJS.ProcessEnv,
   extraArgs: readonly string[] = [],
@@ -25,7 +28,7 @@ export async function startServe(
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /Open: (\S+)/.exec(output);
-      if (match) {
+      if (match && output.includes('Following changes to the home.')) {
         clearTimeout(timer);
         resolveUrl(match[1]);
       }

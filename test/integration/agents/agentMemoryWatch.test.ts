@@ -32,8 +32,10 @@ beforeEach(async () => {
     shell: 'cli',
     readOnly: true,
   });
-  live = await startLiveHome(home);
-  watch = await AgentMemoryWatch.start(home, live);
+  live = startLiveHome(home);
+  await live.ready;
+  watch = AgentMemoryWatch.start(home, live);
+  await watch.ready;
 });
 
 afterEach(async () => {

@@ -39,7 +39,8 @@ describe('live catalog: a session updates in place as Claude Code appends', () =
       shell: 'cli',
       readOnly: true,
     });
-    live = await startLiveHome(home);
+    live = startLiveHome(home);
+    await live.ready;
     service = new CatalogService({ home, live, dataDir: join(scenario.home.tmp, 'data'), roots: [scenario.home.root] });
   });
 

@@ -38,7 +38,8 @@ beforeEach(async () => {
     shell: 'web',
     readOnly: false,
   });
-  live = await startLiveHome(home);
+  live = startLiveHome(home);
+  await live.ready;
   history = new HistoryService({
     home,
     store: new HistoryStore(join(dataDir, 'history')),

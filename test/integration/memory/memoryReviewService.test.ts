@@ -24,6 +24,8 @@ async function start(watch: boolean): Promise<void> {
     readOnly: false,
     watch,
   });
+  // Changes are followed once the watcher has scanned the home; the test changes files right away.
+  await engine.ready;
   engine.memory.onDidChangeMemory((change) => changes.push(change));
   folder = { kind: 'project', configRoot: scenario.home.root, slug: scenario.webshop.slug };
 }

@@ -360,7 +360,8 @@ describe('TranscriptService follows a live session', () => {
     const project = home.project(home.workPath('live'));
     const rich = await writeRichSession(project, 'live');
     const homes = homeService(home);
-    const live = await startLiveHome(homes, { usePolling: true });
+    const live = startLiveHome(homes, { usePolling: true });
+    await live.ready;
     const service = new TranscriptService(homes, live);
     try {
       const ref = { configRoot: home.root, slug: project.slug, sessionId: rich.sessionId };

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HomeSnapshot } from '../../../shared/model/home';
 import { HomeService } from '../../../electron/core/home/HomeService';
-import { startLiveHome, type LiveHome } from '../../../electron/core/liveHome';
+import { createLiveHome, startLiveHome, type LiveHome } from '../../../electron/core/liveHome';
 import type { WatchedChange } from '../../../electron/core/watch/watchedChange';
 import { createStandardScenario, seededUuid, type StandardScenario } from '../../fixtures/scenarioHome';
 
@@ -48,7 +48,8 @@ describe('live home: the watcher keeps the project list current', () => {
       shell: 'cli',
       readOnly: true,
     });
-    live = await startLiveHome(home);
+    live = startLiveHome(home);
+    await live.ready;
   });
 
   afterEach(async () => {
@@ -96,5 +97,29 @@ describe('live home: the watcher keeps the project list current', () => {
     await appendFile(theirs, '\ntheirs\n');
     await foreign;
     expect(seen).not.toContain(ours);
+  });
+
+  it('watches nothing before start(), and keeps own writes announced before it', async () => {
+    const waiting = createLiveHome(home);
+    try {
+      let readyYet = false;
+      void waiting.ready.then(() => (readyYet = true));
+      const [ours, theirs] = scenario.webshop.topicFiles.map((rel) => join(scenario.webshop.memoryDir, rel));
+      waiting.expectOwnWrite(ours);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(readyYet).toBe(false);
+
+      waiting.start();
+      await waiting.ready;
+      const seen: string[] = [];
+      waiting.onDidChange((changes) => seen.push(...changes.map((c) => c.path)));
+      await appendFile(ours, '\nours\n');
+      const foreign = nextChange(waiting, (c) => c.path === theirs);
+      await appendFile(theirs, '\ntheirs\n');
+      await foreign;
+      expect(seen).not.toContain(ours);
+    } finally {
+      await waiting.dispose();
+    }
   });
 });

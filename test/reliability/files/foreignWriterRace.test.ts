@@ -63,6 +63,7 @@ describe('a writer imitating Claude Code rewrites memory about 1,000 times a sec
         readOnly: false,
         watch: true,
       });
+      await engine.ready;
       try {
         const project = home.project(home.workPath('contended'));
         await project.session({ turns: 1 });
