@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { createStandardScenario, type StandardScenario } from '../../fixtures/scenarioHome';
-import { expect, startServe, test } from './serveFixture';
+import { expect, serveEnv, startServe, test } from './serveFixture';
 
 const SEED_TIME = '2026-05-01T00:00:00.000Z';
 
@@ -21,11 +21,7 @@ test.describe('the Agents page in the browser', () => {
       { 'MEMORY.md': '# Planner\n\n- plans in small steps\n' },
       SEED_TIME,
     );
-    served = await startServe({
-      HOME: scenario.home.tmp,
-      CLAUDE_CONFIG_DIR: scenario.home.root,
-      CCMEM_DATA_DIR: join(scenario.home.tmp, 'data'),
-    });
+    served = await startServe(serveEnv(scenario.home));
   });
 
   test.afterAll(async () => {

@@ -1,74 +1,63 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createStandardScenario, type StandardScenario } from '../../fixtures/scenarioHome';
 import { snapshotTree } from '../../fixtures/treeSnapshot';
-import { expect, startServe, test } from './serveFixture';
+import { expect, serveStandardScenario, startServe, test } from './serveFixture';
 
 test.describe('the web shell on a scenario home', () => {
-  let scenario: StandardScenario;
-  let served: Awaited<ReturnType<typeof startServe>>;
-
-  test.beforeAll(async () => {
-    scenario = await createStandardScenario();
-    served = await startServe({
-      HOME: scenario.home.tmp,
-      CLAUDE_CONFIG_DIR: scenario.home.root,
-      CCMEM_DATA_DIR: join(scenario.home.tmp, 'data'),
-    });
-  });
-
-  test.afterAll(async () => {
-    await served.stop();
-    await scenario.home.cleanup();
-  });
+  const app = serveStandardScenario();
 
   test('the sidebar lists every project with its real path', async ({ page }) => {
-    await page.goto(served.url);
+    await page.goto(app.served.url);
     await expect(page.locator('#root[data-app-state="ready"]')).toBeAttached();
     const sidebar = page.getByRole('navigation', { name: 'Projects' });
-    await expect(sidebar.getByRole('button')).toHaveCount(scenario.projectCount);
-    for (const path of [scenario.webshop.path, scenario.monorepo.apiPath, scenario.monorepo.repoPath, scenario.windows.path]) {
+    await expect(sidebar.getByRole('button')).toHaveCount(app.scenario.projectCount);
+    for (const path of [
+      app.scenario.webshop.path,
+      app.scenario.monorepo.apiPath,
+      app.scenario.monorepo.repoPath,
+      app.scenario.windows.path,
+    ]) {
       await expect(sidebar.getByText(path, { exact: true })).toBeVisible();
     }
   });
 
   test('every page opens and lists real data', async ({ page }) => {
-    const before = await snapshotTree(scenario.home.root);
-    await page.goto(served.url);
-    await page.getByRole('navigation', { name: 'Projects' }).getByText(scenario.webshop.path, { exact: true }).click();
+    const before = await snapshotTree(app.scenario.home.root);
+    await page.goto(app.served.url);
+    await page.getByRole('navigation', { name: 'Projects' }).getByText(app.scenario.webshop.path, { exact: true }).click();
 
     await page.getByRole('tab', { name: 'Memory' }).click();
     const topics = page.getByRole('table', { name: 'Topic files' });
-    await expect(topics.getByRole('row')).toHaveCount(scenario.webshop.memoryFileCount + 1);
-    await expect(page.getByLabel('MEMORY.md')).toContainText(scenario.webshop.indexText.split('\n')[0]);
+    await expect(topics.getByRole('row')).toHaveCount(app.scenario.webshop.memoryFileCount + 1);
+    await expect(page.getByLabel('MEMORY.md')).toContainText(app.scenario.webshop.indexText.split('\n')[0]);
 
     await page.getByRole('tab', { name: 'Sessions' }).click();
     const sessions = page.getByRole('table', { name: 'Sessions' });
-    await expect(sessions.getByRole('row')).toHaveCount(scenario.webshop.sessions.length + 1);
-    for (const session of scenario.webshop.sessions) await expect(sessions).toContainText(session.title ?? session.sessionId);
+    await expect(sessions.getByRole('row')).toHaveCount(app.scenario.webshop.sessions.length + 1);
+    for (const session of app.scenario.webshop.sessions) await expect(sessions).toContainText(session.title ?? session.sessionId);
 
     await page.getByRole('tab', { name: 'Dreams' }).click();
-    await expect(page.getByLabel('Consolidation')).toContainText(`process ${scenario.webshop.lock.pid}`);
+    await expect(page.getByLabel('Consolidation')).toContainText(`process ${app.scenario.webshop.lock.pid}`);
 
     await page.getByRole('tab', { name: 'Agents' }).click();
     const agents = page.getByRole('table', { name: 'Agent memories' });
-    await expect(agents).toContainText(scenario.agents.userCodeReviewer.dir);
-    await expect(agents).toContainText(scenario.agents.projectQa.dir);
+    await expect(agents).toContainText(app.scenario.agents.userCodeReviewer.dir);
+    await expect(agents).toContainText(app.scenario.agents.projectQa.dir);
 
     await page.getByRole('tab', { name: 'Settings' }).click();
-    await expect(page.getByRole('list', { name: 'Config roots' })).toContainText(scenario.home.root);
+    await expect(page.getByRole('list', { name: 'Config roots' })).toContainText(app.scenario.home.root);
 
-    expect(await snapshotTree(scenario.home.root)).toEqual(before);
+    expect(await snapshotTree(app.scenario.home.root)).toEqual(before);
   });
 
   test('a reload keeps the chosen project and page', async ({ page }) => {
-    await page.goto(served.url);
-    await page.getByRole('navigation', { name: 'Projects' }).getByText(scenario.windows.path, { exact: true }).click();
+    await page.goto(app.served.url);
+    await page.getByRole('navigation', { name: 'Projects' }).getByText(app.scenario.windows.path, { exact: true }).click();
     await page.getByRole('tab', { name: 'Sessions' }).click();
     await page.reload();
     await expect(page.getByRole('tab', { name: 'Sessions' })).toHaveAttribute('aria-selected', 'true');
-    await expect(page.getByLabel('Selected project')).toContainText(scenario.windows.path);
+    await expect(page.getByLabel('Selected project')).toContainText(app.scenario.windows.path);
   });
 });
 
@@ -95,6 +84,7 @@ test.describe('the web shell with no Claude Code folder', () => {
       await expect(page.getByRole('table', { name: 'Topic files' }).getByRole('row')).toHaveCount(8);
     } finally {
       await served.stop();
+      rmSync(tmp, { recursive: true, force: true });
     }
   });
 });

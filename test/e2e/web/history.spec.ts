@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { createDreamScenario, simulateDream, type DreamScenario } from '../../integration/history/dreamSimulation';
 import { appendLines, setMtime, toolUseLine } from '../../integration/history/historyFixtures';
-import { expect, startServe, test } from './serveFixture';
+import { expect, serveEnv, startServe, test } from './serveFixture';
 
 const cli = resolve(import.meta.dirname, '../../../out/cli/index.js');
 
@@ -16,7 +16,7 @@ test.describe('memory history in the browser', () => {
 
   test.beforeAll(async () => {
     scenario = await createDreamScenario();
-    env = { HOME: scenario.home.tmp, CLAUDE_CONFIG_DIR: scenario.home.root, CCMEM_DATA_DIR: join(scenario.home.tmp, 'data') };
+    env = serveEnv(scenario.home);
     for (const name of scenario.names) originals.set(name, await readFile(join(scenario.project.memoryDir, name), 'utf8'));
     // History sees the memory as it was, then Claude Code dreams while the app is closed.
     await promisify(execFile)(process.execPath, [cli, 'history'], { env: { ...process.env, ...env } });

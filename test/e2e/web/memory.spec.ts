@@ -1,36 +1,20 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { createStandardScenario, type StandardScenario } from '../../fixtures/scenarioHome';
-import { expect, startServe, test } from './serveFixture';
+import { expect, serveStandardScenario, test } from './serveFixture';
 
 test.describe.configure({ mode: 'serial' });
 
 test.describe('Memory review in the browser', () => {
-  let scenario: StandardScenario;
-  let served: Awaited<ReturnType<typeof startServe>>;
-  const memoryFile = (rel: string) => join(scenario.webshop.memoryDir, rel);
-
-  test.beforeAll(async () => {
-    scenario = await createStandardScenario();
-    served = await startServe({
-      HOME: scenario.home.tmp,
-      CLAUDE_CONFIG_DIR: scenario.home.root,
-      CCMEM_DATA_DIR: join(scenario.home.tmp, 'data'),
-    });
-  });
-
-  test.afterAll(async () => {
-    await served.stop();
-    await scenario.home.cleanup();
-  });
+  const app = serveStandardScenario();
+  const memoryFile = (rel: string) => join(app.scenario.webshop.memoryDir, rel);
 
   async function openMemory(page: Page) {
-    await page.goto(served.url);
-    await page.getByRole('navigation', { name: 'Projects' }).getByText(scenario.webshop.path, { exact: true }).click();
+    await page.goto(app.served.url);
+    await page.getByRole('navigation', { name: 'Projects' }).getByText(app.scenario.webshop.path, { exact: true }).click();
     await page.getByRole('tab', { name: 'Memory' }).click();
     const topics = page.getByRole('table', { name: 'Topic files' });
-    await expect(topics.getByRole('row')).toHaveCount(scenario.webshop.memoryFileCount + 1);
+    await expect(topics.getByRole('row')).toHaveCount(app.scenario.webshop.memoryFileCount + 1);
     return topics;
   }
 
@@ -39,7 +23,7 @@ test.describe('Memory review in the browser', () => {
   test('reviews a project memory: types, scope, age, origin session, findings, rendered and raw text', async ({ page }) => {
     await openMemory(page);
     await expect(row(page, 'Prefers pnpm')).toContainText('user');
-    await expect(row(page, 'Prefers pnpm')).toContainText(`session ${scenario.webshop.sessions[0].sessionId.slice(0, 8)}`);
+    await expect(row(page, 'Prefers pnpm')).toContainText(`session ${app.scenario.webshop.sessions[0].sessionId.slice(0, 8)}`);
     await expect(row(page, 'Team conventions')).toContainText('team');
     await expect(row(page, 'Checkout rewrite')).toContainText('old project memory');
     await expect(row(page, 'Checkout rewrite')).toContainText('days ago');
@@ -57,7 +41,7 @@ test.describe('Memory review in the browser', () => {
     await detail.getByRole('tab', { name: 'Frontmatter' }).click();
     await expect(detail.getByLabel('Frontmatter fields')).toContainText('originSessionId');
 
-    const origin = scenario.webshop.sessions[0].sessionId;
+    const origin = app.scenario.webshop.sessions[0].sessionId;
     await row(page, 'Prefers pnpm')
       .getByRole('button', { name: `session ${origin.slice(0, 8)}` })
       .click();
@@ -67,7 +51,7 @@ test.describe('Memory review in the browser', () => {
   test('reads what the model sees: the loaded index, the token estimate, the recall view', async ({ page }) => {
     await openMemory(page);
     const modelView = page.getByRole('region', { name: 'What the model sees' });
-    const loaded = scenario.webshop.indexText.trim();
+    const loaded = app.scenario.webshop.indexText.trim();
     await expect(modelView.getByLabel('MEMORY.md')).toHaveText(loaded);
     await expect(modelView).toContainText(`about ${Math.ceil(loaded.length / 4)} tokens (estimate)`);
     await expect(modelView).toContainText('loaded whole');
@@ -103,14 +87,14 @@ test.describe('Memory review in the browser', () => {
     await page.getByRole('group', { name: 'Prune memory' }).getByRole('button', { name: 'Prune' }).click();
     const banner = page.getByRole('status').filter({ hasText: 'Pruned Checkout rewrite' });
     await expect(banner).toBeVisible();
-    await expect(page.getByRole('table', { name: 'Topic files' }).getByRole('row')).toHaveCount(scenario.webshop.memoryFileCount);
+    await expect(page.getByRole('table', { name: 'Topic files' }).getByRole('row')).toHaveCount(app.scenario.webshop.memoryFileCount);
     await expect(readFile(memoryFile('project_checkout_rewrite.md'), 'utf8')).rejects.toThrow();
     expect(await readFile(memoryFile('MEMORY.md'), 'utf8')).not.toContain('project_checkout_rewrite.md');
 
     await banner.getByRole('button', { name: 'Undo' }).click();
     // The banner goes once the whole undo (file and index) has landed.
     await expect(banner).toBeHidden();
-    await expect(page.getByRole('table', { name: 'Topic files' }).getByRole('row')).toHaveCount(scenario.webshop.memoryFileCount + 1);
+    await expect(page.getByRole('table', { name: 'Topic files' }).getByRole('row')).toHaveCount(app.scenario.webshop.memoryFileCount + 1);
     expect(await readFile(memoryFile('project_checkout_rewrite.md'), 'utf8')).toBe(file);
     expect(await readFile(memoryFile('MEMORY.md'), 'utf8')).toBe(index);
   });

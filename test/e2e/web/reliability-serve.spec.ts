@@ -4,7 +4,7 @@ import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { createStandardScenario, type StandardScenario } from '../../fixtures/scenarioHome';
 import { recordFigure } from '../../reliability/support/figureLog';
-import { expect, startServe, test } from './serveFixture';
+import { expect, serveEnv, startServe, test } from './serveFixture';
 
 /** This machine's first address beyond loopback, if it has one. */
 function outsideAddress(): string | null {
@@ -45,7 +45,7 @@ test.describe('ccmem serve: where it listens and what it writes down', () => {
     await scenario?.home.cleanup();
   });
 
-  const env = () => ({ HOME: scenario.home.tmp, CLAUDE_CONFIG_DIR: scenario.home.root, CCMEM_DATA_DIR: join(scenario.home.tmp, 'data') });
+  const env = () => serveEnv(scenario.home);
 
   test('listens on loopback only unless --host says otherwise, and then still checks the Host', async () => {
     const outside = outsideAddress();

@@ -1,9 +1,8 @@
 import type { Page } from '@playwright/test';
-import { join } from 'node:path';
 import { createScenarioHome, topicFile, type ScenarioHome } from '../../fixtures/scenarioHome';
 import { recordFigure } from '../../reliability/support/figureLog';
 import { OUTSIDE_ORIGIN, xssPayloads, type XssPayload } from '../../reliability/support/xssPayloads';
-import { expect, startServe, test } from './serveFixture';
+import { expect, serveEnv, startServe, test } from './serveFixture';
 
 /**
  * Hundreds of script and request injection payloads placed where Claude Code writes text — memory names,
@@ -150,11 +149,7 @@ test.describe('XSS payloads in memory and transcripts', () => {
 
   test.beforeAll(async () => {
     planted = await plant();
-    served = await startServe({
-      HOME: planted.home.tmp,
-      CLAUDE_CONFIG_DIR: planted.home.root,
-      CCMEM_DATA_DIR: join(planted.home.tmp, 'data'),
-    });
+    served = await startServe(serveEnv(planted.home));
   });
 
   test.afterAll(async () => {

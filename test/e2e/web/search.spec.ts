@@ -1,27 +1,10 @@
-import { join } from 'node:path';
-import { createStandardScenario, type StandardScenario } from '../../fixtures/scenarioHome';
-import { expect, startServe, test } from './serveFixture';
+import { expect, serveStandardScenario, test } from './serveFixture';
 
 test.describe('search', () => {
-  let scenario: StandardScenario;
-  let served: Awaited<ReturnType<typeof startServe>>;
-
-  test.beforeAll(async () => {
-    scenario = await createStandardScenario();
-    served = await startServe({
-      HOME: scenario.home.tmp,
-      CLAUDE_CONFIG_DIR: scenario.home.root,
-      CCMEM_DATA_DIR: join(scenario.home.tmp, 'data'),
-    });
-  });
-
-  test.afterAll(async () => {
-    await served.stop();
-    await scenario.home.cleanup();
-  });
+  const app = serveStandardScenario();
 
   test('finds text in transcripts and memory files, and opens the transcript at the hit', async ({ page }) => {
-    await page.goto(served.url);
+    await page.goto(app.served.url);
     await page.getByRole('tab', { name: 'Search' }).click();
     await page.getByRole('searchbox', { name: 'Search text' }).fill('payment api');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
@@ -31,7 +14,7 @@ test.describe('search', () => {
     const hit = results.getByRole('button', { name: /Rewrite the checkout flow to use the new payment API/ }).first();
     await expect(hit.locator('mark')).toHaveText('payment API');
     await hit.click();
-    const checkout = scenario.webshop.sessions[0];
+    const checkout = app.scenario.webshop.sessions[0];
     await expect(page).toHaveURL(new RegExp(`page=transcript.*session=${checkout.sessionId}.*line=2`));
 
     await page.goBack();

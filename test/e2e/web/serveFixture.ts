@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { test as base } from '@playwright/test';
+import { createStandardScenario, type StandardScenario } from '../../fixtures/scenarioHome';
 
 const repoRoot = resolve(import.meta.dirname, '../../..');
 
@@ -51,3 +52,42 @@ export async function startServe(
 
 export const test = base;
 export { expect } from '@playwright/test';
+
+/** The environment that points `ccmem serve` at one home, with the app data folder beside it. */
+export function serveEnv(home: { readonly tmp: string; readonly root: string }): NodeJS.ProcessEnv {
+  return { HOME: home.tmp, CLAUDE_CONFIG_DIR: home.root, CCMEM_DATA_DIR: join(home.tmp, 'data') };
+}
+
+export interface ServedScenario {
+  readonly scenario: StandardScenario;
+  readonly served: ServedApp;
+}
+
+/**
+ * Builds the standard scenario and serves it for the tests of the enclosing `test.describe`; both are removed
+ * after them. Call it in the describe body; read its fields inside tests and hooks.
+ */
+export function serveStandardScenario(): ServedScenario {
+  let scenario: StandardScenario | null = null;
+  let served: Awaited<ReturnType<typeof startServe>> | null = null;
+  base.beforeAll(async () => {
+    scenario = await createStandardScenario();
+    served = await startServe(serveEnv(scenario.home));
+  });
+  base.afterAll(async () => {
+    await served?.stop();
+    await scenario?.home.cleanup();
+  });
+  const required = <T>(value: T | null, what: string): T => {
+    if (value === null) throw new Error(`${what} is only there inside tests and hooks`);
+    return value;
+  };
+  return {
+    get scenario() {
+      return required(scenario, 'the scenario');
+    },
+    get served() {
+      return required(served, 'the served app');
+    },
+  };
+}

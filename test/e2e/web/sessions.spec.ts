@@ -1,37 +1,20 @@
 import { appendFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { createStandardScenario, type StandardScenario } from '../../fixtures/scenarioHome';
 import { snapshotTree } from '../../fixtures/treeSnapshot';
 import { assistantChunk, userPrompt } from '../../unit/catalog/transcriptLines';
-import { expect, startServe, test } from './serveFixture';
+import { expect, serveStandardScenario, test } from './serveFixture';
 
 test.use({ timezoneId: 'UTC' });
 
 test.describe('the sessions timeline', () => {
-  let scenario: StandardScenario;
-  let served: Awaited<ReturnType<typeof startServe>>;
-
-  test.beforeAll(async () => {
-    scenario = await createStandardScenario();
-    served = await startServe({
-      HOME: scenario.home.tmp,
-      CLAUDE_CONFIG_DIR: scenario.home.root,
-      CCMEM_DATA_DIR: join(scenario.home.tmp, 'data'),
-    });
-  });
-
-  test.afterAll(async () => {
-    await served.stop();
-    await scenario.home.cleanup();
-  });
+  const app = serveStandardScenario();
 
   test('lists sessions of one project or all, filters to a day from the chart, and opens a transcript', async ({ page }) => {
-    const before = await snapshotTree(scenario.home.root);
-    await page.goto(served.url);
-    await page.getByRole('navigation', { name: 'Projects' }).getByText(scenario.webshop.path, { exact: true }).click();
+    const before = await snapshotTree(app.scenario.home.root);
+    await page.goto(app.served.url);
+    await page.getByRole('navigation', { name: 'Projects' }).getByText(app.scenario.webshop.path, { exact: true }).click();
     await page.getByRole('tab', { name: 'Sessions' }).click();
     const table = page.getByRole('table', { name: 'Sessions' });
-    await expect(table.getByRole('row')).toHaveCount(scenario.webshop.sessions.length + 1);
+    await expect(table.getByRole('row')).toHaveCount(app.scenario.webshop.sessions.length + 1);
     // Newest first.
     await expect(table.getByRole('row').nth(1)).toContainText('Explain how the product search index is built');
     await expect(page.getByRole('status', { name: 'Catalog progress' }).getByRole('button', { name: 'Refresh' })).toBeVisible();
@@ -50,14 +33,14 @@ test.describe('the sessions timeline', () => {
     await filters.getByLabel('Branch').selectOption('feat/checkout');
     await expect(table.getByRole('row')).toHaveCount(1 + 1);
     await table.getByRole('row', { name: 'Checkout rewrite' }).click();
-    await expect(page).toHaveURL(new RegExp(`page=transcript.*session=${scenario.webshop.sessions[0].sessionId}`));
-    expect(await snapshotTree(scenario.home.root)).toEqual(before);
+    await expect(page).toHaveURL(new RegExp(`page=transcript.*session=${app.scenario.webshop.sessions[0].sessionId}`));
+    expect(await snapshotTree(app.scenario.home.root)).toEqual(before);
   });
 
   test('an open timeline updates in place as Claude Code appends to a session', async ({ page }) => {
-    const session = scenario.windows.sessions[0];
-    await page.goto(served.url);
-    await page.getByRole('navigation', { name: 'Projects' }).getByText(scenario.windows.path, { exact: true }).click();
+    const session = app.scenario.windows.sessions[0];
+    await page.goto(app.served.url);
+    await page.getByRole('navigation', { name: 'Projects' }).getByText(app.scenario.windows.path, { exact: true }).click();
     await page.getByRole('tab', { name: 'Sessions' }).click();
     const row = page.getByRole('table', { name: 'Sessions' }).getByRole('row', { name: 'Port the tool to PowerShell 7' });
     await expect(row).toContainText('2 prompts');

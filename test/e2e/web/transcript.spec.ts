@@ -1,9 +1,8 @@
-import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { createScenarioHome, type ScenarioHome } from '../../fixtures/scenarioHome';
 import { snapshotTree } from '../../fixtures/treeSnapshot';
 import { writeRichSession, type RichSession } from '../../integration/transcripts/richSession';
-import { expect, startServe, test } from './serveFixture';
+import { expect, serveEnv, startServe, test } from './serveFixture';
 
 test.describe('the transcript viewer in the web shell', () => {
   let home: ScenarioHome;
@@ -16,7 +15,7 @@ test.describe('the transcript viewer in the web shell', () => {
     const project = home.project(home.workPath('shop'));
     slug = project.slug;
     rich = await writeRichSession(project);
-    served = await startServe({ HOME: home.tmp, CLAUDE_CONFIG_DIR: home.root, CCMEM_DATA_DIR: join(home.tmp, 'data') });
+    served = await startServe(serveEnv(home));
   });
 
   test.afterAll(async () => {
