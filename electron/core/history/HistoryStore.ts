@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { CodedError } from '../../../shared/result';
 import { contentHash, isContentHash } from '../fs/contentHash';
 import { replaceFileAtomically } from '../fs/replaceFileAtomically';
+import { JsonlLog } from './jsonlLog';
 
 /** Who changed a memory file: this app, a Claude Code session turn, its memory extraction, a dream, or someone else. */
 export const HISTORY_CAUSES = ['app-edit', 'session', 'extraction', 'dream', 'external'] as const;
@@ -52,12 +53,12 @@ function isEntry(value: unknown): value is HistoryEntry {
  * (fsynced on append). A crash leaves at worst an unreferenced blob or a torn last line, which is skipped.
  */
 export class HistoryStore {
-  private entries: HistoryEntry[] = [];
-  /** How far into the journal `entries` reflects, so later reads only parse what was appended since. */
-  private readOffset = 0;
-  private loads: Promise<unknown> = Promise.resolve();
+  /** Read incrementally; a journal replaced by a shorter one (a restored backup) is read again from the start. */
+  private readonly journal: JsonlLog<HistoryEntry>;
 
-  constructor(private readonly dir: string) {}
+  constructor(private readonly dir: string) {
+    this.journal = new JsonlLog(join(dir, JOURNAL), isEntry);
+  }
 
   newChangeSetId(): string {
     return randomUUID();
@@ -91,23 +92,7 @@ export class HistoryStore {
   async append(entries: readonly NewHistoryEntry[]): Promise<HistoryEntry[]> {
     const time = new Date().toISOString();
     const full = entries.map((entry): HistoryEntry => ({ v: 1, time, ...entry }));
-    await fs.mkdir(this.dir, { recursive: true });
-    const path = join(this.dir, JOURNAL);
-    const handle = await fs.open(path, 'a+', 0o600);
-    try {
-      const { size } = await handle.stat();
-      // A torn last line from a crash must not swallow the first new entry.
-      let prefix = '';
-      if (size > 0) {
-        const last = Buffer.alloc(1);
-        await handle.read(last, 0, 1, size - 1);
-        if (last[0] !== 0x0a) prefix = '\n';
-      }
-      await handle.appendFile(prefix + full.map((entry) => `${JSON.stringify(entry)}\n`).join(''));
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
+    await this.journal.append(full);
     return full;
   }
 
@@ -123,42 +108,7 @@ export class HistoryStore {
 
   /** Every entry, oldest first (read incrementally: only what was appended since the last call is parsed). */
   load(): Promise<readonly HistoryEntry[]> {
-    // One read at a time: two reads from the same offset would each add the appended lines.
-    const next = this.loads.then(() => this.readAppended());
-    this.loads = next.catch(() => undefined);
-    return next;
-  }
-
-  private async readAppended(): Promise<readonly HistoryEntry[]> {
-    const path = join(this.dir, JOURNAL);
-    const handle = await fs.open(path, 'r').catch(() => null);
-    if (!handle) return this.entries;
-    try {
-      const { size } = await handle.stat();
-      if (size < this.readOffset) {
-        // The journal was replaced (restored from a backup): read it again from the start.
-        this.entries = [];
-        this.readOffset = 0;
-      }
-      if (size === this.readOffset) return this.entries;
-      const chunk = Buffer.alloc(size - this.readOffset);
-      await handle.read(chunk, 0, chunk.length, this.readOffset);
-      const lastNewline = chunk.lastIndexOf(0x0a);
-      if (lastNewline === -1) return this.entries;
-      for (const line of chunk.subarray(0, lastNewline).toString('utf8').split('\n')) {
-        if (!line.trim()) continue;
-        try {
-          const parsed: unknown = JSON.parse(line);
-          if (isEntry(parsed)) this.entries.push(parsed);
-        } catch {
-          // A torn line from a crash: skipped, the rest of the journal still counts.
-        }
-      }
-      this.readOffset += lastNewline + 1;
-      return this.entries;
-    } finally {
-      await handle.close();
-    }
+    return this.journal.load();
   }
 
   private blobPath(hash: string): string {
