@@ -1,9 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { SnapshotAction } from '../../../shared/agents/snapshotStatus';
 import type { AgentMemoryScope, AgentMemorySummary } from '../../../shared/model/agents';
-import { configRootsFromEnv } from '../../core/home/configRoots';
-import { defaultDataDir } from '../../core/home/dataDir';
-import { createEngine } from '../../core/engine';
+import { createCliEngine } from '../cliEngine';
 import type { CliIo } from '../cliIo';
 import { formatTable } from '../textTable';
 
@@ -40,14 +38,7 @@ export function toAgentJson(agent: AgentMemorySummary): AgentJson {
 
 /** Lists agent memories with the engine of a read-only CLI command; nothing is written anywhere. */
 export async function readAgentMemories(io: CliIo): Promise<AgentMemorySummary[]> {
-  const engine = await createEngine({
-    roots: configRootsFromEnv(io.env),
-    dataDir: defaultDataDir(io.env),
-    demoHomeSource: null,
-    shell: 'cli',
-    readOnly: true,
-    watch: false,
-  });
+  const engine = await createCliEngine(io, { readOnly: true });
   try {
     return await engine.home.listAgentMemories();
   } finally {

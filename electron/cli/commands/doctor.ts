@@ -3,9 +3,7 @@ import { doctorFails, type DoctorFolderJson, type DoctorReport } from '../../../
 import { SEVERITY_ORDER } from '../../../shared/memory/findingCodes';
 import { estimateTokens } from '../../../shared/memory/textMetrics';
 import { CodedError } from '../../../shared/result';
-import { configRootsFromEnv } from '../../core/home/configRoots';
-import { defaultDataDir } from '../../core/home/dataDir';
-import { createEngine } from '../../core/engine';
+import { createCliEngine } from '../cliEngine';
 import { runDoctor } from '../../core/memory/runDoctor';
 import { CliError, type CliIo } from '../cliIo';
 import { bindOptionValues } from '../optionValues';
@@ -57,14 +55,7 @@ export async function runDoctorCommand(argv: readonly string[], io: CliIo): Prom
     },
     strict: true,
   });
-  const engine = await createEngine({
-    roots: configRootsFromEnv(io.env),
-    dataDir: defaultDataDir(io.env),
-    demoHomeSource: null,
-    shell: 'cli',
-    readOnly: true,
-    watch: false,
-  });
+  const engine = await createCliEngine(io, { readOnly: true });
   let report: DoctorReport;
   try {
     report = await runDoctor({ home: engine.home, project: values.project ?? null, agents: values.agents });

@@ -1,9 +1,8 @@
 import { parseArgs } from 'node:util';
 import type { JobProgress, JobRecord, JobSummary } from '../../../shared/jobs/jobTypes';
 import { CodedError } from '../../../shared/result';
-import { createEngine, type Engine } from '../../core/engine';
-import { configRootsFromEnv } from '../../core/home/configRoots';
-import { defaultDataDir } from '../../core/home/dataDir';
+import type { Engine } from '../../core/engine';
+import { createCliEngine } from '../cliEngine';
 import { toJobJson } from '../../core/jobs/jobJson';
 import { llmEnvironmentFrom } from '../../core/settings/LlmSettingsService';
 import { SessionSecretStore } from '../../core/settings/secretStore';
@@ -15,13 +14,8 @@ const EXIT_LOCK_HELD = 3;
 
 /** The engine for a one-shot job command: the key and base URL come from this command's environment. */
 export function createJobEngine(io: CliIo): Promise<Engine> {
-  return createEngine({
-    roots: configRootsFromEnv(io.env),
-    dataDir: defaultDataDir(io.env),
-    demoHomeSource: null,
-    shell: 'cli',
+  return createCliEngine(io, {
     readOnly: false,
-    watch: false,
     llm: { secrets: new SessionSecretStore(), environment: llmEnvironmentFrom(io.env, { useApiKey: true }) },
   });
 }

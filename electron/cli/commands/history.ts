@@ -2,9 +2,8 @@ import { parseArgs } from 'node:util';
 import { describeTotals } from '../../../shared/history/changeSetFiles';
 import type { ChangeCause, ChangeSetSummary, FileChangeKind } from '../../../shared/history/historyModel';
 import type { ProjectRef } from '../../../shared/model/home';
-import { createEngine, type Engine } from '../../core/engine';
-import { configRootsFromEnv } from '../../core/home/configRoots';
-import { defaultDataDir } from '../../core/home/dataDir';
+import type { Engine } from '../../core/engine';
+import { createCliEngine } from '../cliEngine';
 import { CliError, type CliIo } from '../cliIo';
 import { bindOptionValues } from '../optionValues';
 
@@ -46,14 +45,7 @@ export function toChangeSetJson(changeSet: ChangeSetSummary): ChangeSetJson {
  * config root (restore and revert write memory files through the safe writer, nothing else).
  */
 export function openEngine(io: CliIo, readOnly: boolean): Promise<Engine> {
-  return createEngine({
-    roots: configRootsFromEnv(io.env),
-    dataDir: defaultDataDir(io.env),
-    demoHomeSource: null,
-    shell: 'cli',
-    readOnly,
-    watch: false,
-  });
+  return createCliEngine(io, { readOnly });
 }
 
 /** The project a slug names, in whichever config root has it; several roots with the slug is an error. */

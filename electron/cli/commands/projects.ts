@@ -1,8 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { PathSource, ProjectSummary } from '../../../shared/model/home';
-import { configRootsFromEnv } from '../../core/home/configRoots';
-import { defaultDataDir } from '../../core/home/dataDir';
-import { createEngine } from '../../core/engine';
+import { createCliEngine } from '../cliEngine';
 import type { CliIo } from '../cliIo';
 import { formatTable } from '../textTable';
 
@@ -34,14 +32,7 @@ export function toProjectJson(project: ProjectSummary): ProjectJson {
 /** `ccmem projects [--json]`: every project in every config root. Reads only. */
 export async function runProjects(argv: readonly string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({ args: [...argv], options: { json: { type: 'boolean', default: false } }, strict: true });
-  const engine = await createEngine({
-    roots: configRootsFromEnv(io.env),
-    dataDir: defaultDataDir(io.env),
-    demoHomeSource: null,
-    shell: 'cli',
-    readOnly: true,
-    watch: false,
-  });
+  const engine = await createCliEngine(io, { readOnly: true });
   const snapshot = await engine.home.getHome();
   await engine.dispose();
   if (values.json) {

@@ -1,8 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { SessionCatalogEntry, TokenTotals } from '../../../shared/model/catalog';
-import { createEngine } from '../../core/engine';
-import { configRootsFromEnv } from '../../core/home/configRoots';
-import { defaultDataDir } from '../../core/home/dataDir';
+import { createCliEngine } from '../cliEngine';
 import { CliError, type CliIo } from '../cliIo';
 import { bindOptionValues } from '../optionValues';
 import { formatTable } from '../textTable';
@@ -75,14 +73,7 @@ export async function runSessions(argv: readonly string[], io: CliIo): Promise<n
     options: { project: { type: 'string' }, json: { type: 'boolean', default: false } },
     strict: true,
   });
-  const engine = await createEngine({
-    roots: configRootsFromEnv(io.env),
-    dataDir: defaultDataDir(io.env),
-    demoHomeSource: null,
-    shell: 'cli',
-    readOnly: true,
-    watch: false,
-  });
+  const engine = await createCliEngine(io, { readOnly: true });
   try {
     const home = await engine.home.getHome();
     if (values.project !== undefined && !home.projects.some((project) => project.slug === values.project)) {

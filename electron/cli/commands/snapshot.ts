@@ -3,9 +3,8 @@ import { parseArgs } from 'node:util';
 import { agentTypeToFolderName } from '../../../shared/claude/sessionFiles';
 import type { AgentMemorySummary, SnapshotCommand, SnapshotOperation, SnapshotPlan, SnapshotRefusal } from '../../../shared/model/agents';
 import { CodedError } from '../../../shared/result';
-import { createEngine, type Engine } from '../../core/engine';
-import { configRootsFromEnv } from '../../core/home/configRoots';
-import { defaultDataDir } from '../../core/home/dataDir';
+import type { Engine } from '../../core/engine';
+import { createCliEngine } from '../cliEngine';
 import { CliError, type CliIo } from '../cliIo';
 import { bindOptionValues } from '../optionValues';
 
@@ -94,14 +93,7 @@ export async function runSnapshot(argv: readonly string[], io: CliIo): Promise<n
     throw new CliError('--scope is project or local (user-scope memory has no project snapshot)', 2);
   const command = chosenCommand(values);
   const dryRun = values['dry-run'];
-  const engine = await createEngine({
-    roots: configRootsFromEnv(io.env),
-    dataDir: defaultDataDir(io.env),
-    demoHomeSource: null,
-    shell: 'cli',
-    readOnly: dryRun,
-    watch: false,
-  });
+  const engine = await createCliEngine(io, { readOnly: dryRun });
   try {
     const projectPath = await projectPathFor(engine, values.project);
     const agent = findAgent(await engine.home.listAgentMemories(), projectPath, values.agent, values.scope);

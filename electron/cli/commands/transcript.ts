@@ -1,8 +1,7 @@
 import { parseArgs } from 'node:util';
 import { sessionIdSchema } from '../../../shared/transcript/transcriptRequestSchemas';
-import { createEngine } from '../../core/engine';
+import { createCliEngine } from '../cliEngine';
 import { configRootsFromEnv } from '../../core/home/configRoots';
-import { defaultDataDir } from '../../core/home/dataDir';
 import { CliError, type CliIo } from '../cliIo';
 
 export const TRANSCRIPT_USAGE = 'transcript <sessionId> [--json | --html] [--agent ID]';
@@ -29,14 +28,7 @@ export async function runTranscript(argv: readonly string[], io: CliIo): Promise
   const sessionId = positionals[0];
   if (!sessionIdSchema.safeParse(sessionId).success) throw new CliError(`'${sessionId}' is not a session id (a UUID)`, 2);
 
-  const engine = await createEngine({
-    roots: configRootsFromEnv(io.env),
-    dataDir: defaultDataDir(io.env),
-    demoHomeSource: null,
-    shell: 'cli',
-    readOnly: true,
-    watch: false,
-  });
+  const engine = await createCliEngine(io, { readOnly: true });
   try {
     const ref = await engine.transcripts.findSession(sessionId);
     if (!ref)
