@@ -1,7 +1,4 @@
-import { promises as fs } from 'node:fs';
-import { join } from 'node:path';
 import type { SearchHit } from '../../../shared/model/search';
-import { listDir } from '../fs/readSafely';
 import { listSearchTargets, type MemoryFolderTarget, type SearchTarget } from './searchCorpus';
 import { searchPatternsFor } from './searchPattern';
 import type { SearchPart, UnitResult } from './searchWorker';
@@ -76,18 +73,6 @@ function planUnits(targets: readonly SearchTarget[], unitBytes: number): Planned
   return units;
 }
 
-async function defaultMemoryFolders(roots: readonly string[]): Promise<MemoryFolderTarget[]> {
-  const out: MemoryFolderTarget[] = [];
-  for (const configRoot of roots) {
-    const projects = join(configRoot, 'projects');
-    for (const entry of (await listDir(projects)).entries) {
-      const memoryDir = join(projects, entry.name, 'memory');
-      if ((await fs.stat(memoryDir).catch(() => null))?.isDirectory()) out.push({ configRoot, slug: entry.name, memoryDir });
-    }
-  }
-  return out;
-}
-
 /**
  * Text search over every transcript and memory file, newest file first, in worker threads (no native
  * dependency). Hits stream out through `onHit` in a stable order: by file (newest first), then by line.
@@ -128,9 +113,12 @@ export class HomeSearch {
     this.pool.warm();
     const limit = options.limit ?? DEFAULT_SEARCH_LIMIT;
     const patterns = searchPatternsFor(query);
-    const memoryFolders = await (this.options.memoryFolders?.() ?? defaultMemoryFolders(this.roots));
+    const memoryFolders = (await this.options.memoryFolders?.()) ?? null;
     if (options.signal?.aborted) return { hitCount: 0, filesScanned: 0, bytesScanned: 0, truncated: false, cancelled: true };
-    const targets = await listSearchTargets(this.roots, memoryFolders);
+    // Listed afresh by every search (fast enough since the threads list, see searchListing.ts) rather than
+    // reusing the last listing: files created or grown since then are read in their place, newest first,
+    // where a reused listing would put the session being written after every older file.
+    const targets = await listSearchTargets(this.roots, memoryFolders, (jobs) => this.pool.list(jobs));
     const planned = planUnits(targets, this.options.unitBytes ?? DEFAULT_UNIT_BYTES);
 
     let hitCount = 0;
@@ -192,7 +180,7 @@ export class HomeSearch {
       while (!stopped() && nextToDispatch < planned.length && nextToDispatch < nextToReport + this.pool.size * LOOKAHEAD_PER_WORKER) {
         const index = nextToDispatch++;
         try {
-          const result = await this.pool.run(slot, {
+          const result = await this.pool.scan(slot, {
             id: index,
             generation,
             parts: planned[index].map((p) => p.part),

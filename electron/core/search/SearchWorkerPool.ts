@@ -1,22 +1,34 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { searchWorkerMain, type SearchUnit, type SearchWorkerData, type UnitResult } from './searchWorker';
+import { listFolderSync, type ListingJob } from './searchListing';
+import {
+  searchWorkerMain,
+  type ListingResult,
+  type SearchUnit,
+  type SearchWorkerData,
+  type SearchWorkerRequest,
+  type UnitResult,
+} from './searchWorker';
 
 /**
  * The worker program as source text: started with `eval`, so no separate worker file has to be bundled.
  * Some transpilers (tsx, vitest) wrap named functions in a `__name` helper to keep their names; the
  * worker has no such helper, so it gets a do-nothing one.
  */
-const WORKER_SOURCE = `var __name = (target) => target;\n(${searchWorkerMain.toString()})();`;
+const WORKER_SOURCE = `var __name = (target) => target;\n(${searchWorkerMain.toString()})(${listFolderSync.toString()});`;
+
+/** Folders per listing message: few enough that threads share uneven projects, enough to keep messages rare. */
+const LISTING_JOBS_PER_MESSAGE = 4;
 
 interface Slot {
   readonly worker: Worker;
-  pending: { resolve: (result: UnitResult) => void; reject: (error: Error) => void } | null;
+  pending: { resolve: (reply: unknown) => void; reject: (error: Error) => void } | null;
 }
 
 /**
  * A few scanner threads kept warm between searches (starting one costs tens of milliseconds, which a
- * first hit cannot afford). Each runs one unit at a time; a shared flag cancels a whole search at once.
+ * first hit cannot afford). They list the folders a search reads, then scan its files. Each runs one
+ * request at a time; a shared flag cancels a whole search's scans at once.
  */
 export class SearchWorkerPool {
   readonly size: number;
@@ -41,18 +53,47 @@ export class SearchWorkerPool {
     for (let index = 0; index < this.size; index++) this.slot(index);
   }
 
-  /** Runs a unit on slot `index` (0 ≤ index < size); one unit per slot at a time. */
-  run(index: number, unit: SearchUnit): Promise<UnitResult> {
-    const slot = this.slot(index);
-    return new Promise<UnitResult>((resolve, reject) => {
-      slot.pending = { resolve, reject };
-      slot.worker.postMessage(unit);
-    });
+  /** Runs a unit on slot `index` (0 ≤ index < size); one request per slot at a time. */
+  scan(index: number, unit: SearchUnit): Promise<UnitResult> {
+    return this.send(index, { type: 'scan', unit }) as Promise<UnitResult>;
+  }
+
+  /** Lists folders on every thread at once; the answer keeps the order of `jobs`. Not to be mixed with scans. */
+  async list(jobs: readonly ListingJob[]): Promise<ListingResult> {
+    const results: ListingResult = new Array(jobs.length);
+    let next = 0;
+    let failed = false;
+    const drain = async (index: number): Promise<void> => {
+      while (!failed && next < jobs.length) {
+        const from = next;
+        next = Math.min(jobs.length, from + LISTING_JOBS_PER_MESSAGE);
+        try {
+          const listed = (await this.send(index, { type: 'list', jobs: jobs.slice(from, next) })) as ListingResult;
+          for (const [offset, files] of listed.entries()) results[from + offset] = files;
+        } catch (error) {
+          failed = true;
+          throw error;
+        }
+      }
+    };
+    // Every thread's request is answered before this returns, even when one fails: the next request a
+    // slot receives must not find an earlier one still waiting for its reply.
+    const drained = await Promise.allSettled(Array.from({ length: this.size }, (_, index) => drain(index)));
+    for (const outcome of drained) if (outcome.status === 'rejected') throw outcome.reason;
+    return results;
   }
 
   async dispose(): Promise<void> {
     const slots = this.slots.splice(0);
     await Promise.all(slots.map((slot) => slot.worker.terminate()));
+  }
+
+  private send(index: number, request: SearchWorkerRequest): Promise<unknown> {
+    const slot = this.slot(index);
+    return new Promise((resolve, reject) => {
+      slot.pending = { resolve, reject };
+      slot.worker.postMessage(request);
+    });
   }
 
   private slot(index: number): Slot {
@@ -63,10 +104,10 @@ export class SearchWorkerPool {
     worker.unref();
     slot = { worker, pending: null };
     const current = slot;
-    worker.on('message', (result: UnitResult) => {
+    worker.on('message', (reply: unknown) => {
       const pending = current.pending;
       current.pending = null;
-      pending?.resolve(result);
+      pending?.resolve(reply);
     });
     const fail = (error: Error): void => {
       const pending = current.pending;

@@ -1,10 +1,7 @@
-import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import type { SearchHitKind } from '../../../shared/model/search';
-import { discoverSessionFiles, identify } from '../catalog/catalogDiscovery';
-import { mapLimit } from '../home/mapLimit';
-
-const MAX_MEMORY_DEPTH = 6;
+import { listDir } from '../fs/readSafely';
+import type { ListedFile, ListingJob } from './searchListing';
 
 /** One file a search reads. */
 export interface SearchTarget {
@@ -25,47 +22,49 @@ export interface MemoryFolderTarget {
   readonly memoryDir: string;
 }
 
-/** Markdown files under a memory folder; symlinked entries are not followed, so the walk stays inside it. */
-async function markdownFiles(dir: string, depth: number): Promise<string[]> {
-  let entries;
-  try {
-    entries = await fs.readdir(dir, { withFileTypes: true });
-  } catch {
-    return [];
-  }
-  const out: string[] = [];
-  for (const entry of entries) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory() && depth < MAX_MEMORY_DEPTH) out.push(...(await markdownFiles(path, depth + 1)));
-    else if (entry.isFile() && entry.name.toLowerCase().endsWith('.md')) out.push(path);
-  }
-  return out;
+/** Lists folders (on the search threads, see searchListing.ts), answering in the order of `jobs`. */
+export type FolderLister = (jobs: readonly ListingJob[]) => Promise<readonly (readonly ListedFile[])[]>;
+
+interface OwnedJob extends ListingJob {
+  readonly configRoot: string;
+  readonly slug: string;
 }
 
-/** Every transcript (sessions and sub-agents) and memory file of the config roots, newest first. Reads only. */
-export async function listSearchTargets(roots: readonly string[], memoryFolders: readonly MemoryFolderTarget[]): Promise<SearchTarget[]> {
-  const targets: SearchTarget[] = [];
-  for (const project of await discoverSessionFiles(roots)) {
-    const { configRoot, slug } = project;
-    for (const session of project.sessions) {
-      targets.push({ kind: 'transcript', ...session.main, configRoot, slug, sessionId: session.sessionId, agentId: null });
-      for (const agent of session.subagents) {
-        targets.push({ kind: 'transcript', ...agent, configRoot, slug, sessionId: session.sessionId, agentId: agent.agentId });
-      }
-    }
-    for (const agent of project.siblingAgents) {
-      targets.push({ kind: 'transcript', ...agent, configRoot, slug, sessionId: null, agentId: agent.agentId });
+/**
+ * Every transcript (sessions and sub-agents) and memory file of the config roots, newest first. Reads only.
+ * `memoryFolders` null means every `<root>/projects/<slug>/memory`.
+ */
+export async function listSearchTargets(
+  roots: readonly string[],
+  memoryFolders: readonly MemoryFolderTarget[] | null,
+  listFolders: FolderLister,
+): Promise<SearchTarget[]> {
+  const projectJobs: OwnedJob[] = [];
+  const defaultMemoryFolders: MemoryFolderTarget[] = [];
+  for (const configRoot of roots) {
+    const projectsDir = join(configRoot, 'projects');
+    for (const entry of (await listDir(projectsDir)).entries) {
+      const dir = join(projectsDir, entry.name);
+      // A symlinked entry that is no folder lists as empty, so it needs no stat here.
+      if (entry.isDirectory() || entry.isSymbolicLink()) projectJobs.push({ kind: 'project', dir, configRoot, slug: entry.name });
+      defaultMemoryFolders.push({ configRoot, slug: entry.name, memoryDir: join(dir, 'memory') });
     }
   }
+  const memoryJobs: OwnedJob[] = [];
   const seenDirs = new Set<string>();
-  for (const folder of memoryFolders) {
+  for (const folder of memoryFolders ?? defaultMemoryFolders) {
     if (seenDirs.has(folder.memoryDir)) continue;
     seenDirs.add(folder.memoryDir);
-    const files = await markdownFiles(folder.memoryDir, 0);
-    const identified = await mapLimit(files, 16, identify);
-    for (const file of identified) {
-      if (!file) continue;
-      targets.push({ kind: 'memory', ...file, configRoot: folder.configRoot, slug: folder.slug, sessionId: null, agentId: null });
+    memoryJobs.push({ kind: 'memory', dir: folder.memoryDir, configRoot: folder.configRoot, slug: folder.slug });
+  }
+  const jobs = [...projectJobs, ...memoryJobs];
+  const listed = await listFolders(jobs.map(({ kind, dir }) => ({ kind, dir })));
+  const targets: SearchTarget[] = [];
+  for (const [index, job] of jobs.entries()) {
+    const kind = job.kind === 'project' ? 'transcript' : 'memory';
+    // Spelled out, not spread: spreading thousands of objects that came through postMessage took tens of ms.
+    for (const { path, size, mtimeMs, sessionId, agentId } of listed[index]) {
+      targets.push({ kind, path, configRoot: job.configRoot, slug: job.slug, sessionId, agentId, size, mtimeMs });
     }
   }
   return targets.sort((a, b) => b.mtimeMs - a.mtimeMs || a.path.localeCompare(b.path));

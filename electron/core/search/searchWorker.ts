@@ -1,11 +1,14 @@
+import type { ListedFile, ListingJob } from './searchListing';
+
 /**
  * The search scanner, run inside `worker_threads`. It is started from its own source text (`eval`), so it
  * works the same from TypeScript sources (tests), the CLI bundle and the Electron main bundle without a
  * separate worker file to ship: the function below must therefore be self-contained — it may use only
- * its own locals and Node built-ins fetched with `process.getBuiltinModule`.
+ * its own locals, its argument and Node built-ins fetched with `process.getBuiltinModule`.
  *
- * Protocol: the parent posts one `SearchUnit` at a time (a byte range of one file); the worker answers
- * with a `UnitResult`. Cancellation is a shared Int32 holding the newest cancelled generation.
+ * Protocol: the parent posts one request at a time — a `SearchUnit` to scan (byte ranges of files), answered
+ * with a `UnitResult`, or folders to list, answered with their files. Cancellation is a shared Int32 holding
+ * the newest cancelled generation.
  */
 
 /** One byte range of one file. */
@@ -53,13 +56,19 @@ export interface UnitResult {
   readonly cancelled: boolean;
 }
 
+export type SearchWorkerRequest =
+  { readonly type: 'scan'; readonly unit: SearchUnit } | { readonly type: 'list'; readonly jobs: readonly ListingJob[] };
+
+/** The files of each listed folder, in the order of the request's jobs. */
+export type ListingResult = ListedFile[][];
+
 export interface SearchWorkerData {
   /** Int32Array view over a SharedArrayBuffer: [0] = the newest cancelled generation. */
   readonly cancel: SharedArrayBuffer;
 }
 
-/** The worker's whole program. Self-contained: see the file comment. */
-export function searchWorkerMain(): void {
+/** The worker's whole program. Self-contained: see the file comment; `listFolder` is searchListing's `listFolderSync`. */
+export function searchWorkerMain(listFolder: (job: ListingJob) => ListedFile[]): void {
   const threads = process.getBuiltinModule('node:worker_threads');
   const fs = process.getBuiltinModule('node:fs');
   const port = threads.parentPort;
@@ -244,7 +253,8 @@ export function searchWorkerMain(): void {
     return { id: unit.id, parts, cancelled: false };
   }
 
-  port.on('message', (unit: SearchUnit) => {
-    port.postMessage(scan(unit));
+  port.on('message', (request: SearchWorkerRequest) => {
+    if (request.type === 'scan') port.postMessage(scan(request.unit));
+    else port.postMessage(request.jobs.map(listFolder) satisfies ListingResult);
   });
 }
