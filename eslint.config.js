@@ -22,7 +22,6 @@ const allowedLayers = {
 
 /** Third-party packages wrapped in exactly one place; importing them anywhere else is an error. */
 const wrappedPackages = {
-  chokidar: 'electron/core/watch/',
   yaml: 'electron/core/memory/frontmatter.ts',
   'gray-matter': 'electron/core/memory/frontmatter.ts',
   '@anthropic-ai/sdk': 'electron/core/llm/',

@@ -14,6 +14,7 @@ import {
 } from './catalogDiscovery';
 import { CatalogStore } from './catalogStore';
 import { summarizeAggregate, type FileSummary } from './fileSummary';
+import { ReadBuffers } from './jsonlLineReader';
 import { memoryPathMatcher } from './memoryPathMatcher';
 import { buildSessionEntry, type AgentMeta, type SubagentFileFacts } from './sessionEntry';
 import { TranscriptAggregate, type MemoryPathTest, type TranscriptAggregateState } from './transcriptAggregate';
@@ -23,7 +24,7 @@ import { scanTranscriptInto } from './transcriptFileScan';
 const READ_PARALLELISM = 6;
 /** Smaller files are simply read again when they grow; saving their state would cost more than it saves. */
 const STATE_MIN_BYTES = 256 * 1024;
-/** Aggregates of recently read files stay in memory, so a live session continues without loading its state. */
+/** Aggregates of files that live updates read stay in memory, so a live session continues without loading its state. */
 const LIVE_AGGREGATES = 64;
 const TAIL_CHECK_BYTES = 64;
 const PROGRESS_INTERVAL_MS = 100;
@@ -61,6 +62,23 @@ export interface CatalogFilter {
 type UpdateListener = (update: SessionUpdate) => void;
 type ProgressListener = (progress: CatalogProgress) => void;
 
+/** How a file is read: by a build (cancellable, with progress) or by a live update. */
+interface ReadContext {
+  readonly signal?: AbortSignal;
+  /** Called with the bytes read since the last call. */
+  readonly onBytes: (delta: number) => void;
+  /** A build's reads share their buffers; a live update's few reads allocate their own. */
+  readonly buffers?: ReadBuffers;
+  /**
+   * A live update keeps the file's aggregate for the next append. A build does not: thousands of aggregates
+   * kept a while each would all outlive the young generation and fill the old one with garbage.
+   */
+  readonly live: boolean;
+}
+
+/** What a live update reads: no progress, no cancelling. */
+const LIVE_READ: ReadContext = { onBytes: () => undefined, live: true };
+
 interface LiveAggregate {
   readonly fileId: string;
   readonly offset: number;
@@ -92,13 +110,14 @@ function str(value: unknown): string | null {
   return typeof value === 'string' && value !== '' ? value : null;
 }
 
-async function readAgentMeta(path: string): Promise<AgentMeta | null> {
+async function readAgentMeta(path: string, size: number): Promise<AgentMeta | null> {
   try {
     const handle = await fs.open(path, 'r');
     let text: string;
     try {
-      const buffer = Buffer.alloc(MAX_META_BYTES);
-      const { bytesRead } = await handle.read(buffer, 0, MAX_META_BYTES, 0);
+      // Sized to the file: a build reads thousands of these, most of them a few hundred bytes.
+      const buffer = Buffer.alloc(Math.min(size, MAX_META_BYTES));
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
       text = buffer.subarray(0, bytesRead).toString('utf8');
     } finally {
       await handle.close();
@@ -129,6 +148,7 @@ export class SessionCatalog {
   private sessions = new Map<string, CachedSession>();
   private entries = new Map<string, SessionCatalogEntry>();
   private readonly liveAggregates = new Map<string, LiveAggregate>();
+  private readonly memoryTests = new Map<string, { key: string; test: MemoryPathTest }>();
   private readonly updateListeners = new Set<UpdateListener>();
   private readonly progressListeners = new Set<ProgressListener>();
   private queue: Promise<unknown> = Promise.resolve();
@@ -220,7 +240,7 @@ export class SessionCatalog {
       const file = await identify(path);
       const agentId = /agent-(.+)\.jsonl$/.exec(path)?.[1];
       if (!file || !agentId) return;
-      const cached = await this.readFile(file, true, configRoot, slug, undefined, () => undefined);
+      const cached = await this.readFile(file, true, configRoot, slug, LIVE_READ);
       const metaPath = join(configRoot, 'projects', slug, `agent-${agentId}.meta.json`);
       const hasMeta = (await this.readMeta(metaPath)) !== null;
       const sessionId = cached.summary.firstSessionId;
@@ -254,9 +274,15 @@ export class SessionCatalog {
     return run;
   }
 
+  /** One per project, not per file: every cached file keeps its memory folder's path. */
   private memoryTestFor(configRoot: string, slug: string): { key: string; test: MemoryPathTest } {
     const dir = this.memoryDirFor(configRoot, slug);
-    return { key: dir, test: memoryPathMatcher(configRoot, dir) };
+    const project = sessionKeyOf(configRoot, slug, '');
+    const known = this.memoryTests.get(project);
+    if (known?.key === dir) return known;
+    const made = { key: dir, test: memoryPathMatcher(configRoot, dir) };
+    this.memoryTests.set(project, made);
+    return made;
   }
 
   /**
@@ -268,9 +294,7 @@ export class SessionCatalog {
     isSubagentFile: boolean,
     configRoot: string,
     slug: string,
-    signal: AbortSignal | undefined,
-    /** Called with the bytes read since the last call. */
-    onBytes: (delta: number) => void,
+    context: ReadContext,
   ): Promise<CachedFile> {
     const { key: memoryKey, test } = this.memoryTestFor(configRoot, slug);
     const cached = this.files.get(file.path);
@@ -296,11 +320,12 @@ export class SessionCatalog {
     let reported = 0;
     const result = await scanTranscriptInto(file.path, aggregate, {
       fromOffset: from,
-      signal,
+      signal: context.signal,
       tailBytes: TAIL_CHECK_BYTES,
       sizeHint: file.size,
+      buffers: context.buffers,
       onBytes: (bytes) => {
-        onBytes(bytes - reported);
+        context.onBytes(bytes - reported);
         reported = bytes;
       },
     });
@@ -317,8 +342,10 @@ export class SessionCatalog {
       summary: summarizeAggregate(aggregate) as CachedFile['summary'],
     };
     this.files.set(file.path, record);
-    this.liveAggregates.set(file.path, { fileId: file.fileId, offset: result.offset, aggregate });
-    while (this.liveAggregates.size > LIVE_AGGREGATES) this.liveAggregates.delete(this.liveAggregates.keys().next().value as string);
+    if (context.live) {
+      this.liveAggregates.set(file.path, { fileId: file.fileId, offset: result.offset, aggregate });
+      while (this.liveAggregates.size > LIVE_AGGREGATES) this.liveAggregates.delete(this.liveAggregates.keys().next().value as string);
+    }
     if (result.offset >= STATE_MIN_BYTES) await this.store.saveState(file.path, file.fileId, result.offset, aggregate.toState());
     return record;
   }
@@ -336,7 +363,7 @@ export class SessionCatalog {
     if (!file) return null;
     const cached = this.metas.get(path);
     if (cached && sameVersion(cached, file)) return cached.meta;
-    const meta = await readAgentMeta(path);
+    const meta = await readAgentMeta(path, file.size);
     this.metas.set(path, { path, fileId: file.fileId, size: file.size, mtimeNs: file.mtimeNs, mtimeMs: file.mtimeMs, meta });
     return meta;
   }
@@ -367,14 +394,13 @@ export class SessionCatalog {
   private async readSession(
     session: DiscoveredSession,
     siblings: readonly DiscoveredSubagentFile[],
-    signal: AbortSignal | undefined,
-    onBytes: (bytes: number) => void,
+    context: ReadContext,
   ): Promise<string> {
     const { configRoot, slug } = session;
-    await this.readFile(session.main, false, configRoot, slug, signal, onBytes);
+    await this.readFile(session.main, false, configRoot, slug, context);
     const agents: DiscoveredSubagentFile[] = [...session.subagents, ...siblings];
     for (const agent of agents) {
-      await this.readFile(agent, true, configRoot, slug, signal, onBytes);
+      await this.readFile(agent, true, configRoot, slug, context);
       await this.readMeta(agent.metaPath);
     }
     const key = sessionKeyOf(configRoot, slug, session.sessionId);
@@ -395,14 +421,10 @@ export class SessionCatalog {
   }
 
   /** Sibling agent files name their session in their lines: read them first (cheaply cached), then group. */
-  private async siblingsBySession(
-    project: DiscoveredProject,
-    signal: AbortSignal | undefined,
-    onBytes: (bytes: number) => void,
-  ): Promise<Map<string, DiscoveredSubagentFile[]>> {
+  private async siblingsBySession(project: DiscoveredProject, context: ReadContext): Promise<Map<string, DiscoveredSubagentFile[]>> {
     const bySession = new Map<string, DiscoveredSubagentFile[]>();
     for (const agent of project.siblingAgents) {
-      const cached = await this.readFile(agent, true, project.configRoot, project.slug, signal, onBytes);
+      const cached = await this.readFile(agent, true, project.configRoot, project.slug, context);
       const sessionId = cached.summary.firstSessionId;
       if (!sessionId) continue;
       bySession.set(sessionId, [...(bySession.get(sessionId) ?? []), agent]);
@@ -439,9 +461,14 @@ export class SessionCatalog {
       for (const listener of this.progressListeners) listener(this.currentProgress);
     };
     report(true, false, true);
-    const onBytes = (delta: number): void => {
-      bytesDone += delta;
-      report(true, false, false);
+    const context: ReadContext = {
+      signal: options.signal,
+      onBytes: (delta) => {
+        bytesDone += delta;
+        report(true, false, false);
+      },
+      buffers: new ReadBuffers(),
+      live: false,
     };
     const seen = new Set<string>();
     let batch: string[] = [];
@@ -455,7 +482,7 @@ export class SessionCatalog {
     let cancelled = false;
     try {
       for (const project of projects) {
-        const siblings = await this.siblingsBySession(project, options.signal, onBytes);
+        const siblings = await this.siblingsBySession(project, context);
         done += project.siblingAgents.length;
         // Newest sessions first, so a first build shows recent work early.
         const sessions = [...project.sessions].sort((a, b) => b.main.mtimeMs - a.main.mtimeMs);
@@ -463,7 +490,7 @@ export class SessionCatalog {
           if (options.signal?.aborted) return;
           const files: DiscoveredFile[] = [session.main, ...session.subagents];
           const before = files.map((file) => this.files.get(file.path));
-          const key = await this.readSession(session, siblings.get(session.sessionId) ?? [], options.signal, onBytes);
+          const key = await this.readSession(session, siblings.get(session.sessionId) ?? [], context);
           seen.add(key);
           done += files.length;
           const read = files.filter((file, i) => this.files.get(file.path) !== before[i]).length;
@@ -508,7 +535,7 @@ export class SessionCatalog {
         const file = await identify(agent.path);
         if (file) siblings.push({ ...file, agentId: agent.agentId, layout: 'sibling', metaPath: agent.metaPath });
       }
-      await this.readSession(discovered, siblings, undefined, () => undefined);
+      await this.readSession(discovered, siblings, LIVE_READ);
       changed.push(key);
     }
     this.forget(removed);

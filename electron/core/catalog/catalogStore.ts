@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { CATALOG_CACHE_FORMAT, cachedStateSchema, type CachedState, type CatalogIndex } from './catalogCacheSchema';
+import { writeHashedFile } from './hashedFileWriter';
 import type { TranscriptAggregateState } from './transcriptAggregate';
 
 /** Larger index files are not a catalog we wrote; they are discarded rather than parsed. */
@@ -22,6 +23,23 @@ async function readJson(path: string): Promise<unknown> {
   const stats = await fs.stat(path);
   if (stats.size > MAX_INDEX_BYTES) throw new Error('catalog cache file is too large');
   return JSON.parse(await fs.readFile(path, 'utf8')) as unknown;
+}
+
+function* jsonArray(name: string, items: readonly unknown[]): Generator<string> {
+  yield `${JSON.stringify(name)}:[`;
+  for (let i = 0; i < items.length; i++) yield i === 0 ? JSON.stringify(items[i]) : `,${JSON.stringify(items[i])}`;
+  yield ']';
+}
+
+/** The index as JSON text, in pieces; parsed back, it is the same object `JSON.stringify` would have written. */
+function* indexJson(index: CatalogIndex): Generator<string> {
+  yield `{"format":${JSON.stringify(index.format)},`;
+  yield* jsonArray('files', index.files);
+  yield ',';
+  yield* jsonArray('metas', index.metas);
+  yield ',';
+  yield* jsonArray('sessions', index.sessions);
+  yield '}';
 }
 
 /**
@@ -66,11 +84,10 @@ export class CatalogStore {
     }
   }
 
+  /** Written entry by entry: a catalog of thousands of sessions is tens of megabytes as one JSON string. */
   async saveIndex(index: CatalogIndex): Promise<void> {
     await fs.mkdir(this.dir, { recursive: true });
-    const body = Buffer.from(JSON.stringify(index), 'utf8');
-    const header = JSON.stringify({ format: CATALOG_CACHE_FORMAT, sha1: createHash('sha1').update(body).digest('hex') });
-    await writeAtomically(this.indexPath, Buffer.concat([Buffer.from(`${header}\n`), body]));
+    await writeHashedFile(this.indexPath, (sha1) => JSON.stringify({ format: CATALOG_CACHE_FORMAT, sha1 }), indexJson(index));
   }
 
   private statePath(path: string): string {

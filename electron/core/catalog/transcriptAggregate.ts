@@ -98,8 +98,17 @@ function tokensOf(usage: unknown): TokenTotals {
   };
 }
 
+/**
+ * The first `length` characters of a text, as a string of their own: V8 makes a cut of a long string point
+ * into it, which would keep a whole pasted prompt alive for as long as the catalog keeps its first words.
+ */
+function detachedPrefix(text: string, length: number): string {
+  // A JSON round trip copies the characters exactly, lone surrogates included.
+  return text.length > length ? (JSON.parse(JSON.stringify(text.slice(0, length))) as string) : text;
+}
+
 function clip(text: string): string {
-  return text.length > MAX_TITLE_SOURCE_CHARS ? text.slice(0, MAX_TITLE_SOURCE_CHARS) : text;
+  return detachedPrefix(text, MAX_TITLE_SOURCE_CHARS);
 }
 
 /**
@@ -107,7 +116,7 @@ function clip(text: string): string {
  * (200 characters are at most 800 bytes), so the Task call and the run's first line give the same key.
  */
 function promptKey(text: string): string {
-  return text.slice(0, 200);
+  return detachedPrefix(text, 200);
 }
 
 function isAbsolutePath(path: string): boolean {

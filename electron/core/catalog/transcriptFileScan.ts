@@ -1,4 +1,4 @@
-import { readJsonlLines, type JsonlReadResult } from './jsonlLineReader';
+import { readJsonlLines, type JsonlReadResult, type ReadBuffers } from './jsonlLineReader';
 import type { TranscriptAggregate } from './transcriptAggregate';
 import { isBlankLine, parseTranscriptLine } from './transcriptLineParser';
 
@@ -8,6 +8,7 @@ export interface ScanOptions {
   readonly onBytes?: (bytes: number) => void;
   readonly tailBytes?: number;
   readonly sizeHint?: number;
+  readonly buffers?: ReadBuffers;
 }
 
 /**
@@ -22,6 +23,7 @@ export function scanTranscriptInto(path: string, aggregate: TranscriptAggregate,
     onBytes: options.onBytes,
     tailBytes: options.tailBytes,
     sizeHint: options.sizeHint,
+    buffers: options.buffers,
     onLine: (line) => {
       if (isBlankLine(line)) return aggregate.blankLine();
       const parsed = parseTranscriptLine(line);

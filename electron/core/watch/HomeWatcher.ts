@@ -1,4 +1,4 @@
-import { watch, type FSWatcher } from 'chokidar';
+import { FolderTreeWatcher } from './FolderTreeWatcher';
 import { classifyChange, isIgnoredPath, type FileEvent, type WatchedChange } from './watchedChange';
 
 export interface HomeWatcherOptions {
@@ -15,7 +15,8 @@ type ChangeListener = (changes: readonly WatchedChange[]) => void;
 
 const DEFAULT_DEBOUNCE_MS = 40;
 const OWN_WRITE_WINDOW_MS = 2000;
-const RUN_OUT_OF_WATCHERS = new Set(['ENOSPC', 'EMFILE']);
+/** Polling lists every followed folder and stats its files each round, so it cannot run much more often. */
+const POLL_INTERVAL_MS = 200;
 
 /**
  * One watcher over the config roots and the known memory folders. It batches events per path,
@@ -23,18 +24,21 @@ const RUN_OUT_OF_WATCHERS = new Set(['ENOSPC', 'EMFILE']);
  * Services subscribe with `onDidChange`; nothing here talks to a window or a socket.
  */
 export class HomeWatcher {
-  private watcher: FSWatcher | null = null;
-  private polling: boolean;
+  private readonly tree: FolderTreeWatcher;
   private memoryDirs: readonly string[];
   private readonly pending = new Map<string, FileEvent>();
   private flushTimer: NodeJS.Timeout | null = null;
   private readonly ownWrites = new Map<string, number>();
   private readonly listeners = new Set<ChangeListener>();
-  private readonly errorListeners = new Set<(error: Error) => void>();
 
   constructor(private readonly options: HomeWatcherOptions) {
-    this.polling = options.usePolling ?? false;
     this.memoryDirs = options.memoryDirs;
+    this.tree = new FolderTreeWatcher({
+      usePolling: options.usePolling ?? false,
+      pollIntervalMs: POLL_INTERVAL_MS,
+      isIgnored: isIgnoredPath,
+      onEvent: (event, path) => this.queue(event, path),
+    });
   }
 
   onDidChange(listener: ChangeListener): () => void {
@@ -42,25 +46,15 @@ export class HomeWatcher {
     return () => this.listeners.delete(listener);
   }
 
-  onDidError(listener: (error: Error) => void): () => void {
-    this.errorListeners.add(listener);
-    return () => this.errorListeners.delete(listener);
-  }
-
   /** Resolves once the initial scan is done, so a change made after it is seen. */
   async start(): Promise<void> {
-    await this.open();
+    await this.tree.follow(this.targets());
   }
 
   /** Follows a new set of memory folders (projects appeared, settings moved a folder). */
   async setMemoryDirs(memoryDirs: readonly string[]): Promise<void> {
-    const added = memoryDirs.filter((dir) => !this.memoryDirs.includes(dir));
-    const removed = this.memoryDirs.filter((dir) => !memoryDirs.includes(dir));
     this.memoryDirs = memoryDirs;
-    if (!this.watcher) return;
-    if (removed.length > 0) await this.watcher.unwatch(removed.filter((dir) => !this.isUnderRoot(dir)));
-    const outside = added.filter((dir) => !this.isUnderRoot(dir));
-    if (outside.length > 0) this.watcher.add(outside);
+    await this.tree.follow(this.targets());
   }
 
   /** Our own next write to this path is not a foreign change; its events are swallowed for a moment. */
@@ -69,52 +63,21 @@ export class HomeWatcher {
   }
 
   get isPolling(): boolean {
-    return this.polling;
+    return this.tree.isPolling;
   }
 
-  async dispose(): Promise<void> {
+  dispose(): Promise<void> {
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = null;
     this.pending.clear();
     this.listeners.clear();
-    this.errorListeners.clear();
-    await this.watcher?.close();
-    this.watcher = null;
+    this.tree.dispose();
+    return Promise.resolve();
   }
 
-  private isUnderRoot(dir: string): boolean {
-    return this.options.configRoots.some((root) => dir === root || dir.startsWith(`${root}/`) || dir.startsWith(`${root}\\`));
-  }
-
-  private async open(): Promise<void> {
-    const targets = [...this.options.configRoots, ...this.memoryDirs.filter((dir) => !this.isUnderRoot(dir))];
-    // chokidar never reports ready for an empty list; with nothing to follow there is no watcher.
-    if (targets.length === 0) return;
-    const watcher = watch(targets, {
-      ignoreInitial: true,
-      followSymlinks: false,
-      ignorePermissionErrors: true,
-      usePolling: this.polling,
-      interval: 200,
-      binaryInterval: 500,
-      ignored: (path) => isIgnoredPath(path),
-    });
-    this.watcher = watcher;
-    watcher.on('all', (event, path) => this.queue(event as FileEvent, path));
-    watcher.on('error', (error) => void this.onError(error as Error));
-    await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
-  }
-
-  private async onError(error: Error): Promise<void> {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code && RUN_OUT_OF_WATCHERS.has(code) && !this.polling) {
-      // The OS ran out of watchers: keep following the files by polling instead of going blind.
-      this.polling = true;
-      await this.watcher?.close();
-      await this.open();
-      return;
-    }
-    for (const listener of this.errorListeners) listener(error);
+  /** Memory folders inside a config root are followed with it; the tree watcher drops such nested targets. */
+  private targets(): string[] {
+    return [...this.options.configRoots, ...this.memoryDirs];
   }
 
   private queue(event: FileEvent, path: string): void {
@@ -123,7 +86,8 @@ export class HomeWatcher {
       if (Date.now() <= ownUntil) return;
       this.ownWrites.delete(path);
     }
-    this.pending.set(path, event);
+    // A file created and then written within the window is still new to the listeners.
+    if (!(event === 'change' && this.pending.get(path) === 'add')) this.pending.set(path, event);
     this.flushTimer ??= setTimeout(() => this.flush(), this.options.debounceMs ?? DEFAULT_DEBOUNCE_MS);
   }
 

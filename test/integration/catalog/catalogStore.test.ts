@@ -1,0 +1,117 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CATALOG_CACHE_FORMAT, type CachedFile, type CatalogIndex } from '../../../electron/core/catalog/catalogCacheSchema';
+import { CatalogStore } from '../../../electron/core/catalog/catalogStore';
+import type { FileSummary } from '../../../electron/core/catalog/fileSummary';
+import { writeHashedFile } from '../../../electron/core/catalog/hashedFileWriter';
+
+function summary(i: number): FileSummary {
+  return {
+    lines: i,
+    badLines: 0,
+    firstTimestamp: '2026-01-01T00:00:00.000Z',
+    lastTimestamp: null,
+    firstSessionId: `session-${i}`,
+    cwds: ['/work/projet-été'],
+    gitBranches: [],
+    versions: ['2.1.37'],
+    models: [],
+    customTitle: i % 2 === 0 ? `Réparer le panier 🛒 n°${i}` : null,
+    aiTitle: null,
+    lastPrompt: null,
+    summary: null,
+    firstPrompt: 'x'.repeat(300),
+    userPrompts: 1,
+    assistantTurns: 2,
+    toolCalls: 0,
+    tokens: { input: 1, output: 2, cacheCreation: 3, cacheRead: 4 },
+    compactions: [],
+    memoryReads: [],
+    memoryWrites: [],
+    agentLinks: [],
+    inlineRuns: [],
+  };
+}
+
+/** Big enough that the index is written in many batches, with characters of every UTF-8 length. */
+function bigIndex(): CatalogIndex {
+  const files: CachedFile[] = Array.from({ length: 600 }, (_, i) => ({
+    path: `/home/me/.claude/projects/-work-projet-été/${i}.jsonl`,
+    fileId: `1:${i}`,
+    size: 1000 + i,
+    mtimeNs: `${1_700_000_000_000_000_000n + BigInt(i)}`,
+    mtimeMs: 1_700_000_000_000 + i,
+    offset: 1000 + i,
+    tailHex: 'ab'.repeat(64),
+    memoryKey: '/home/me/.claude/projects/-work-projet-été/memory',
+    isSubagentFile: false,
+    summary: summary(i),
+  }));
+  return {
+    format: CATALOG_CACHE_FORMAT,
+    files,
+    metas: [{ path: '/m.meta.json', fileId: '1:1', size: 2, mtimeNs: '1', mtimeMs: 1, meta: { agentType: 'qa', description: null } }],
+    sessions: files.map((file, i) => ({
+      configRoot: '/home/me/.claude',
+      slug: '-work-projet-été',
+      sessionId: `session-${i}`,
+      path: file.path,
+      subagents: [],
+      sessionMemoryPath: null,
+    })),
+  };
+}
+
+describe('CatalogStore index', () => {
+  let dataDir: string;
+  beforeEach(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'ccmem-catalog-store-'));
+  });
+  afterEach(() => rm(dataDir, { recursive: true, force: true }));
+
+  it('writes entry by entry exactly what one JSON text would be, under a header holding its hash, and reads it back', async () => {
+    const index = bigIndex();
+    const store = new CatalogStore(dataDir);
+    await store.saveIndex(index);
+    const bytes = await readFile(join(dataDir, 'catalog', 'index.json'));
+    const headerEnd = bytes.indexOf(0x0a);
+    const body = bytes.subarray(headerEnd + 1);
+    expect(body.toString('utf8')).toBe(JSON.stringify(index));
+    expect(JSON.parse(bytes.toString('utf8', 0, headerEnd))).toEqual({
+      format: CATALOG_CACHE_FORMAT,
+      sha1: createHash('sha1').update(body).digest('hex'),
+    });
+    expect(await new CatalogStore(dataDir).loadIndex()).toEqual(index);
+    expect(await readdir(join(dataDir, 'catalog'))).toEqual(['index.json']);
+  });
+});
+
+describe('writeHashedFile', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'ccmem-hashed-file-'));
+  });
+  afterEach(() => rm(dir, { recursive: true, force: true }));
+
+  it('leaves the previous file alone and no temporary file behind when the body fails half way', async () => {
+    const path = join(dir, 'index.json');
+    await writeFile(path, 'previous');
+    function* failing(): Generator<string> {
+      yield 'y'.repeat(200_000);
+      throw new Error('an entry could not be written');
+    }
+    await expect(writeHashedFile(path, (sha1) => JSON.stringify({ sha1 }), failing())).rejects.toThrow('could not be written');
+    expect(await readFile(path, 'utf8')).toBe('previous');
+    expect(await readdir(dir)).toEqual(['index.json']);
+  });
+
+  it('refuses a header whose length depends on the hash, rather than writing a broken file', async () => {
+    const path = join(dir, 'index.json');
+    await expect(writeHashedFile(path, (sha1) => (sha1.startsWith('0000') ? 'short' : `long ${sha1}`), ['body'])).rejects.toThrow();
+    expect(await readdir(dir)).toEqual([]);
+  });
+});
