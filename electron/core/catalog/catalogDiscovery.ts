@@ -1,4 +1,4 @@
-import { promises as fs } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isSessionFileName, sessionIdFromFileName } from '../../../shared/claude/sessionFiles';
 import type { SubagentLayout } from '../../../shared/model/catalog';
@@ -47,10 +47,14 @@ export interface DiscoveredProject {
   readonly siblingAgents: readonly DiscoveredSubagentFile[];
 }
 
-/** Stats a file (following symlinks) into the identity the cache keys on; null when it is not a readable file. */
+/**
+ * Stats a file (following symlinks) into the identity the cache keys on; null when it is not a readable file.
+ * Blocking on purpose: a build stats thousands of files, and a `stat` of a cached inode takes microseconds,
+ * while each asynchronous one cost a promise and a thread-pool round trip (half of a build's discovery time).
+ */
 export async function identify(path: string): Promise<DiscoveredFile | null> {
   try {
-    const stats = await fs.stat(path, { bigint: true });
+    const stats = statSync(path, { bigint: true });
     if (!stats.isFile()) return null;
     return {
       path,

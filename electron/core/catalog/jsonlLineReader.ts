@@ -1,4 +1,4 @@
-import { promises as fs } from 'node:fs';
+import { closeSync, fstatSync, openSync, read, readSync } from 'node:fs';
 
 const NEWLINE = 0x0a;
 const CHUNK_BYTES = 1024 * 1024;
@@ -8,7 +8,7 @@ export const DEFAULT_MAX_LINE_BYTES = 32 * 1024 * 1024;
 
 /**
  * Full-size read buffers shared by the reads of one job that reads many files (a catalog build): each read
- * takes two and gives them back, so the job holds two per read in flight. A fresh pair per file would outlive
+ * takes two and gives them back, so the job holds two per read in flight. A fresh one per file would outlive
  * its file until a full garbage collection, and a build reads thousands of files.
  */
 export class ReadBuffers {
@@ -58,26 +58,50 @@ export interface JsonlReadResult {
   readonly tail: Buffer;
 }
 
+/** How long reading may hold the engine's thread before it lets other work (requests, events) run. */
+const YIELD_AFTER_MS = 10;
+/** Shared by every read in flight, since they all run on the one thread. */
+let sliceStartedAt = performance.now();
+
+/** One read on the thread pool: the copy of a big chunk overlaps with the splitting and parsing of the last one. */
+function readInBackground(fd: number, buffer: Buffer, position: number): Promise<number> {
+  return new Promise((resolve, reject) =>
+    read(fd, buffer, 0, buffer.length, position, (error, bytesRead) => (error ? reject(error) : resolve(bytesRead))),
+  );
+}
+
+/** Lets queued callbacks run once the current slice has used its time; a promise's `then` alone would not. */
+async function yieldWhenSliceIsUsed(): Promise<void> {
+  if (performance.now() - sliceStartedAt < YIELD_AFTER_MS) return;
+  await new Promise((resolve) => setImmediate(resolve));
+  sliceStartedAt = performance.now();
+}
+
 /**
  * Streams the complete lines of a JSONL file from a saved offset with a hand-rolled splitter over 1 MiB
  * reads; never holds the whole file. A line longer than a read is only measured as it streams by, then read
  * again whole once its end is seen. A line still being written (no newline yet) is not delivered, and
  * the returned offset points at its start, so each line is delivered exactly once across reads.
+ *
+ * Opening, closing and the first chunk are blocking, in time slices: a catalog build reads thousands of
+ * mostly small files, and each asynchronous open, read and close cost the engine's thread a promise and a
+ * thread-pool round trip (together about a fifth of a cold build), while such a call on a file in the page
+ * cache takes microseconds. Later chunks of a big file are read ahead on the thread pool, so their copy
+ * overlaps with the parsing on this thread.
  */
 export async function readJsonlLines(path: string, options: JsonlReadOptions): Promise<JsonlReadResult> {
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
-  const handle = await fs.open(path, 'r');
-  let pending: Promise<{ bytesRead: number }> | null = null;
+  await yieldWhenSliceIsUsed();
+  const fd = openSync(path, 'r');
+  const shared = options.buffers;
   let buffers: Buffer[] = [];
-  let shared: ReadBuffers | undefined;
+  let pending: Promise<number> | null = null;
   try {
-    // Two buffers: the next chunk is read while this one is split, so the disk and the parser overlap.
-    shared = options.buffers;
     if (shared) {
       buffers = [shared.take(), shared.take()];
     } else {
       // Buffers of its own are sized to the file: small files are many.
-      const expected = (options.sizeHint ?? (await handle.stat()).size) - options.fromOffset;
+      const expected = (options.sizeHint ?? fstatSync(fd).size) - options.fromOffset;
       const bytes = Math.min(CHUNK_BYTES, Math.max(MIN_CHUNK_BYTES, expected + 1));
       buffers = [Buffer.allocUnsafe(bytes), Buffer.allocUnsafe(bytes)];
     }
@@ -94,16 +118,14 @@ export async function readJsonlLines(path: string, options: JsonlReadOptions): P
     const tailBytes = options.tailBytes ?? 0;
     let tail = Buffer.alloc(0);
     let tailEnd = -1;
-    pending = handle.read(buffers[which], 0, chunkBytes, position);
-    while (pending) {
-      const { bytesRead }: { bytesRead: number } = await pending;
-      pending = null;
+    // Most transcripts fit in one chunk: that read is blocking. Later chunks are read ahead in the background.
+    let bytesRead = readSync(fd, buffers[which], 0, chunkBytes, position);
+    while (bytesRead > 0) {
       if (options.signal?.aborted) throw options.signal.reason ?? new Error('aborted');
-      if (bytesRead === 0) break;
       const chunk = buffers[which];
       which = 1 - which;
       // A short read of a regular file is its end for now; only a full buffer calls for another read.
-      if (bytesRead === chunkBytes) pending = handle.read(buffers[which], 0, chunkBytes, position + bytesRead);
+      if (bytesRead === chunkBytes) pending = readInBackground(fd, buffers[which], position + bytesRead);
       let start = 0;
       while (start < bytesRead) {
         const newline = chunk.indexOf(NEWLINE, start);
@@ -122,7 +144,7 @@ export async function readJsonlLines(path: string, options: JsonlReadOptions): P
         } else {
           // Read again in one piece rather than copied chunk by chunk and joined: half the memory, one buffer.
           if (!longLine || longLine.length < lineBytes) longLine = Buffer.allocUnsafe(lineBytes);
-          const { bytesRead: lineRead } = await handle.read(longLine, 0, lineBytes, committed);
+          const lineRead = readSync(fd, longLine, 0, lineBytes, committed);
           options.onLine(longLine.subarray(0, lineRead), lineNumber);
         }
         committed += lineBytes + 1;
@@ -137,17 +159,21 @@ export async function readJsonlLines(path: string, options: JsonlReadOptions): P
       }
       position += bytesRead;
       options.onBytes?.(position - options.fromOffset);
+      if (!pending) break;
+      bytesRead = await pending;
+      pending = null;
+      await yieldWhenSliceIsUsed();
     }
     const tailLength = Math.min(tailBytes, committed);
     if (tailEnd !== committed && tailLength > 0) {
       tail = Buffer.alloc(tailLength);
-      await handle.read(tail, 0, tailLength, committed - tailLength);
+      readSync(fd, tail, 0, tailLength, committed - tailLength);
     }
     return { offset: committed, lines: lineNumber, size: position, tail: tail.subarray(0, tailLength) };
   } finally {
-    // A read still in flight (after an abort) must finish before its file handle closes.
+    // A read still in flight (after an abort) must finish before its file closes and its buffer is reused.
     await pending?.catch(() => undefined);
-    await handle.close();
+    closeSync(fd);
     if (shared) for (const buffer of buffers) shared.giveBack(buffer);
   }
 }
