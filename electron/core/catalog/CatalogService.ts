@@ -94,7 +94,10 @@ export class CatalogService {
       this.controller = controller;
       this.refreshing = (async () => {
         // A change after the build read a file but before the watcher follows it would be lost until the next one.
-        await this.options.live?.ready.catch(() => undefined);
+        // Closing the app meanwhile must not wait for the watcher's scan.
+        const cancelled = new Promise<void>((resolve) => controller.signal.addEventListener('abort', () => resolve(), { once: true }));
+        await Promise.race([this.options.live?.ready.catch(() => undefined), cancelled]);
+        if (controller.signal.aborted) return;
         // Memory folders come from the home (settings may move them); the catalog needs them to spot memory writes.
         this.learnMemoryDirs(await this.options.home.getHome());
         await this.catalog.build({ signal: controller.signal });

@@ -78,6 +78,8 @@ export class HistoryService {
   private folders: { at: number; list: readonly TrackedFolder[] } | null = null;
   private readonly listeners = new Set<(report: RecordReport) => void>();
   private readonly disposers: (() => void)[] = [];
+  /** Set on dispose: a look the watcher's start would still trigger must not write history after it. */
+  private disposed = false;
 
   constructor(private readonly options: HistoryServiceOptions) {
     const now = options.now ?? Date.now;
@@ -112,7 +114,7 @@ export class HistoryService {
     if (this.options.live) this.disposers.push(this.recorder.follow(this.options.live));
     void this.recorder.recordAll('startup').catch(() => undefined);
     // What changed between that look and the watcher's first scan raised no event: look once more then.
-    void this.options.live?.ready.then(() => this.recorder.recordAll('live')).catch(() => undefined);
+    void this.options.live?.ready.then(() => (this.disposed ? undefined : this.recorder.recordAll('live'))).catch(() => undefined);
     // New projects and memory folders, or a different home (the demo): take their first versions right away.
     if (this.options.live)
       this.disposers.push(this.options.home.onDidChangeHome(() => void this.recorder.recordAll('live').catch(() => undefined)));
@@ -315,6 +317,7 @@ export class HistoryService {
   }
 
   async dispose(): Promise<void> {
+    this.disposed = true;
     for (const dispose of this.disposers) dispose();
     this.disposers.length = 0;
     await this.recorder.dispose();

@@ -109,6 +109,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  // An earlier test closed the last window, which called quit already; only the call after will-quit counts here.
+  electronMock.app.quit.mockClear();
   electronMock.app.emit('will-quit', { preventDefault: vi.fn() });
   // The app quits for real only once the engine has closed its watchers and history writes.
   await vi.waitFor(() => expect(electronMock.app.quit).toHaveBeenCalled(), { timeout: 10_000 });
