@@ -16,15 +16,26 @@ function isSpace(byte: number): boolean {
   return byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d;
 }
 
+export interface Envelope {
+  readonly record: TranscriptRecord;
+  /** Whether a key named `flagKey` occurs at any depth (a key: a string followed by a colon, never text inside a string). */
+  readonly hasFlagKey: boolean;
+}
+
 /**
  * Reads only the top-level envelope fields of a JSON object line (type, timestamp, cwd, branch, version,
  * ids, sidechain flag) without building its nested values: strings are jumped over with native `indexOf`,
- * so a line whose bulk is a tool result costs a fraction of `JSON.parse`. Returns null when the line is not
- * a well-formed object (unclosed strings, unbalanced brackets).
+ * so a line whose bulk is a tool result costs a fraction of `JSON.parse`. On the way it notes whether a key
+ * named `flagKey` occurs anywhere, which saves the caller a second pass over the line. Returns null when the
+ * line is not a well-formed object (unclosed strings, unbalanced brackets).
  */
-export function readTopLevelFields(line: Buffer): TranscriptRecord | null {
+export function readEnvelope(line: Buffer, flagKey?: Buffer): Envelope | null {
   if (line[0] !== OPEN_BRACE) return null;
   const out: TranscriptRecord = {};
+  let hasFlagKey = false;
+  /** Whether the string between these quotes is `flagKey`: its length first, so most strings cost one comparison. */
+  const isFlagKey = (open: number, close: number): boolean =>
+    flagKey !== undefined && close - open - 1 === flagKey.length && line.compare(flagKey, 0, flagKey.length, open + 1, close) === 0;
   let depth = 0;
   let index = 0;
   let pendingKey: string | null = null;
@@ -46,6 +57,7 @@ export function readTopLevelFields(line: Buffer): TranscriptRecord | null {
         while (after < length && isSpace(line[after])) after++;
         if (line[after] === COLON) {
           pendingKey = line.toString('latin1', index + 1, close);
+          if (isFlagKey(index, close)) hasFlagKey = true;
           index = after + 1;
           continue;
         }
@@ -56,6 +68,10 @@ export function readTopLevelFields(line: Buffer): TranscriptRecord | null {
             return null;
           }
         }
+      } else if (!hasFlagKey && isFlagKey(index, close)) {
+        let after = close + 1;
+        while (after < length && isSpace(line[after])) after++;
+        hasFlagKey = line[after] === COLON;
       }
       pendingKey = null;
       index = close + 1;
@@ -69,7 +85,7 @@ export function readTopLevelFields(line: Buffer): TranscriptRecord | null {
       if (depth < 0) return null;
       if (depth === 0) {
         for (let rest = index + 1; rest < length; rest++) if (!isSpace(line[rest])) return null;
-        return out;
+        return { record: out, hasFlagKey };
       }
     } else if (depth === 1 && pendingKey !== null && (byte === 0x74 || byte === 0x66 || byte === 0x6e)) {
       // true / false / null
@@ -80,4 +96,9 @@ export function readTopLevelFields(line: Buffer): TranscriptRecord | null {
     index++;
   }
   return null;
+}
+
+/** The top-level envelope fields alone (see `readEnvelope`). */
+export function readTopLevelFields(line: Buffer): TranscriptRecord | null {
+  return readEnvelope(line)?.record ?? null;
 }

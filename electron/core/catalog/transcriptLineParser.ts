@@ -1,5 +1,5 @@
 import { isAscii, isUtf8 } from 'node:buffer';
-import { readTopLevelFields } from './topLevelFields';
+import { readEnvelope } from './topLevelFields';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -66,8 +66,8 @@ const SHORTCUT_MIN_BYTES = 1024;
 const TOOL_RESULT = Buffer.from('"type":"tool_result"');
 /** A tool result's block type sits near the start of its line, before the (long) output. */
 const TOOL_RESULT_SEARCH_BYTES = 1024;
-/** Marks the result of a Task/Agent call: its `toolUseResult` names the sub-agent, so it is parsed. */
-const AGENT_RESULT_MARK = Buffer.from('"totalToolUseCount"');
+/** A key of the result of a Task/Agent call: its `toolUseResult` names the sub-agent, so such a line is parsed. */
+const AGENT_RESULT_KEY = Buffer.from('totalToolUseCount');
 
 export interface ParsedLine {
   readonly record: TranscriptRecord;
@@ -75,13 +75,9 @@ export interface ParsedLine {
   readonly complete: boolean;
 }
 
-/**
- * Whether only the envelope of a long line matters: a tool result's output (half the bytes of a typical
- * transcript) is never used, unless the result names the sub-agent a Task/Agent call started.
- */
-function needsEnvelopeOnly(bytes: Buffer): boolean {
-  const head = bytes.subarray(0, TOOL_RESULT_SEARCH_BYTES);
-  return head.indexOf(TOOL_RESULT) >= 0 && bytes.indexOf(AGENT_RESULT_MARK) < 0;
+/** Whether a long line is a tool result, whose output (half the bytes of a typical transcript) is never used. */
+function isToolResult(bytes: Buffer): boolean {
+  return bytes.subarray(0, TOOL_RESULT_SEARCH_BYTES).indexOf(TOOL_RESULT) >= 0;
 }
 
 /**
@@ -100,9 +96,11 @@ export function parseTranscriptLine(line: Buffer): ParsedLine | null {
   if (bytes.length > SHORTCUT_MIN_BYTES) {
     // JSON.parse would refuse a raw NUL anywhere; the shortcuts may never look at it, so check first.
     if (bytes.indexOf(0) >= 0) return null;
-    if (needsEnvelopeOnly(bytes)) {
-      const record = readTopLevelFields(bytes);
-      return record ? { record, complete: false } : null;
+    if (isToolResult(bytes)) {
+      // One pass reads the envelope and spots a sub-agent's result, which alone is worth parsing whole.
+      const envelope = readEnvelope(bytes, AGENT_RESULT_KEY);
+      if (!envelope) return null;
+      if (!envelope.hasFlagKey) return { record: envelope.record, complete: false };
     }
     if (bytes.length > WHOLE_PARSE_MAX_BYTES) {
       source = jsonSkeleton(bytes);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readTopLevelFields } from '../../../electron/core/catalog/topLevelFields';
+import { readEnvelope, readTopLevelFields } from '../../../electron/core/catalog/topLevelFields';
 import { jsonSkeleton, parseTranscriptLine, SKELETON_STRING_BYTES } from '../../../electron/core/catalog/transcriptLineParser';
 import { assistantChunk, toolResult, toolUse, userPrompt } from './transcriptLines';
 
@@ -48,6 +48,11 @@ describe('parseTranscriptLine', () => {
     const parsed = parseTranscriptLine(line(toolResult('toolu_1', 'report '.repeat(2000), { toolUseResult: result })));
     expect(parsed?.complete).toBe(true);
     expect(parsed?.record.toolUseResult).toMatchObject({ agentId: 'a1', agentType: 'Explore' });
+  });
+
+  it('reads a tool result that only mentions the Agent result key in its output for its envelope only', () => {
+    const output = `${'output '.repeat(2000)} "totalToolUseCount": 3`;
+    expect(parseTranscriptLine(line(toolResult('toolu_1', output)))?.complete).toBe(false);
   });
 
   it('reads a long assistant line as a skeleton that keeps every field and cuts long strings', () => {
@@ -110,6 +115,13 @@ describe('readTopLevelFields', () => {
       isSidechain: true,
       parentUuid: null,
     });
+  });
+
+  it('notes a flag key at any depth, but not the same text inside a string', () => {
+    const key = Buffer.from('totalToolUseCount');
+    expect(readEnvelope(line(JSON.stringify({ a: { b: [{ totalToolUseCount: 1 }] } })), key)?.hasFlagKey).toBe(true);
+    expect(readEnvelope(line(JSON.stringify({ totalToolUseCount: 1 })), key)?.hasFlagKey).toBe(true);
+    expect(readEnvelope(line(JSON.stringify({ a: 'totalToolUseCount', b: '"totalToolUseCount": 2' })), key)?.hasFlagKey).toBe(false);
   });
 
   it('refuses what is not one well-formed object', () => {
