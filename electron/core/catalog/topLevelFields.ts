@@ -1,20 +1,9 @@
+import { CLOSE_BRACE, CLOSE_BRACKET, closingQuote, COLON, isJsonSpace, OPEN_BRACE, OPEN_BRACKET, QUOTE } from './jsonLineBytes';
 import type { TranscriptRecord } from './transcriptLineParser';
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COLON = 0x3a;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
 
 /** The envelope fields a transcript line carries at its top level, which the catalog needs from every line. */
 const WANTED_STRINGS = new Set(['type', 'timestamp', 'cwd', 'gitBranch', 'version', 'sessionId', 'uuid', 'parentUuid', 'subtype']);
 const WANTED_BOOLEANS = new Set(['isSidechain', 'isMeta']);
-
-function isSpace(byte: number): boolean {
-  return byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d;
-}
 
 export interface Envelope {
   readonly record: TranscriptRecord;
@@ -43,18 +32,11 @@ export function readEnvelope(line: Buffer, flagKey?: Buffer): Envelope | null {
   while (index < length) {
     const byte = line[index];
     if (byte === QUOTE) {
-      let close = index + 1;
-      for (;;) {
-        close = line.indexOf(QUOTE, close);
-        if (close < 0) return null;
-        let backslashes = 0;
-        while (line[close - 1 - backslashes] === BACKSLASH) backslashes++;
-        if (backslashes % 2 === 0) break;
-        close++;
-      }
+      const close = closingQuote(line, index);
+      if (close < 0) return null;
       if (depth === 1) {
         let after = close + 1;
-        while (after < length && isSpace(line[after])) after++;
+        while (after < length && isJsonSpace(line[after])) after++;
         if (line[after] === COLON) {
           pendingKey = line.toString('latin1', index + 1, close);
           if (isFlagKey(index, close)) hasFlagKey = true;
@@ -70,7 +52,7 @@ export function readEnvelope(line: Buffer, flagKey?: Buffer): Envelope | null {
         }
       } else if (!hasFlagKey && isFlagKey(index, close)) {
         let after = close + 1;
-        while (after < length && isSpace(line[after])) after++;
+        while (after < length && isJsonSpace(line[after])) after++;
         hasFlagKey = line[after] === COLON;
       }
       pendingKey = null;
@@ -84,7 +66,7 @@ export function readEnvelope(line: Buffer, flagKey?: Buffer): Envelope | null {
       depth--;
       if (depth < 0) return null;
       if (depth === 0) {
-        for (let rest = index + 1; rest < length; rest++) if (!isSpace(line[rest])) return null;
+        for (let rest = index + 1; rest < length; rest++) if (!isJsonSpace(line[rest])) return null;
         return { record: out, hasFlagKey };
       }
     } else if (depth === 1 && pendingKey !== null && (byte === 0x74 || byte === 0x66 || byte === 0x6e)) {

@@ -1,8 +1,7 @@
 import { isAscii, isUtf8 } from 'node:buffer';
+import { BACKSLASH, closingQuote, QUOTE } from './jsonLineBytes';
 import { readEnvelope } from './topLevelFields';
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
 const CARRIAGE_RETURN = 0x0d;
 
 /** Lines up to this size are parsed whole; longer ones are parsed as a skeleton with long strings cut short. */
@@ -40,15 +39,8 @@ export function jsonSkeleton(line: Buffer): Buffer | null {
   for (;;) {
     const open = line.indexOf(QUOTE, index);
     if (open < 0) break;
-    let close = open + 1;
-    for (;;) {
-      close = line.indexOf(QUOTE, close);
-      if (close < 0) return null;
-      let backslashes = 0;
-      while (line[close - 1 - backslashes] === BACKSLASH) backslashes++;
-      if (backslashes % 2 === 0) break;
-      close++;
-    }
+    const close = closingQuote(line, open);
+    if (close < 0) return null;
     const contentStart = open + 1;
     if (close - contentStart > SKELETON_STRING_BYTES) {
       parts.push(line.subarray(segmentStart, safeCut(line, contentStart, contentStart + SKELETON_STRING_BYTES)));
