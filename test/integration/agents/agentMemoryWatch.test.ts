@@ -2,9 +2,10 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AgentMemoryWatch } from '../../../electron/core/agents/AgentMemoryWatch';
-import { HomeService } from '../../../electron/core/home/HomeService';
-import { startLiveHome, type LiveHome } from '../../../electron/core/liveHome';
+import type { HomeService } from '../../../electron/core/home/HomeService';
+import type { LiveHome } from '../../../electron/core/liveHome';
 import { createStandardScenario, type StandardScenario } from '../../fixtures/scenarioHome';
+import { startWatchedHome } from '../../fixtures/watchedHome';
 
 let scenario: StandardScenario;
 let home: HomeService;
@@ -25,15 +26,7 @@ function nextFolders(predicate: (folders: readonly string[]) => boolean, timeout
 
 beforeEach(async () => {
   scenario = await createStandardScenario();
-  home = new HomeService({
-    roots: [{ path: scenario.home.root, source: 'CLAUDE_CONFIG_DIR' }],
-    dataDir: join(scenario.home.tmp, 'data'),
-    demoHomeSource: null,
-    shell: 'cli',
-    readOnly: true,
-  });
-  live = startLiveHome(home);
-  await live.ready;
+  ({ home, live } = await startWatchedHome(scenario.home));
   watch = AgentMemoryWatch.start(home, live);
   await watch.ready;
 });

@@ -3,10 +3,11 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SessionUpdate } from '../../../shared/model/catalog';
 import { CatalogService } from '../../../electron/core/catalog/CatalogService';
-import { HomeService } from '../../../electron/core/home/HomeService';
-import { startLiveHome, type LiveHome } from '../../../electron/core/liveHome';
+import type { HomeService } from '../../../electron/core/home/HomeService';
+import type { LiveHome } from '../../../electron/core/liveHome';
 import { createStandardScenario, seededUuid, type StandardScenario } from '../../fixtures/scenarioHome';
 import { assistantChunk, userPrompt } from '../../unit/catalog/transcriptLines';
+import { startWatchedHome } from '../../fixtures/watchedHome';
 
 function nextUpdate(service: CatalogService, predicate: (update: SessionUpdate) => boolean, timeoutMs = 5000): Promise<SessionUpdate> {
   return new Promise((resolve, reject) => {
@@ -32,15 +33,7 @@ describe('live catalog: a session updates in place as Claude Code appends', () =
 
   beforeEach(async () => {
     scenario = await createStandardScenario();
-    home = new HomeService({
-      roots: [{ path: scenario.home.root, source: 'CLAUDE_CONFIG_DIR' }],
-      dataDir: join(scenario.home.tmp, 'data'),
-      demoHomeSource: null,
-      shell: 'cli',
-      readOnly: true,
-    });
-    live = startLiveHome(home);
-    await live.ready;
+    ({ home, live } = await startWatchedHome(scenario.home));
     service = new CatalogService({ home, live, dataDir: join(scenario.home.tmp, 'data'), roots: [scenario.home.root] });
   });
 

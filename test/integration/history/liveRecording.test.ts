@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HistoryService } from '../../../electron/core/history/HistoryService';
 import { HistoryStore } from '../../../electron/core/history/HistoryStore';
-import { HomeService } from '../../../electron/core/home/HomeService';
-import { startLiveHome, type LiveHome } from '../../../electron/core/liveHome';
+import type { HomeService } from '../../../electron/core/home/HomeService';
+import type { LiveHome } from '../../../electron/core/liveHome';
 import { createDreamScenario, simulateDream, type DreamScenario } from './dreamSimulation';
+import { startWatchedHome } from '../../fixtures/watchedHome';
 
 let scenario: DreamScenario;
 let home: HomeService;
@@ -30,16 +31,8 @@ function until<T>(probe: () => Promise<T | null>, timeoutMs = 8000): Promise<T> 
 
 beforeEach(async () => {
   scenario = await createDreamScenario();
-  const dataDir = join(scenario.home.tmp, 'data');
-  home = new HomeService({
-    roots: [{ path: scenario.home.root, source: 'CLAUDE_CONFIG_DIR' }],
-    dataDir,
-    demoHomeSource: null,
-    shell: 'web',
-    readOnly: false,
-  });
-  live = startLiveHome(home);
-  await live.ready;
+  let dataDir: string;
+  ({ home, live, dataDir } = await startWatchedHome(scenario.home, { shell: 'web', readOnly: false }));
   history = new HistoryService({
     home,
     store: new HistoryStore(join(dataDir, 'history')),

@@ -2,10 +2,11 @@ import { appendFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HomeSnapshot } from '../../../shared/model/home';
-import { HomeService } from '../../../electron/core/home/HomeService';
-import { createLiveHome, startLiveHome, type LiveHome } from '../../../electron/core/liveHome';
+import type { HomeService } from '../../../electron/core/home/HomeService';
+import { createLiveHome, type LiveHome } from '../../../electron/core/liveHome';
 import type { WatchedChange } from '../../../electron/core/watch/watchedChange';
 import { createStandardScenario, seededUuid, type StandardScenario } from '../../fixtures/scenarioHome';
+import { startWatchedHome } from '../../fixtures/watchedHome';
 
 function nextChange(live: LiveHome, predicate: (change: WatchedChange) => boolean, timeoutMs = 5000): Promise<WatchedChange> {
   return new Promise((resolve, reject) => {
@@ -41,15 +42,7 @@ describe('live home: the watcher keeps the project list current', () => {
 
   beforeEach(async () => {
     scenario = await createStandardScenario();
-    home = new HomeService({
-      roots: [{ path: scenario.home.root, source: 'CLAUDE_CONFIG_DIR' }],
-      dataDir: join(scenario.home.tmp, 'data'),
-      demoHomeSource: null,
-      shell: 'cli',
-      readOnly: true,
-    });
-    live = startLiveHome(home);
-    await live.ready;
+    ({ home, live } = await startWatchedHome(scenario.home));
   });
 
   afterEach(async () => {
