@@ -1,4 +1,4 @@
-import { promises as fs } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CatalogProgress, SessionCatalogEntry, SessionKey, SessionUpdate } from '../../../shared/model/catalog';
 import { mapLimit } from '../home/mapLimit';
@@ -93,16 +93,20 @@ function newestFirst(a: SessionCatalogEntry, b: SessionCatalogEntry): number {
   return (b.lastTimestamp ?? b.mtime).localeCompare(a.lastTimestamp ?? a.mtime) || a.sessionId.localeCompare(b.sessionId);
 }
 
-async function readTailHex(path: string, offset: number): Promise<string> {
+/**
+ * The bytes just before a saved offset, as hex. Blocking, like the catalog's other small reads: a cached read of
+ * 64 bytes takes microseconds, a thread-pool round trip far longer.
+ */
+function readTailHex(path: string, offset: number): string {
   const length = Math.min(TAIL_CHECK_BYTES, offset);
   if (length === 0) return '';
-  const handle = await fs.open(path, 'r');
+  const fd = openSync(path, 'r');
   try {
     const buffer = Buffer.alloc(length);
-    const { bytesRead } = await handle.read(buffer, 0, length, offset - length);
+    const bytesRead = readSync(fd, buffer, 0, length, offset - length);
     return buffer.subarray(0, bytesRead).toString('hex');
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 
@@ -110,17 +114,18 @@ function str(value: unknown): string | null {
   return typeof value === 'string' && value !== '' ? value : null;
 }
 
-async function readAgentMeta(path: string, size: number): Promise<AgentMeta | null> {
+/** A sub-agent's `meta.json`; blocking for the same reason as `readTailHex` (a build reads a thousand of them). */
+function readAgentMeta(path: string, size: number): AgentMeta | null {
   try {
-    const handle = await fs.open(path, 'r');
+    const fd = openSync(path, 'r');
     let text: string;
     try {
-      // Sized to the file: a build reads thousands of these, most of them a few hundred bytes.
+      // Sized to the file: most of them are a few hundred bytes.
       const buffer = Buffer.alloc(Math.min(size, MAX_META_BYTES));
-      const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+      const bytesRead = readSync(fd, buffer, 0, buffer.length, 0);
       text = buffer.subarray(0, bytesRead).toString('utf8');
     } finally {
-      await handle.close();
+      closeSync(fd);
     }
     const parsed = JSON.parse(text) as Record<string, unknown>;
     return { agentType: str(parsed.agentType), description: str(parsed.description) };
@@ -266,6 +271,7 @@ export class SessionCatalog {
     this.saveTimer = null;
     await this.queue.catch(() => undefined);
     if (this.saveDirty) await this.saveIndex();
+    await this.store.statesWritten();
   }
 
   private serialize<T>(task: () => Promise<T>): Promise<T> {
@@ -310,7 +316,7 @@ export class SessionCatalog {
       cached.offset > 0;
     if (cached && canContinue) {
       const state = await this.savedState(cached);
-      if (state && (await readTailHex(file.path, cached.offset)) === cached.tailHex) {
+      if (state && readTailHex(file.path, cached.offset) === cached.tailHex) {
         aggregate = state instanceof TranscriptAggregate ? state : new TranscriptAggregate(test, isSubagentFile, state);
         from = cached.offset;
       }
@@ -346,7 +352,7 @@ export class SessionCatalog {
       this.liveAggregates.set(file.path, { fileId: file.fileId, offset: result.offset, aggregate });
       while (this.liveAggregates.size > LIVE_AGGREGATES) this.liveAggregates.delete(this.liveAggregates.keys().next().value as string);
     }
-    if (result.offset >= STATE_MIN_BYTES) await this.store.saveState(file.path, file.fileId, result.offset, aggregate.toState());
+    if (result.offset >= STATE_MIN_BYTES) this.store.saveStateInBackground(file.path, file.fileId, result.offset, aggregate.stateView());
     return record;
   }
 
@@ -363,7 +369,7 @@ export class SessionCatalog {
     if (!file) return null;
     const cached = this.metas.get(path);
     if (cached && sameVersion(cached, file)) return cached.meta;
-    const meta = await readAgentMeta(path, file.size);
+    const meta = readAgentMeta(path, file.size);
     this.metas.set(path, { path, fileId: file.fileId, size: file.size, mtimeNs: file.mtimeNs, mtimeMs: file.mtimeMs, meta });
     return meta;
   }
@@ -515,6 +521,7 @@ export class SessionCatalog {
       for (const path of this.files.keys()) if (!present.has(path)) this.files.delete(path);
     }
     await this.saveIndex();
+    await this.store.statesWritten();
     report(false, cancelled, true);
     return { sessions: this.entries.size, filesRead, bytesRead: bytesDone, cancelled };
   }

@@ -51,6 +51,8 @@ export class CatalogStore {
   readonly dir: string;
   private readonly stateDir: string;
   private stateDirReady: Promise<void> | null = null;
+  /** State writes still on their way, by transcript path. */
+  private readonly stateWrites = new Map<string, Promise<void>>();
 
   constructor(dataDir: string) {
     this.dir = join(dataDir, 'catalog');
@@ -96,6 +98,7 @@ export class CatalogStore {
 
   /** The saved aggregate of one file at `offset`, or null when missing, corrupt or for another file version. */
   async loadState(path: string, fileId: string, offset: number): Promise<TranscriptAggregateState | null> {
+    await this.stateWrites.get(path);
     try {
       const parsed = cachedStateSchema.safeParse(await readJson(this.statePath(path)));
       if (!parsed.success) return null;
@@ -107,7 +110,29 @@ export class CatalogStore {
     }
   }
 
-  async saveState(path: string, fileId: string, offset: number, state: TranscriptAggregateState): Promise<void> {
+  /**
+   * Saves a file's aggregate without making the caller wait for the disk: the state is serialised now (so the
+   * caller may go on adding lines to it), written behind, and writes of one file land in order. A write that
+   * fails costs nothing but speed: without its state, the file is read again from the start when it grows.
+   */
+  saveStateInBackground(path: string, fileId: string, offset: number, state: TranscriptAggregateState): void {
+    const text = JSON.stringify({ format: CATALOG_CACHE_FORMAT, path, fileId, offset, state });
+    const previous = this.stateWrites.get(path) ?? Promise.resolve();
+    const write = previous
+      .then(() => this.writeState(path, text))
+      .catch(() => undefined)
+      .finally(() => {
+        if (this.stateWrites.get(path) === write) this.stateWrites.delete(path);
+      });
+    this.stateWrites.set(path, write);
+  }
+
+  /** Resolves once every state write started so far has landed (or failed). */
+  async statesWritten(): Promise<void> {
+    while (this.stateWrites.size > 0) await Promise.all(this.stateWrites.values());
+  }
+
+  private async writeState(path: string, text: string): Promise<void> {
     this.stateDirReady ??= fs.mkdir(this.stateDir, { recursive: true }).then(
       () => undefined,
       (error: unknown) => {
@@ -116,11 +141,11 @@ export class CatalogStore {
       },
     );
     await this.stateDirReady;
-    const record = { format: CATALOG_CACHE_FORMAT, path, fileId, offset, state };
-    await writeAtomically(this.statePath(path), JSON.stringify(record));
+    await writeAtomically(this.statePath(path), text);
   }
 
   async deleteState(path: string): Promise<void> {
+    await this.stateWrites.get(path);
     await fs.rm(this.statePath(path), { force: true });
   }
 }

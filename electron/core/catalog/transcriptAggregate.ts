@@ -277,18 +277,17 @@ export class TranscriptAggregate {
     return this.ledger.messageCount;
   }
 
-  /** A snapshot of the state, safe to keep while more lines are added. */
-  toState(): TranscriptAggregateState {
-    const s = this.state;
-    return structuredClone({
-      ...s,
+  /** The state as it is now, sharing this aggregate's objects: serialise it at once, before more lines are added. */
+  stateView(): TranscriptAggregateState {
+    return {
+      ...this.state,
       ledger: this.ledger.toState(),
       agentLinks: [...this.agentLinks],
       pendingAgentCalls: [...this.pendingAgentCalls],
       pendingInlinePrompts: [...this.pendingInlinePrompts],
       sidechainRoots: [...this.sidechainRoots],
       inlineAgents: [...this.inlineAgents.values()].map(({ state, ledger }) => ({ ...state, ledger: ledger.toState() })),
-    });
+    };
   }
 
   private inlineAgentFor(record: TranscriptRecord): { state: InlineAgentState; ledger: UsageLedger } {

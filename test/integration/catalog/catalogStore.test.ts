@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CATALOG_CACHE_FORMAT, type CachedFile, type CatalogIndex } from '../../../electron/core/catalog/catalogCacheSchema';
 import { CatalogStore } from '../../../electron/core/catalog/catalogStore';
 import type { FileSummary } from '../../../electron/core/catalog/fileSummary';
+import { emptyAggregateState } from '../../../electron/core/catalog/transcriptAggregate';
 import { writeHashedFile } from '../../../electron/core/catalog/hashedFileWriter';
 
 function summary(i: number): FileSummary {
@@ -87,6 +88,40 @@ describe('CatalogStore index', () => {
     });
     expect(await new CatalogStore(dataDir).loadIndex()).toEqual(index);
     expect(await readdir(join(dataDir, 'catalog'))).toEqual(['index.json']);
+  });
+});
+
+describe('CatalogStore states', () => {
+  let dataDir: string;
+  beforeEach(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'ccmem-catalog-states-'));
+  });
+  afterEach(() => rm(dataDir, { recursive: true, force: true }));
+
+  it('writes states behind the caller, in order per file, from the state as it was when saved', async () => {
+    const store = new CatalogStore(dataDir);
+    const path = '/home/me/.claude/projects/-work/a.jsonl';
+    const state = emptyAggregateState();
+    for (let lines = 1; lines <= 20; lines++) {
+      state.lines = lines;
+      store.saveStateInBackground(path, '1:1', lines * 100, state);
+    }
+    state.lines = 999; // changed after the last save: must not reach the disk
+    // A load waits for the writes of its file, so it sees the newest save and never an older one.
+    expect((await store.loadState(path, '1:1', 2000))?.lines).toBe(20);
+    expect(await store.loadState(path, '1:1', 1900)).toBeNull();
+    store.saveStateInBackground('/home/me/.claude/projects/-work/b.jsonl', '1:2', 300, state);
+    await store.statesWritten();
+    expect(await readdir(join(dataDir, 'catalog', 'state'))).toHaveLength(2);
+    expect((await new CatalogStore(dataDir).loadState('/home/me/.claude/projects/-work/b.jsonl', '1:2', 300))?.lines).toBe(999);
+  });
+
+  it('drops a state it cannot write, which only means reading that file again from the start', async () => {
+    await writeFile(join(dataDir, 'catalog'), 'a file where the cache folder should be');
+    const store = new CatalogStore(dataDir);
+    store.saveStateInBackground('/p.jsonl', '1:1', 100, emptyAggregateState());
+    await store.statesWritten();
+    expect(await store.loadState('/p.jsonl', '1:1', 100)).toBeNull();
   });
 });
 

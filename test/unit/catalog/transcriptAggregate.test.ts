@@ -159,7 +159,7 @@ describe('TranscriptAggregate', () => {
     const resumed = new TranscriptAggregate(
       memoryPathMatcher('/home/u/.claude', MEMORY),
       false,
-      JSON.parse(JSON.stringify(first.toState())),
+      JSON.parse(JSON.stringify(first.stateView())),
     );
     for (const text of lines.slice(2)) resumed.add(parseTranscriptLine(Buffer.from(text))!.record);
     expect(summarizeAggregate(resumed)).toEqual(whole);
