@@ -43,6 +43,13 @@ describe('parseTranscriptLine', () => {
     });
   });
 
+  it('decodes the envelope values of a non-ASCII tool result as UTF-8', () => {
+    const cwd = '/work/projet-été 🛒/naïve';
+    const parsed = parseTranscriptLine(line(toolResult('toolu_1', 'sortie é€ '.repeat(500), { cwd, gitBranch: 'fix/ünïcode' })));
+    expect(parsed?.complete).toBe(false);
+    expect(parsed?.record).toMatchObject({ cwd, gitBranch: 'fix/ünïcode', type: 'user' });
+  });
+
   it('parses a long Task/Agent result whole, since it names the sub-agent', () => {
     const result = { status: 'completed', agentId: 'a1', agentType: 'Explore', totalToolUseCount: 3, content: [] };
     const parsed = parseTranscriptLine(line(toolResult('toolu_1', 'report '.repeat(2000), { toolUseResult: result })));
