@@ -51,7 +51,13 @@ function trimCarriageReturn(bytes: Buffer): Buffer {
  */
 export async function readLines(handle: FileHandle, options: LineReadOptions, visit: LineVisitor): Promise<LineReadResult> {
   const maxLineBytes = options.maxLineBytes ?? MAX_LINE_BYTES;
-  const chunk = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+  // Two buffers: while the lines of one are visited, the next chunk is read into the other on the thread pool.
+  const buffers = [Buffer.allocUnsafe(READ_CHUNK_BYTES), Buffer.allocUnsafe(READ_CHUNK_BYTES)];
+  let which = 0;
+  const readAt = (position: number): Promise<number> =>
+    handle
+      .read(buffers[which], 0, Math.min(READ_CHUNK_BYTES, options.end - position), position)
+      .then(({ bytesRead }) => bytesRead);
   let position = options.start;
   let lineStart = options.start;
   let lineNumber = options.firstLineNumber;
@@ -59,49 +65,59 @@ export async function readLines(handle: FileHandle, options: LineReadOptions, vi
   let carryBytes = 0;
   let skipping = false;
   let chunksRead = 0;
-  while (position < options.end) {
-    const { bytesRead } = await handle.read(chunk, 0, Math.min(READ_CHUNK_BYTES, options.end - position), position);
-    if (bytesRead === 0) break;
-    let at = 0;
-    while (at < bytesRead) {
-      const newline = chunk.indexOf(NEWLINE, at);
-      if (newline < 0 || newline >= bytesRead) {
-        if (!skipping) {
-          if (carryBytes + (bytesRead - at) > maxLineBytes) {
-            skipping = true;
-            carry = [];
-            carryBytes = 0;
-          } else {
-            // The chunk buffer is reused: keep a copy of the line's beginning.
-            carry.push(Buffer.from(chunk.subarray(at, bytesRead)));
-            carryBytes += bytesRead - at;
+  let pending: Promise<number> | null = position < options.end ? readAt(position) : null;
+  try {
+    while (pending) {
+      const bytesRead = await pending;
+      pending = null;
+      if (bytesRead === 0) break;
+      const chunk = buffers[which];
+      which = 1 - which;
+      const next = position + bytesRead;
+      const stopAtDeadline = options.deadline !== undefined && next < options.end && performance.now() > options.deadline;
+      if (next < options.end && !stopAtDeadline) pending = readAt(next);
+      let at = 0;
+      while (at < bytesRead) {
+        const newline = chunk.indexOf(NEWLINE, at);
+        if (newline < 0 || newline >= bytesRead) {
+          if (!skipping) {
+            if (carryBytes + (bytesRead - at) > maxLineBytes) {
+              skipping = true;
+              carry = [];
+              carryBytes = 0;
+            } else {
+              // The chunk buffer is reused: keep a copy of the line's beginning.
+              carry.push(Buffer.from(chunk.subarray(at, bytesRead)));
+              carryBytes += bytesRead - at;
+            }
           }
+          break;
         }
-        break;
+        const lineEnd = position + newline;
+        const length = lineEnd - lineStart;
+        if (skipping || carryBytes + (newline - at) > maxLineBytes) {
+          visit(null, lineStart, length, lineNumber);
+        } else if (carryBytes === 0) {
+          visit(trimCarriageReturn(chunk.subarray(at, newline)), lineStart, length, lineNumber);
+        } else {
+          carry.push(chunk.subarray(at, newline));
+          visit(trimCarriageReturn(Buffer.concat(carry, carryBytes + newline - at)), lineStart, length, lineNumber);
+        }
+        carry = [];
+        carryBytes = 0;
+        skipping = false;
+        lineNumber++;
+        lineStart = lineEnd + 1;
+        at = newline + 1;
       }
-      const lineEnd = position + newline;
-      const length = lineEnd - lineStart;
-      if (skipping || carryBytes + (newline - at) > maxLineBytes) {
-        visit(null, lineStart, length, lineNumber);
-      } else if (carryBytes === 0) {
-        visit(trimCarriageReturn(chunk.subarray(at, newline)), lineStart, length, lineNumber);
-      } else {
-        carry.push(chunk.subarray(at, newline));
-        visit(trimCarriageReturn(Buffer.concat(carry, carryBytes + newline - at)), lineStart, length, lineNumber);
-      }
-      carry = [];
-      carryBytes = 0;
-      skipping = false;
-      lineNumber++;
-      lineStart = lineEnd + 1;
-      at = newline + 1;
+      position = next;
+      chunksRead++;
+      if (stopAtDeadline) return { committedBytes: lineStart, nextLineNumber: lineNumber, partialTail: null, reachedEnd: false };
+      if (options.yieldEvery && chunksRead % options.yieldEvery === 0) await new Promise<void>((resolve) => setImmediate(resolve));
     }
-    position += bytesRead;
-    chunksRead++;
-    if (options.deadline !== undefined && position < options.end && performance.now() > options.deadline) {
-      return { committedBytes: lineStart, nextLineNumber: lineNumber, partialTail: null, reachedEnd: false };
-    }
-    if (options.yieldEvery && chunksRead % options.yieldEvery === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+  } finally {
+    // A read still in flight (after a visitor threw) must land before the caller closes the file.
+    await pending?.catch(() => undefined);
   }
   return {
     committedBytes: lineStart,

@@ -182,13 +182,22 @@ describe('TranscriptIndex', () => {
       uuid: 'long',
       message: { id: 'm', content: [{ type: 'text', text: 'é'.repeat(1_500_000) }] },
     });
-    const lines = [...recordLines(3000), long, ...recordLines(2)];
+    // Several chunks of short lines after it too: each chunk is read while the one before is being split.
+    const lines = [...recordLines(3000), long, ...recordLines(25_000)];
     await writeFile(path, `${lines.join('\n')}\n`);
     const index = new TranscriptIndex(path);
     await index.update();
     expect(index.lines).toHaveLength(lines.length);
     expect(index.lines.every((line) => line.unreadable === null)).toBe(true);
     expect(index.lines[3000]).toMatchObject({ uuid: 'long', messageId: 'm' });
+    expect(uuidsOf(index)).toEqual(lines.map((line) => (JSON.parse(line) as { uuid: string }).uuid));
+    let offset = 0;
+    const offsets = lines.map((line) => {
+      const at = offset;
+      offset += Buffer.byteLength(line) + 1;
+      return at;
+    });
+    expect(index.lines.map((line) => line.offset)).toEqual(offsets);
   });
 
   it('stops at a deadline and goes on from there', async () => {
