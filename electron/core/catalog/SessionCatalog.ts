@@ -242,12 +242,12 @@ export class SessionCatalog {
   /** A sibling (2.0-era) sub-agent file changed: which session it belongs to is in its lines. */
   refreshSiblingAgent(configRoot: string, slug: string, path: string): Promise<void> {
     return this.serialize(async () => {
-      const file = await identify(path);
+      const file = identify(path);
       const agentId = /agent-(.+)\.jsonl$/.exec(path)?.[1];
       if (!file || !agentId) return;
       const cached = await this.readFile(file, true, configRoot, slug, LIVE_READ);
       const metaPath = join(configRoot, 'projects', slug, `agent-${agentId}.meta.json`);
-      const hasMeta = (await this.readMeta(metaPath)) !== null;
+      const hasMeta = this.readMeta(metaPath) !== null;
       const sessionId = cached.summary.firstSessionId;
       if (!sessionId) return;
       const key = sessionKeyOf(configRoot, slug, sessionId);
@@ -363,9 +363,9 @@ export class SessionCatalog {
     return this.store.loadState(cached.path, cached.fileId, cached.offset);
   }
 
-  private async readMeta(path: string | null): Promise<AgentMeta | null> {
+  private readMeta(path: string | null): AgentMeta | null {
     if (!path) return null;
-    const file = await identify(path);
+    const file = identify(path);
     if (!file) return null;
     const cached = this.metas.get(path);
     if (cached && sameVersion(cached, file)) return cached.meta;
@@ -407,7 +407,7 @@ export class SessionCatalog {
     const agents: DiscoveredSubagentFile[] = [...session.subagents, ...siblings];
     for (const agent of agents) {
       await this.readFile(agent, true, configRoot, slug, context);
-      await this.readMeta(agent.metaPath);
+      this.readMeta(agent.metaPath);
     }
     const key = sessionKeyOf(configRoot, slug, session.sessionId);
     this.sessions.set(key, {
@@ -531,7 +531,7 @@ export class SessionCatalog {
     const removed: string[] = [];
     for (const { configRoot, slug, sessionId } of keys) {
       const key = sessionKeyOf(configRoot, slug, sessionId);
-      const discovered = await discoverSession(configRoot, slug, sessionId);
+      const discovered = discoverSession(configRoot, slug, sessionId);
       if (!discovered) {
         if (this.sessions.has(key)) removed.push(key);
         continue;
@@ -539,7 +539,7 @@ export class SessionCatalog {
       const siblings: DiscoveredSubagentFile[] = [];
       for (const agent of this.sessions.get(key)?.subagents ?? []) {
         if (agent.layout !== 'sibling') continue;
-        const file = await identify(agent.path);
+        const file = identify(agent.path);
         if (file) siblings.push({ ...file, agentId: agent.agentId, layout: 'sibling', metaPath: agent.metaPath });
       }
       await this.readSession(discovered, siblings, LIVE_READ);

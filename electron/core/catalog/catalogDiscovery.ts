@@ -2,10 +2,8 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isSessionFileName, sessionIdFromFileName } from '../../../shared/claude/sessionFiles';
 import type { SubagentLayout } from '../../../shared/model/catalog';
-import { entryKind, listDir } from '../fs/readSafely';
-import { mapLimit } from '../home/mapLimit';
+import { entryKindSync, listDirSync } from '../fs/readSafely';
 
-const IO_PARALLELISM = 16;
 const SESSION_DIR = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const AGENT_FILE = /^agent-(.+)\.jsonl$/;
 
@@ -52,7 +50,7 @@ export interface DiscoveredProject {
  * Blocking on purpose: a build stats thousands of files, and a `stat` of a cached inode takes microseconds,
  * while each asynchronous one cost a promise and a thread-pool round trip (half of a build's discovery time).
  */
-export async function identify(path: string): Promise<DiscoveredFile | null> {
+export function identify(path: string): DiscoveredFile | null {
   try {
     const stats = statSync(path, { bigint: true });
     if (!stats.isFile()) return null;
@@ -68,19 +66,19 @@ export async function identify(path: string): Promise<DiscoveredFile | null> {
   }
 }
 
-async function listAgentFiles(dir: string, layout: SubagentLayout, depth: number): Promise<DiscoveredSubagentFile[]> {
-  const listing = await listDir(dir);
+function listAgentFiles(dir: string, layout: SubagentLayout, depth: number): DiscoveredSubagentFile[] {
+  const listing = listDirSync(dir);
   const out: DiscoveredSubagentFile[] = [];
   const names = new Set(listing.entries.map((entry) => entry.name));
   for (const entry of listing.entries) {
-    const kind = await entryKind(dir, entry);
+    const kind = entryKindSync(dir, entry);
     if (kind.kind === 'dir' && depth < 3) {
-      out.push(...(await listAgentFiles(join(dir, entry.name), layout, depth + 1)));
+      out.push(...listAgentFiles(join(dir, entry.name), layout, depth + 1));
       continue;
     }
     const match = AGENT_FILE.exec(entry.name);
     if (kind.kind !== 'file' || !match) continue;
-    const file = await identify(join(dir, entry.name));
+    const file = identify(join(dir, entry.name));
     if (!file) continue;
     const metaName = `agent-${match[1]}.meta.json`;
     out.push({ ...file, agentId: match[1], layout, metaPath: names.has(metaName) ? join(dir, metaName) : null });
@@ -88,69 +86,65 @@ async function listAgentFiles(dir: string, layout: SubagentLayout, depth: number
   return out;
 }
 
-async function discoverProject(configRoot: string, slug: string, dir: string): Promise<DiscoveredProject> {
-  const listing = await listDir(dir);
-  const sessionFiles: string[] = [];
-  const sessionDirs = new Set<string>();
-  const siblingNames: string[] = [];
-  for (const entry of listing.entries) {
-    if (isSessionFileName(entry.name) || SESSION_DIR.test(entry.name) || AGENT_FILE.test(entry.name)) {
-      const kind = await entryKind(dir, entry);
-      if (kind.kind === 'file' && isSessionFileName(entry.name)) sessionFiles.push(entry.name);
-      else if (kind.kind === 'dir' && SESSION_DIR.test(entry.name)) sessionDirs.add(entry.name);
-      else if (kind.kind === 'file') siblingNames.push(entry.name);
-    }
-  }
-  const sessions = await mapLimit(sessionFiles, IO_PARALLELISM, async (name): Promise<DiscoveredSession | null> => {
-    const sessionId = sessionIdFromFileName(name);
-    const main = await identify(join(dir, name));
-    // Zero-byte files are not sessions (Claude Code's own rule); unreadable ones are skipped.
-    if (!main || main.size === 0) return null;
-    let subagents: DiscoveredSubagentFile[] = [];
-    let sessionMemoryPath: string | null = null;
-    if (sessionDirs.has(sessionId)) {
-      subagents = await listAgentFiles(join(dir, sessionId, 'subagents'), 'subagents-folder', 0);
-      const summary = join(dir, sessionId, 'session-memory', 'summary.md');
-      if ((await identify(summary)) !== null) sessionMemoryPath = summary;
-    }
-    return { configRoot, slug, sessionId, main, subagents, sessionMemoryPath };
-  });
-  const siblingAgents = await mapLimit(siblingNames, IO_PARALLELISM, async (name): Promise<DiscoveredSubagentFile | null> => {
-    const file = await identify(join(dir, name));
-    const agentId = AGENT_FILE.exec(name)?.[1];
-    if (!file || !agentId) return null;
-    const metaName = `agent-${agentId}.meta.json`;
-    const metaPath = listing.entries.some((entry) => entry.name === metaName) ? join(dir, metaName) : null;
-    return { ...file, agentId, layout: 'sibling', metaPath };
-  });
-  return {
-    configRoot,
-    slug,
-    dir,
-    sessions: sessions.filter((s): s is DiscoveredSession => s !== null),
-    siblingAgents: siblingAgents.filter((a): a is DiscoveredSubagentFile => a !== null),
-  };
+function discoverSessionFolder(configRoot: string, slug: string, dir: string, sessionId: string, main: DiscoveredFile): DiscoveredSession {
+  const subagents = listAgentFiles(join(dir, sessionId, 'subagents'), 'subagents-folder', 0);
+  const summary = join(dir, sessionId, 'session-memory', 'summary.md');
+  return { configRoot, slug, sessionId, main, subagents, sessionMemoryPath: identify(summary) ? summary : null };
 }
 
-/** Every project folder of every config root with its session files, sub-agent files and session memory. Reads only. */
+/** One project folder, with blocking calls (see `identify`): a few milliseconds even for hundreds of sessions. */
+function discoverProject(configRoot: string, slug: string, dir: string): DiscoveredProject {
+  const listing = listDirSync(dir);
+  const byName = new Map(listing.entries.map((entry) => [entry.name, entry]));
+  const sessions: DiscoveredSession[] = [];
+  const siblingAgents: DiscoveredSubagentFile[] = [];
+  for (const entry of listing.entries) {
+    const agentId = AGENT_FILE.exec(entry.name)?.[1];
+    if (!isSessionFileName(entry.name) && agentId === undefined) continue;
+    if (entryKindSync(dir, entry).kind !== 'file') continue;
+    const file = identify(join(dir, entry.name));
+    if (!file) continue;
+    if (agentId !== undefined) {
+      const metaName = `agent-${agentId}.meta.json`;
+      siblingAgents.push({ ...file, agentId, layout: 'sibling', metaPath: byName.has(metaName) ? join(dir, metaName) : null });
+      continue;
+    }
+    // Zero-byte files are not sessions (Claude Code's own rule); unreadable ones are skipped.
+    if (file.size === 0) continue;
+    const sessionId = sessionIdFromFileName(entry.name);
+    const folder = byName.get(sessionId);
+    const hasFolder = folder !== undefined && SESSION_DIR.test(sessionId) && entryKindSync(dir, folder).kind === 'dir';
+    sessions.push(
+      hasFolder
+        ? discoverSessionFolder(configRoot, slug, dir, sessionId, file)
+        : { configRoot, slug, sessionId, main: file, subagents: [], sessionMemoryPath: null },
+    );
+  }
+  return { configRoot, slug, dir, sessions, siblingAgents };
+}
+
+/**
+ * Every project folder of every config root with its session files, sub-agent files and session memory. Reads
+ * only. Each project is walked with blocking calls, and other work gets its turn between projects.
+ */
 export async function discoverSessionFiles(configRoots: readonly string[]): Promise<DiscoveredProject[]> {
   const projects: DiscoveredProject[] = [];
   for (const configRoot of configRoots) {
     const projectsDir = join(configRoot, 'projects');
-    const listing = await listDir(projectsDir);
-    const slugs: string[] = [];
-    for (const entry of listing.entries) if ((await entryKind(projectsDir, entry)).kind === 'dir') slugs.push(entry.name);
-    projects.push(...(await mapLimit(slugs.sort(), 4, (slug) => discoverProject(configRoot, slug, join(projectsDir, slug)))));
+    const listing = listDirSync(projectsDir);
+    const slugs = listing.entries.filter((entry) => entryKindSync(projectsDir, entry).kind === 'dir').map((entry) => entry.name);
+    for (const slug of slugs.sort()) {
+      projects.push(discoverProject(configRoot, slug, join(projectsDir, slug)));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   }
   return projects;
 }
 
 /** Re-discovers one session (live updates): its file, sub-agents and session memory; null when the file is gone. */
-export async function discoverSession(configRoot: string, slug: string, sessionId: string): Promise<DiscoveredSession | null> {
+export function discoverSession(configRoot: string, slug: string, sessionId: string): DiscoveredSession | null {
   const dir = join(configRoot, 'projects', slug);
-  const main = await identify(join(dir, `${sessionId}.jsonl`));
+  const main = identify(join(dir, `${sessionId}.jsonl`));
   if (!main || main.size === 0) return null;
-  const subagents = await listAgentFiles(join(dir, sessionId, 'subagents'), 'subagents-folder', 0);
-  const summary = join(dir, sessionId, 'session-memory', 'summary.md');
-  return { configRoot, slug, sessionId, main, subagents, sessionMemoryPath: (await identify(summary)) ? summary : null };
+  return discoverSessionFolder(configRoot, slug, dir, sessionId, main);
 }

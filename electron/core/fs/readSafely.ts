@@ -1,4 +1,4 @@
-import { promises as fs, type Dirent, type Stats } from 'node:fs';
+import { promises as fs, readdirSync, statSync, type Dirent, type Stats } from 'node:fs';
 import type { ItemWarning } from '../../../shared/model/warnings';
 
 export function warning(code: ItemWarning['code'], message: string, path: string | null): ItemWarning {
@@ -42,34 +42,72 @@ export interface DirListing {
   readonly warning: ItemWarning | null;
 }
 
+function listingFailure(error: unknown, path: string): DirListing {
+  if (errorCode(error) === 'ENOENT') return { entries: [], warning: null };
+  return { entries: [], warning: warning('unreadable', `Cannot read folder: ${describeFsError(error)}`, path) };
+}
+
 /** Lists a folder; an unreadable one yields a warning on that folder instead of an exception. */
 export async function listDir(path: string): Promise<DirListing> {
   try {
     return { entries: await fs.readdir(path, { withFileTypes: true }), warning: null };
   } catch (error) {
-    if (errorCode(error) === 'ENOENT') return { entries: [], warning: null };
-    return { entries: [], warning: warning('unreadable', `Cannot read folder: ${describeFsError(error)}`, path) };
+    return listingFailure(error, path);
   }
+}
+
+/**
+ * `listDir`, blocking: for walks over thousands of folders, where a cached `readdir` takes microseconds and each
+ * asynchronous one a thread-pool round trip. The caller yields between folders.
+ */
+export function listDirSync(path: string): DirListing {
+  try {
+    return { entries: readdirSync(path, { withFileTypes: true }), warning: null };
+  } catch (error) {
+    return listingFailure(error, path);
+  }
+}
+
+export interface EntryKind {
+  readonly kind: 'file' | 'dir' | 'other' | 'missing';
+  readonly stats: Stats | null;
+  readonly warning: ItemWarning | null;
+}
+
+function kindOfEntry(entry: Dirent): EntryKind {
+  return { kind: entry.isFile() ? 'file' : entry.isDirectory() ? 'dir' : 'other', stats: null, warning: null };
+}
+
+function kindOfTarget(stats: Stats): EntryKind {
+  return { kind: stats.isFile() ? 'file' : stats.isDirectory() ? 'dir' : 'other', stats, warning: null };
+}
+
+function brokenSymlink(error: unknown, path: string): EntryKind {
+  return { kind: 'missing', stats: null, warning: warning('broken-symlink', `Broken symlink: ${describeFsError(error)}`, path) };
 }
 
 /**
  * Resolves what a directory entry is, following symlinks; a symlink whose target is gone yields a
  * `broken-symlink` warning and the kind `missing`.
  */
-export async function entryKind(
-  dir: string,
-  entry: Dirent,
-): Promise<{ kind: 'file' | 'dir' | 'other' | 'missing'; stats: Stats | null; warning: ItemWarning | null }> {
+export async function entryKind(dir: string, entry: Dirent): Promise<EntryKind> {
+  if (!entry.isSymbolicLink()) return kindOfEntry(entry);
   const path = `${dir}/${entry.name}`;
-  if (!entry.isSymbolicLink()) {
-    const kind = entry.isFile() ? 'file' : entry.isDirectory() ? 'dir' : 'other';
-    return { kind, stats: null, warning: null };
-  }
   try {
-    const stats = await fs.stat(path);
-    return { kind: stats.isFile() ? 'file' : stats.isDirectory() ? 'dir' : 'other', stats, warning: null };
+    return kindOfTarget(await fs.stat(path));
   } catch (error) {
-    return { kind: 'missing', stats: null, warning: warning('broken-symlink', `Broken symlink: ${describeFsError(error)}`, path) };
+    return brokenSymlink(error, path);
+  }
+}
+
+/** `entryKind`, blocking (see `listDirSync`). */
+export function entryKindSync(dir: string, entry: Dirent): EntryKind {
+  if (!entry.isSymbolicLink()) return kindOfEntry(entry);
+  const path = `${dir}/${entry.name}`;
+  try {
+    return kindOfTarget(statSync(path));
+  } catch (error) {
+    return brokenSymlink(error, path);
   }
 }
 

@@ -119,7 +119,11 @@ describe('reading a transcript while another process appends to it', () => {
     await following.build();
     let finished = false;
     const writer = runAppender(source, target, 3).then(() => (finished = true));
-    while (!finished) await following.refreshSessions([{ configRoot: root, slug, sessionId }]);
+    while (!finished) {
+      await following.refreshSessions([{ configRoot: root, slug, sessionId }]);
+      // A refresh of a small file finishes without giving the event loop a turn; the writer's exit needs one.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
     await writer;
     await following.refreshSessions([{ configRoot: root, slug, sessionId }]);
     const cold = new SessionCatalog({ dataDir: join(tmp, 'data-cold'), roots: [root] });
