@@ -1,4 +1,4 @@
-import { CLOSE_BRACE, CLOSE_BRACKET, closingQuote, COLON, isJsonSpace, OPEN_BRACE, OPEN_BRACKET, QUOTE } from './jsonLineBytes';
+import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, closingQuote, COLON, isJsonSpace, OPEN_BRACE, OPEN_BRACKET, QUOTE } from './jsonLineBytes';
 import type { TranscriptRecord } from './transcriptLineParser';
 
 /** The envelope fields a transcript line carries at its top level, which the catalog needs from every line. */
@@ -9,6 +9,25 @@ export interface Envelope {
   readonly record: TranscriptRecord;
   /** Whether a key named `flagKey` occurs at any depth (a key: a string followed by a colon, never text inside a string). */
   readonly hasFlagKey: boolean;
+}
+
+/**
+ * The string between the quotes at `open` and `close`, or null when it is not a valid JSON string. Envelope
+ * values (ids, timestamps, paths) rarely hold escapes or control characters: those that hold neither are decoded
+ * directly, which saves a `JSON.parse` per field.
+ */
+function stringValue(line: Buffer, open: number, close: number): string | null {
+  for (let i = open + 1; i < close; i++) {
+    const byte = line[i];
+    if (byte === BACKSLASH || byte < 0x20) {
+      try {
+        return JSON.parse(line.toString('utf8', open, close + 1)) as string;
+      } catch {
+        return null;
+      }
+    }
+  }
+  return line.toString('utf8', open + 1, close);
 }
 
 /**
@@ -44,11 +63,9 @@ export function readEnvelope(line: Buffer, flagKey?: Buffer): Envelope | null {
           continue;
         }
         if (pendingKey !== null && WANTED_STRINGS.has(pendingKey)) {
-          try {
-            out[pendingKey] = JSON.parse(line.toString('utf8', index, close + 1)) as string;
-          } catch {
-            return null;
-          }
+          const value = stringValue(line, index, close);
+          if (value === null) return null;
+          out[pendingKey] = value;
         }
       } else if (!hasFlagKey && isFlagKey(index, close)) {
         let after = close + 1;

@@ -86,9 +86,10 @@ export function parseTranscriptLine(line: Buffer): ParsedLine | null {
   if (!ascii && !isUtf8(bytes)) return null;
   let source: Buffer | null = bytes;
   if (bytes.length > SHORTCUT_MIN_BYTES) {
-    // JSON.parse would refuse a raw NUL anywhere; the shortcuts may never look at it, so check first.
-    if (bytes.indexOf(0) >= 0) return null;
-    if (isToolResult(bytes)) {
+    // JSON.parse refuses a raw NUL anywhere; the shortcuts may never look at it, so they check first.
+    const toolResult = isToolResult(bytes);
+    if ((toolResult || bytes.length > WHOLE_PARSE_MAX_BYTES) && bytes.indexOf(0) >= 0) return null;
+    if (toolResult) {
       // One pass reads the envelope and spots a sub-agent's result, which alone is worth parsing whole.
       const envelope = readEnvelope(bytes, AGENT_RESULT_KEY);
       if (!envelope) return null;

@@ -16,6 +16,9 @@ describe('parseTranscriptLine', () => {
     const valid = userPrompt('x'.repeat(5000));
     expect(parseTranscriptLine(Buffer.concat([line('{"type":"user","a":"'), Buffer.from([0xc3, 0x28]), line('"}')]))).toBeNull();
     expect(parseTranscriptLine(line(valid.replace('xxxx', 'x\u0000xx')))).toBeNull();
+    // The shortcuts jump over payloads without reading them: a NUL there still makes the line bad.
+    expect(parseTranscriptLine(line(toolResult('toolu_1', 'output '.repeat(500)).replace('output', 'out\u0000ut')))).toBeNull();
+    expect(parseTranscriptLine(line(userPrompt('x'.repeat(20_000)).replace('xxxx', 'x\u0000xx')))).toBeNull();
     expect(parseTranscriptLine(line(valid.slice(0, -10)))).toBeNull();
     expect(parseTranscriptLine(line('[1,2]'))).toBeNull();
     expect(parseTranscriptLine(line('42'))).toBeNull();
@@ -129,6 +132,11 @@ describe('readTopLevelFields', () => {
     expect(readEnvelope(line(JSON.stringify({ a: { b: [{ totalToolUseCount: 1 }] } })), key)?.hasFlagKey).toBe(true);
     expect(readEnvelope(line(JSON.stringify({ totalToolUseCount: 1 })), key)?.hasFlagKey).toBe(true);
     expect(readEnvelope(line(JSON.stringify({ a: 'totalToolUseCount', b: '"totalToolUseCount": 2' })), key)?.hasFlagKey).toBe(false);
+  });
+
+  it('unescapes values with escapes and refuses a raw control character in a value', () => {
+    expect(readTopLevelFields(line(JSON.stringify({ cwd: 'C:\\work\\"q"\u00e9', uuid: 'a' })))).toEqual({ cwd: 'C:\\work\\"q"é', uuid: 'a' });
+    expect(readTopLevelFields(line('{"cwd":"/work/a\tb","uuid":"a"}'))).toBeNull();
   });
 
   it('refuses what is not one well-formed object', () => {
