@@ -55,9 +55,7 @@ export async function readLines(handle: FileHandle, options: LineReadOptions, vi
   const buffers = [Buffer.allocUnsafe(READ_CHUNK_BYTES), Buffer.allocUnsafe(READ_CHUNK_BYTES)];
   let which = 0;
   const readAt = (position: number): Promise<number> =>
-    handle
-      .read(buffers[which], 0, Math.min(READ_CHUNK_BYTES, options.end - position), position)
-      .then(({ bytesRead }) => bytesRead);
+    handle.read(buffers[which], 0, Math.min(READ_CHUNK_BYTES, options.end - position), position).then(({ bytesRead }) => bytesRead);
   let position = options.start;
   let lineStart = options.start;
   let lineNumber = options.firstLineNumber;

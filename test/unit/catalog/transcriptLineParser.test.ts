@@ -135,7 +135,10 @@ describe('readTopLevelFields', () => {
   });
 
   it('unescapes values with escapes and refuses a raw control character in a value', () => {
-    expect(readTopLevelFields(line(JSON.stringify({ cwd: 'C:\\work\\"q"\u00e9', uuid: 'a' })))).toEqual({ cwd: 'C:\\work\\"q"é', uuid: 'a' });
+    expect(readTopLevelFields(line(JSON.stringify({ cwd: 'C:\\work\\"q"\u00e9', uuid: 'a' })))).toEqual({
+      cwd: 'C:\\work\\"q"é',
+      uuid: 'a',
+    });
     expect(readTopLevelFields(line('{"cwd":"/work/a\tb","uuid":"a"}'))).toBeNull();
   });
 
