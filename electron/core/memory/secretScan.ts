@@ -13,6 +13,31 @@ const RULE_PREFIX = '@secretlint/secretlint-rule-';
 /** Results by content hash: a file's secrets only change when its bytes do (bounded, oldest dropped first). */
 const MAX_CACHED = 20_000;
 
+/** A PEM block labelled as a private key of any kind (RSA, EC, DSA, OPENSSH, ENCRYPTED or none). */
+const PEM_PRIVATE_KEY = /-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY-----\r?\n([\s\S]*?)-----END \1PRIVATE KEY-----/g;
+/** Less than this is a placeholder ("...your key here..."), not key material. */
+const MIN_KEY_BASE64 = 64;
+
+/**
+ * Private keys that secretlint's rule lets through: it wants the body to start like a PKCS#1/#8 key ("MI…"), so a
+ * SEC1 EC key ("MH…") passes unnoticed. Any block labelled as a private key whose body (less `Proc-Type`-style
+ * header lines) is real base64 counts here.
+ */
+function pemPrivateKeys(text: string): SecretHit[] {
+  const hits: SecretHit[] = [];
+  for (const match of text.matchAll(PEM_PRIVATE_KEY)) {
+    const body = match[2]
+      .split(/\r?\n/)
+      .filter((line) => !line.includes(':'))
+      .join('')
+      .replace(/\s+/g, '');
+    if (body.length < MIN_KEY_BASE64 || !/^[A-Za-z0-9+/]+={0,2}$/.test(body)) continue;
+    const line = text.slice(0, match.index).split('\n').length;
+    hits.push({ line, kind: 'privatekey', length: match[0].length });
+  }
+  return hits;
+}
+
 /**
  * Scans memory text with secretlint's recommended rule set (AWS, GCP, GitHub, Slack, npm, private keys,
  * passwords in URLs, OpenAI/Anthropic keys…). Only the kind, line and length of each hit leave this module:
@@ -41,6 +66,9 @@ export class SecretScanner {
     } catch {
       // A rule that trips over odd input must not stop the review; the file simply has no secret findings.
       hits = [];
+    }
+    for (const key of pemPrivateKeys(text)) {
+      if (!hits.some((hit) => hit.kind === key.kind && hit.line === key.line)) hits.push(key);
     }
     if (this.cache.size >= MAX_CACHED) this.cache.delete(this.cache.keys().next().value as string);
     this.cache.set(hash, hits);
