@@ -2,6 +2,11 @@ import type { ChangeCause } from './historyModel';
 
 export const BACKUP_FORMAT = 'claude-memory-manager/memory-backup';
 
+/** An archive bigger than this (packed or unpacked) is not a memory backup; refusing it keeps a crafted file from filling memory. */
+export const MAX_BACKUP_ARCHIVE_BYTES = 64 * 1024 * 1024;
+/** The same limit for an archive as base64, as requests carry it. */
+export const MAX_BACKUP_ARCHIVE_BASE64 = Math.ceil(MAX_BACKUP_ARCHIVE_BYTES / 3) * 4;
+
 /** One journal line as a backup carries it, so the archive keeps where each file came from. */
 export interface BackupHistoryLine {
   readonly changeSetId: string;

@@ -1,7 +1,7 @@
 /** The boundary schemas of the memory history requests (spread into `requestSchemas` in shared/contract/requests.ts). */
 import { z } from 'zod';
 import { memoryFolderRefSchema, memoryPathSchema } from '../memory/memoryRequestSchemas';
-import type { BackupExport, ImportPreview, ImportResult } from './backupModel';
+import { MAX_BACKUP_ARCHIVE_BASE64, type BackupExport, type ImportPreview, type ImportResult } from './backupModel';
 import {
   CHANGE_CAUSES,
   type ChangeSetPage,
@@ -31,11 +31,11 @@ const sessionIdSchema = z
   .min(1)
   .max(100)
   .regex(/^[A-Za-z0-9-]+$/, 'must be a session id');
-/** A backup archive, base64: under the web shell's 1 MiB message limit with room for the rest of the request. */
+/** A backup archive, base64, up to the size an import accepts at all. */
 const archiveSchema = z
   .string()
   .min(4)
-  .max(900_000)
+  .max(MAX_BACKUP_ARCHIVE_BASE64)
   .regex(/^[A-Za-z0-9+/=]+$/, 'must be base64');
 
 export const historyRequestSchemas = {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -152,6 +153,25 @@ describe('web shell server', () => {
       expect(missing.result).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
       const sessions = await call(ws, 5, 'listSessions', { configRoot: scenario.home.root, slug: scenario.webshop.slug });
       expect((sessions.result.value as unknown[]).length).toBe(scenario.webshop.sessions.length);
+    } finally {
+      ws.close();
+    }
+  });
+
+  it('carries a backup archive of several megabytes both ways', async () => {
+    // Random base64 barely compresses: the archive, and the request carrying it, are well over 1 MiB.
+    writeFileSync(join(scenario.webshop.memoryDir, 'big-notes.md'), `# Notes\n${randomBytes(1_500_000).toString('base64')}\n`);
+    const ws = await openSocket(address.port, { cookie, origin: `http://127.0.0.1:${address.port}` });
+    try {
+      const folder = { kind: 'project', configRoot: scenario.home.root, slug: scenario.webshop.slug };
+      const exported = await call(ws, 1, 'exportMemoryBackup', { folder, asOf: null });
+      expect(exported.result.ok).toBe(true);
+      const archive = (exported.result.value as { base64: string }).base64;
+      expect(archive.length).toBeGreaterThan(1.5 * 1024 * 1024);
+      const preview = await call(ws, 2, 'previewMemoryImport', { folder, archive });
+      expect(preview.result.ok).toBe(true);
+      const files = (preview.result.value as { files: { path: string; status: string }[] }).files;
+      expect(files.find((file) => file.path === 'big-notes.md')?.status).toBe('same');
     } finally {
       ws.close();
     }

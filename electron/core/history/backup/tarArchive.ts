@@ -1,9 +1,9 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
+import { MAX_BACKUP_ARCHIVE_BYTES } from '../../../../shared/history/backupModel';
 import { CodedError } from '../../../../shared/result';
 
 const BLOCK = 512;
-/** An archive bigger than this unpacked is not a memory backup; refusing it keeps a crafted file from filling memory. */
-export const MAX_ARCHIVE_BYTES = 64 * 1024 * 1024;
+export const MAX_ARCHIVE_BYTES = MAX_BACKUP_ARCHIVE_BYTES;
 const MAX_ENTRIES = 20_000;
 
 export interface ArchiveFile {
