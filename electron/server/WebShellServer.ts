@@ -15,7 +15,7 @@ import { MAX_BACKUP_ARCHIVE_BASE64 } from '../../shared/history/backupModel';
  * The largest request is a backup import: the archive as base64 plus the rest of the message. Only a client that
  * passed the token and origin checks gets a socket at all.
  */
-const MAX_MESSAGE_BYTES = MAX_BACKUP_ARCHIVE_BASE64 + 1024 * 1024;
+export const MAX_MESSAGE_BYTES = MAX_BACKUP_ARCHIVE_BASE64 + 1024 * 1024;
 
 /** The web UI's policy: only our own scripts and sockets; styles inline for React; images from us or data: URLs. */
 export const WEB_CONTENT_SECURITY_POLICY = [

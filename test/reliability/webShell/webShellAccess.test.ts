@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { createEngine, type Engine } from '../../../electron/core/engine';
 import { tokenCookieName } from '../../../electron/server/requestAuth';
-import { WebShellServer } from '../../../electron/server/WebShellServer';
+import { MAX_MESSAGE_BYTES, WebShellServer } from '../../../electron/server/WebShellServer';
 import { createStandardScenario, type StandardScenario } from '../../fixtures/scenarioHome';
 import { snapshotTree } from '../../fixtures/treeSnapshot';
 import { recordFigure } from '../support/figureLog';
@@ -247,7 +247,7 @@ describe('the web shell lets nobody in without the token, our Host and our Origi
       // A message beyond the size limit closes that socket; the server goes on serving others.
       const big = await open();
       const closed = new Promise<number>((resolve) => big.once('close', (code) => resolve(code)));
-      big.send(`{"id":1,"method":"getHome","args":{"pad":"${'x'.repeat(2 * 1024 * 1024)}"}}`);
+      big.send(Buffer.alloc(MAX_MESSAGE_BYTES + 1, 0x78));
       expect(await closed).toBe(1009);
       tried++;
       const after = await open();
