@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { isSessionFileName, sessionIdFromFileName } from '../../../shared/claude/sessionFiles';
 import type { SubagentLayout } from '../../../shared/model/catalog';
 import { entryKindSync, listDirSync } from '../fs/readSafely';
+import { yieldWhenSliceIsUsed } from './timeSlices';
 
 const SESSION_DIR = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const AGENT_FILE = /^agent-(.+)\.jsonl$/;
@@ -92,13 +93,14 @@ function discoverSessionFolder(configRoot: string, slug: string, dir: string, se
   return { configRoot, slug, sessionId, main, subagents, sessionMemoryPath: identify(summary) ? summary : null };
 }
 
-/** One project folder, with blocking calls (see `identify`): a few milliseconds even for hundreds of sessions. */
-function discoverProject(configRoot: string, slug: string, dir: string): DiscoveredProject {
+/** One project folder, with blocking calls (see `identify`), in time slices: a project may hold thousands of sessions. */
+async function discoverProject(configRoot: string, slug: string, dir: string): Promise<DiscoveredProject> {
   const listing = listDirSync(dir);
   const byName = new Map(listing.entries.map((entry) => [entry.name, entry]));
   const sessions: DiscoveredSession[] = [];
   const siblingAgents: DiscoveredSubagentFile[] = [];
   for (const entry of listing.entries) {
+    await yieldWhenSliceIsUsed();
     const agentId = AGENT_FILE.exec(entry.name)?.[1];
     if (!isSessionFileName(entry.name) && agentId === undefined) continue;
     if (entryKindSync(dir, entry).kind !== 'file') continue;
@@ -125,7 +127,7 @@ function discoverProject(configRoot: string, slug: string, dir: string): Discove
 
 /**
  * Every project folder of every config root with its session files, sub-agent files and session memory. Reads
- * only. Each project is walked with blocking calls, and other work gets its turn between projects.
+ * only, with blocking calls in time slices (see `discoverProject`).
  */
 export async function discoverSessionFiles(configRoots: readonly string[]): Promise<DiscoveredProject[]> {
   const projects: DiscoveredProject[] = [];
@@ -134,8 +136,7 @@ export async function discoverSessionFiles(configRoots: readonly string[]): Prom
     const listing = listDirSync(projectsDir);
     const slugs = listing.entries.filter((entry) => entryKindSync(projectsDir, entry).kind === 'dir').map((entry) => entry.name);
     for (const slug of slugs.sort()) {
-      projects.push(discoverProject(configRoot, slug, join(projectsDir, slug)));
-      await new Promise((resolve) => setImmediate(resolve));
+      projects.push(await discoverProject(configRoot, slug, join(projectsDir, slug)));
     }
   }
   return projects;

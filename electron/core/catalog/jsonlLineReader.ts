@@ -1,4 +1,5 @@
 import { closeSync, fstatSync, openSync, read, readSync } from 'node:fs';
+import { yieldWhenSliceIsUsed } from './timeSlices';
 
 const NEWLINE = 0x0a;
 const CHUNK_BYTES = 1024 * 1024;
@@ -58,23 +59,11 @@ export interface JsonlReadResult {
   readonly tail: Buffer;
 }
 
-/** How long reading may hold the engine's thread before it lets other work (requests, events) run. */
-const YIELD_AFTER_MS = 10;
-/** Shared by every read in flight, since they all run on the one thread. */
-let sliceStartedAt = performance.now();
-
 /** One read on the thread pool: the copy of a big chunk overlaps with the splitting and parsing of the last one. */
 function readInBackground(fd: number, buffer: Buffer, position: number): Promise<number> {
   return new Promise((resolve, reject) =>
     read(fd, buffer, 0, buffer.length, position, (error, bytesRead) => (error ? reject(error) : resolve(bytesRead))),
   );
-}
-
-/** Lets queued callbacks run once the current slice has used its time; a promise's `then` alone would not. */
-async function yieldWhenSliceIsUsed(): Promise<void> {
-  if (performance.now() - sliceStartedAt < YIELD_AFTER_MS) return;
-  await new Promise((resolve) => setImmediate(resolve));
-  sliceStartedAt = performance.now();
 }
 
 /**

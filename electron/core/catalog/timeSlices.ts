@@ -1,0 +1,11 @@
+/** How long the catalog's blocking work may hold the engine's thread before it lets other work (requests, events) run. */
+const YIELD_AFTER_MS = 10;
+/** Shared by every piece of catalog work in flight, since they all run on the one thread. */
+let sliceStartedAt = performance.now();
+
+/** Lets queued callbacks run once the current slice has used its time; a promise's `then` alone would not. */
+export async function yieldWhenSliceIsUsed(): Promise<void> {
+  if (performance.now() - sliceStartedAt < YIELD_AFTER_MS) return;
+  await new Promise((resolve) => setImmediate(resolve));
+  sliceStartedAt = performance.now();
+}
