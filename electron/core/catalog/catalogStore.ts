@@ -1,23 +1,13 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { CATALOG_CACHE_FORMAT, cachedStateSchema, type CachedState, type CatalogIndex } from './catalogCacheSchema';
+import { replaceFileAtomically } from '../fs/replaceFileAtomically';
 import { writeHashedFile } from './hashedFileWriter';
 import type { TranscriptAggregateState } from './transcriptAggregate';
 
 /** Larger index files are not a catalog we wrote; they are discarded rather than parsed. */
 const MAX_INDEX_BYTES = 512 * 1024 * 1024;
-
-async function writeAtomically(path: string, text: string | Buffer): Promise<void> {
-  const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-  try {
-    await fs.writeFile(temp, text, { mode: 0o600 });
-    await fs.rename(temp, path);
-  } catch (error) {
-    await fs.rm(temp, { force: true });
-    throw error;
-  }
-}
 
 async function readJson(path: string): Promise<unknown> {
   const stats = await fs.stat(path);
@@ -50,7 +40,6 @@ function* indexJson(index: CatalogIndex): Generator<string> {
 export class CatalogStore {
   readonly dir: string;
   private readonly stateDir: string;
-  private stateDirReady: Promise<void> | null = null;
   /** State writes still on their way, by transcript path. */
   private readonly stateWrites = new Map<string, Promise<void>>();
 
@@ -119,7 +108,7 @@ export class CatalogStore {
     const text = JSON.stringify({ format: CATALOG_CACHE_FORMAT, path, fileId, offset, state });
     const previous = this.stateWrites.get(path) ?? Promise.resolve();
     const write = previous
-      .then(() => this.writeState(path, text))
+      .then(() => replaceFileAtomically(this.statePath(path), text))
       .catch(() => undefined)
       .finally(() => {
         if (this.stateWrites.get(path) === write) this.stateWrites.delete(path);
@@ -130,18 +119,6 @@ export class CatalogStore {
   /** Resolves once every state write started so far has landed (or failed). */
   async statesWritten(): Promise<void> {
     while (this.stateWrites.size > 0) await Promise.all(this.stateWrites.values());
-  }
-
-  private async writeState(path: string, text: string): Promise<void> {
-    this.stateDirReady ??= fs.mkdir(this.stateDir, { recursive: true }).then(
-      () => undefined,
-      (error: unknown) => {
-        this.stateDirReady = null;
-        throw error;
-      },
-    );
-    await this.stateDirReady;
-    await writeAtomically(this.statePath(path), text);
   }
 
   async deleteState(path: string): Promise<void> {
