@@ -96,9 +96,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       .finally(() => live.start());
   }
   const search = new SearchService({ home, roots });
-  const ready = Promise.all([live?.ready, agentWatch?.ready]).then(() => undefined);
-  // Whoever awaits `ready` sees a failed start; nobody awaiting it must not crash the process.
-  ready.catch(() => undefined);
+  // The agent watch's own `ready` includes the live home's; it already guards against an unawaited failure.
+  const ready = agentWatch?.ready ?? Promise.resolve();
   const services: EngineServices = {
     home,
     live,

@@ -1,10 +1,10 @@
 import type { ChildProcess, SpawnOptions } from 'node:child_process';
 import { promises as fs } from 'node:fs';
-import { dirname } from 'node:path';
 import type { RequestHandlers } from '../../shared/contract/api';
 import { CodedError } from '../../shared/result';
 import { claudeResumeCommand, posixQuote } from '../../shared/transcript/resumeCommand';
 import type { ResumeLaunch, TerminalSetting } from '../../shared/transcript/transcriptOutline';
+import { replaceFileAtomically } from '../core/fs/replaceFileAtomically';
 import type { TranscriptService } from '../core/transcripts/TranscriptService';
 
 export type SpawnFunction = (command: string, args: readonly string[], options: SpawnOptions) => ChildProcess;
@@ -108,10 +108,7 @@ export class TerminalLauncher {
   /** Saves a terminal command; an empty one goes back to the platform's default. */
   async setSetting(command: string): Promise<TerminalSetting> {
     if (command.trim() !== '') splitCommandLine(command);
-    await fs.mkdir(dirname(this.options.settingsFile), { recursive: true });
-    const temp = `${this.options.settingsFile}.${process.pid}.tmp`;
-    await fs.writeFile(temp, `${JSON.stringify({ command: command.trim() }, null, 2)}\n`);
-    await fs.rename(temp, this.options.settingsFile);
+    await replaceFileAtomically(this.options.settingsFile, `${JSON.stringify({ command: command.trim() }, null, 2)}\n`);
     return this.getSetting();
   }
 

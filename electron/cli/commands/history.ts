@@ -40,14 +40,6 @@ export function toChangeSetJson(changeSet: ChangeSetSummary): ChangeSetJson {
   };
 }
 
-/**
- * The engine for a history command. History lives in the app's data folder; nothing is written under a
- * config root (restore and revert write memory files through the safe writer, nothing else).
- */
-export function openEngine(io: CliIo, readOnly: boolean): Promise<Engine> {
-  return createCliEngine(io, { readOnly });
-}
-
 /** The project a slug names, in whichever config root has it; several roots with the slug is an error. */
 export async function projectBySlug(engine: Engine, slug: string): Promise<ProjectRef> {
   const matches = (await engine.home.getHome()).projects.filter((p) => p.slug === slug);
@@ -79,7 +71,7 @@ export async function runHistory(argv: readonly string[], io: CliIo): Promise<nu
     options: { project: { type: 'string' }, file: { type: 'string' }, json: { type: 'boolean', default: false } },
     strict: true,
   });
-  const engine = await openEngine(io, true);
+  const engine = await createCliEngine(io, { readOnly: true });
   try {
     const project = values.project === undefined ? null : await projectBySlug(engine, values.project);
     const report = await engine.memoryHistory.recordNow();

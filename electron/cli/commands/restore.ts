@@ -3,7 +3,8 @@ import type { RollbackPlan, RollbackResult } from '../../../shared/history/histo
 import { CodedError } from '../../../shared/result';
 import type { Engine } from '../../core/engine';
 import { CliError, type CliIo } from '../cliIo';
-import { openEngine, projectBySlug } from './history';
+import { createCliEngine } from '../cliEngine';
+import { projectBySlug } from './history';
 import { bindOptionValues } from '../optionValues';
 
 /** Explains a refused plan on stderr and gives the exit code. */
@@ -57,7 +58,7 @@ export async function runRestore(argv: readonly string[], io: CliIo): Promise<nu
     strict: true,
   });
   if (!values.project || !values.file || !values.version) throw new CliError('restore needs --project SLUG --file PATH --version HASH', 2);
-  const engine = await openEngine(io, values['dry-run']);
+  const engine = await createCliEngine(io, { readOnly: values['dry-run'] });
   try {
     const project = await projectBySlug(engine, values.project);
     await engine.memoryHistory.recordNow();

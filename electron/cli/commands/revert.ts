@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { CliError, type CliIo } from '../cliIo';
-import { openEngine } from './history';
+import { createCliEngine } from '../cliEngine';
 import { explained, refuse, reportResult } from './restore';
 
 /**
@@ -16,7 +16,7 @@ export async function runRevert(argv: readonly string[], io: CliIo): Promise<num
   });
   const id = values['change-set'];
   if (!id) throw new CliError('revert needs --change-set ID (from `ccmem history`)', 2);
-  const engine = await openEngine(io, values['dry-run']);
+  const engine = await createCliEngine(io, { readOnly: values['dry-run'] });
   try {
     await engine.memoryHistory.recordNow();
     const plan = await explained(() => engine.memoryHistory.planRevert(id));

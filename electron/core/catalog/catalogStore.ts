@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { CATALOG_CACHE_FORMAT, cachedStateSchema, type CachedState, type CatalogIndex } from './catalogCacheSchema';
+import { readChecksummedJson } from '../fs/checksummedJsonFile';
 import { replaceFileAtomically } from '../fs/replaceFileAtomically';
 import { writeHashedFile } from './hashedFileWriter';
 import type { TranscriptAggregateState } from './transcriptAggregate';
@@ -59,20 +60,8 @@ export class CatalogStore {
    * schema check of thousands of entries, which keeps a warm start fast.
    */
   async loadIndex(): Promise<CatalogIndex | null> {
-    try {
-      const stats = await fs.stat(this.indexPath);
-      if (stats.size > MAX_INDEX_BYTES) return null;
-      const bytes = await fs.readFile(this.indexPath);
-      const headerEnd = bytes.indexOf(0x0a);
-      if (headerEnd < 0) return null;
-      const header = JSON.parse(bytes.toString('utf8', 0, headerEnd)) as { format?: unknown; sha1?: unknown };
-      const body = bytes.subarray(headerEnd + 1);
-      if (header.format !== CATALOG_CACHE_FORMAT || header.sha1 !== createHash('sha1').update(body).digest('hex')) return null;
-      const index = JSON.parse(body.toString('utf8')) as CatalogIndex;
-      return Array.isArray(index.files) && Array.isArray(index.metas) && Array.isArray(index.sessions) ? index : null;
-    } catch {
-      return null;
-    }
+    const index = (await readChecksummedJson(this.indexPath, CATALOG_CACHE_FORMAT, MAX_INDEX_BYTES)) as CatalogIndex | null;
+    return index && Array.isArray(index.files) && Array.isArray(index.metas) && Array.isArray(index.sessions) ? index : null;
   }
 
   /** Written entry by entry: a catalog of thousands of sessions is tens of megabytes as one JSON string. */

@@ -17,7 +17,7 @@ function sha1(bytes: Uint8Array): string {
 }
 
 /** The parsed body, or null when the file is missing, too large, of another format or not what we wrote. */
-export async function readChecksummedJson(path: string, format: string, maxBytes: number): Promise<unknown> {
+export async function readChecksummedJson(path: string, format: string | number, maxBytes: number): Promise<unknown> {
   try {
     const stats = await fs.stat(path);
     if (stats.size > maxBytes) return null;
@@ -33,7 +33,7 @@ export async function readChecksummedJson(path: string, format: string, maxBytes
   }
 }
 
-export async function writeChecksummedJson(path: string, format: string, value: unknown): Promise<void> {
+export async function writeChecksummedJson(path: string, format: string | number, value: unknown): Promise<void> {
   const body = Buffer.from(JSON.stringify(value), 'utf8');
   const header = JSON.stringify({ format, sha1: sha1(body) });
   await replaceFileAtomically(path, Buffer.concat([Buffer.from(`${header}\n`), body]));

@@ -164,8 +164,7 @@ export class HomeService {
   private load(): Promise<DiscoveredHome> {
     if (this.discovered) return Promise.resolve(this.discovered);
     // Only the very first answer may come from the last run; later ones (after `openDemo`) look at the disk.
-    this.loading ??= this.discover(this.discoveries === 0 && this.options.rememberAcrossRuns === true);
-    return this.loading;
+    return this.loading ?? this.discover(this.discoveries === 0 && this.options.rememberAcrossRuns === true);
   }
 
   private discover(fromLastRunIfKnown = false): Promise<DiscoveredHome> {

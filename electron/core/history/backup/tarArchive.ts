@@ -3,7 +3,6 @@ import { MAX_BACKUP_ARCHIVE_BYTES } from '../../../../shared/history/backupModel
 import { CodedError } from '../../../../shared/result';
 
 const BLOCK = 512;
-export const MAX_ARCHIVE_BYTES = MAX_BACKUP_ARCHIVE_BYTES;
 const MAX_ENTRIES = 20_000;
 
 export interface ArchiveFile {
@@ -133,12 +132,12 @@ export function readTar(archive: Uint8Array): ReadArchive {
   let data: Buffer = Buffer.from(archive);
   if (data[0] === 0x1f && data[1] === 0x8b) {
     try {
-      data = gunzipSync(data, { maxOutputLength: MAX_ARCHIVE_BYTES });
+      data = gunzipSync(data, { maxOutputLength: MAX_BACKUP_ARCHIVE_BYTES });
     } catch {
       throw new CodedError('INVALID_INPUT', 'Not a valid archive: it cannot be decompressed, or it unpacks to more than 64 MB');
     }
   }
-  if (data.length > MAX_ARCHIVE_BYTES) throw new CodedError('INVALID_INPUT', 'The archive is larger than 64 MB');
+  if (data.length > MAX_BACKUP_ARCHIVE_BYTES) throw new CodedError('INVALID_INPUT', 'The archive is larger than 64 MB');
   const files: ArchiveFile[] = [];
   const skipped: string[] = [];
   let offset = 0;
