@@ -130,6 +130,9 @@ export function createLiveHome(home: HomeService, options: { usePolling?: boolea
       listeners.clear();
       unsubscribe();
       if (timer) clearTimeout(timer);
+      // Closed first, so a first scan still running stops instead of being waited for; then once more, in case
+      // a change being applied had just made another.
+      await watcher?.dispose();
       await applying;
       await watcher?.dispose();
     },

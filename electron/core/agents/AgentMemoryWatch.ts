@@ -107,6 +107,8 @@ export class AgentMemoryWatch {
 
   async dispose(): Promise<void> {
     this.disposed = true;
+    // Closed first, so a first scan still running stops instead of being waited for.
+    await this.watcher?.dispose();
     await this.begun.catch(() => undefined);
     for (const dispose of this.disposers) dispose();
     this.listeners.clear();

@@ -25,7 +25,8 @@ export async function replaceFileAtomically(path: string, data: string | Uint8Ar
     }
     await fs.rename(temp, path);
   } catch (error) {
-    await fs.rm(temp, { force: true });
+    // The write's own error is the one to report, not a failed clean-up's.
+    await fs.rm(temp, { force: true }).catch(() => undefined);
     throw error;
   }
 }

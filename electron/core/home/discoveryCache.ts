@@ -133,8 +133,14 @@ export class DiscoveryCache {
       home,
       sessions: [...this.entries].map(([file, { size, mtimeMs, info }]) => [file, size, mtimeMs, info]),
     };
-    await writeChecksummedJson(this.path, CACHE_FORMAT, saved);
-    this.savedHomeText = homeText;
+    // Cleared before the write: a session remembered while it is under way must still be saved next time.
     this.changed = false;
+    try {
+      await writeChecksummedJson(this.path, CACHE_FORMAT, saved);
+    } catch (error) {
+      this.changed = true;
+      throw error;
+    }
+    this.savedHomeText = homeText;
   }
 }

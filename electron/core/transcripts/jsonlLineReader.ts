@@ -52,10 +52,12 @@ function trimCarriageReturn(bytes: Buffer): Buffer {
 export async function readLines(handle: FileHandle, options: LineReadOptions, visit: LineVisitor): Promise<LineReadResult> {
   const maxLineBytes = options.maxLineBytes ?? MAX_LINE_BYTES;
   // Two buffers: while the lines of one are visited, the next chunk is read into the other on the thread pool.
-  const buffers = [Buffer.allocUnsafe(READ_CHUNK_BYTES), Buffer.allocUnsafe(READ_CHUNK_BYTES)];
+  // Sized to the read (a live append is often a few hundred bytes); the second exists only once a read-ahead does.
+  const chunkBytes = Math.max(1, Math.min(READ_CHUNK_BYTES, options.end - options.start));
+  const buffers: Buffer[] = [Buffer.allocUnsafe(chunkBytes)];
   let which = 0;
-  const readAt = (position: number): Promise<number> =>
-    handle.read(buffers[which], 0, Math.min(READ_CHUNK_BYTES, options.end - position), position).then(({ bytesRead }) => bytesRead);
+  const readAt = (buffer: Buffer, position: number): Promise<number> =>
+    handle.read(buffer, 0, Math.min(buffer.length, options.end - position), position).then(({ bytesRead }) => bytesRead);
   let position = options.start;
   let lineStart = options.start;
   let lineNumber = options.firstLineNumber;
@@ -63,7 +65,7 @@ export async function readLines(handle: FileHandle, options: LineReadOptions, vi
   let carryBytes = 0;
   let skipping = false;
   let chunksRead = 0;
-  let pending: Promise<number> | null = position < options.end ? readAt(position) : null;
+  let pending: Promise<number> | null = position < options.end ? readAt(buffers[0], position) : null;
   try {
     while (pending) {
       const bytesRead = await pending;
@@ -73,7 +75,7 @@ export async function readLines(handle: FileHandle, options: LineReadOptions, vi
       which = 1 - which;
       const next = position + bytesRead;
       const stopAtDeadline = options.deadline !== undefined && next < options.end && performance.now() > options.deadline;
-      if (next < options.end && !stopAtDeadline) pending = readAt(next);
+      if (next < options.end && !stopAtDeadline) pending = readAt((buffers[which] ??= Buffer.allocUnsafe(chunkBytes)), next);
       let at = 0;
       while (at < bytesRead) {
         const newline = chunk.indexOf(NEWLINE, at);
