@@ -74,14 +74,20 @@ export async function startServe(argv: readonly string[], io: CliIo): Promise<Ru
   );
   io.stdout(`Open: ${address.url}\n`);
   // The page answers at once; changes are followed once the watcher has scanned the home, which on a big one takes a while.
+  // A server stopped before the scan ends says nothing: the start then settles because it was cancelled.
+  let stopped = false;
   void engine.ready.then(
-    () => io.stdout('Following changes to the home.\n'),
-    (error: unknown) =>
-      io.stderr(`warning: cannot follow changes to the home: ${error instanceof Error ? error.message : String(error)}\n`),
+    () => {
+      if (!stopped) io.stdout('Following changes to the home.\n');
+    },
+    (error: unknown) => {
+      if (!stopped) io.stderr(`warning: cannot follow changes to the home: ${error instanceof Error ? error.message : String(error)}\n`);
+    },
   );
   return {
     url: address.url,
     stop: async () => {
+      stopped = true;
       await server.close();
       await engine.dispose();
     },

@@ -42,6 +42,8 @@ export class AgentMemoryWatch {
   private userBases: readonly string[] = [];
 
   private watcher: HomeWatcher | null = null;
+  /** The newest home published before the watcher existed, if any. */
+  private homeBeforeWatcher: HomeSnapshot | null = null;
   private disposed = false;
   // Own writes announced before the watcher exists are handed to it when it does.
   private readonly ownWritesBeforeStart: string[] = [];
@@ -67,6 +69,13 @@ export class AgentMemoryWatch {
   }
 
   private async begin(): Promise<void> {
+    // Subscribed before the first look: a home published while the project folders are being found is not missed.
+    this.disposers.push(
+      this.home.onDidChangeHome((next) => {
+        if (!this.watcher) this.homeBeforeWatcher = next;
+        void this.follow(next);
+      }),
+    );
     const snapshot = await this.home.getHome();
     const projectDirs = await projectClaudeDirs(snapshot);
     if (this.disposed) return;
@@ -88,9 +97,10 @@ export class AgentMemoryWatch {
           this.userBases,
         ),
       ),
-      this.home.onDidChangeHome((next) => void this.follow(next)),
     );
     await watcher.start();
+    // A follow made before the watcher existed had nothing to point at: point it at that home now.
+    if (this.homeBeforeWatcher && !this.disposed) await this.follow(this.homeBeforeWatcher);
   }
 
   onDidChange(listener: (folders: readonly string[]) => void): () => void {
