@@ -5,7 +5,7 @@ export function warning(code: ItemWarning['code'], message: string, path: string
   return { code, message, path };
 }
 
-function errorCode(error: unknown): string {
+export function errorCode(error: unknown): string {
   return (error as NodeJS.ErrnoException | undefined)?.code ?? 'UNKNOWN';
 }
 

@@ -1,5 +1,7 @@
 import { promises as fs, watch as watchFolder, type Dirent, type FSWatcher, type Stats } from 'node:fs';
 import { basename, dirname, join, sep } from 'node:path';
+import { isWithin } from '../fs/pathContainment';
+import { errorCode, statOrNull } from '../fs/readSafely';
 import { mapLimit } from '../home/mapLimit';
 import type { FileEvent } from './watchedChange';
 
@@ -33,10 +35,6 @@ function newFolder(path: string): Folder {
   return { path, children: new Map(), osWatch: null, removed: false };
 }
 
-function errorCode(error: unknown): string | undefined {
-  return (error as NodeJS.ErrnoException | null)?.code;
-}
-
 async function lstatOrNull(path: string): Promise<Stats | null> {
   try {
     return await fs.lstat(path);
@@ -47,19 +45,11 @@ async function lstatOrNull(path: string): Promise<Stats | null> {
 
 /** Follows a symlink: a followed target may be one (a config root kept with dotfiles), though nothing below it is followed through links. */
 async function isFolder(path: string): Promise<boolean> {
-  try {
-    return (await fs.stat(path)).isDirectory();
-  } catch {
-    return false;
-  }
+  return (await statOrNull(path))?.isDirectory() ?? false;
 }
 
 function signatureOf(stats: Stats): string {
   return `${stats.size}:${stats.mtimeMs}`;
-}
-
-function isInside(path: string, parent: string): boolean {
-  return path.startsWith(parent.endsWith(sep) ? parent : parent + sep);
 }
 
 /**
@@ -92,7 +82,7 @@ export class FolderTreeWatcher {
    * not reported, only later changes. A target inside another one adds nothing; a missing one is awaited.
    */
   async follow(targets: readonly string[]): Promise<void> {
-    const outermost = [...new Set(targets)].filter((target) => !targets.some((other) => other !== target && isInside(target, other)));
+    const outermost = [...new Set(targets)].filter((target) => !targets.some((other) => other !== target && isWithin(other, target)));
     const added = outermost.filter((target) => !this.targets.includes(target));
     for (const target of this.targets.filter((target) => !outermost.includes(target))) this.unfollow(target);
     this.targets = outermost;
@@ -207,7 +197,7 @@ export class FolderTreeWatcher {
       osWatch.on('error', () => osWatch.close());
       return osWatch;
     } catch (error) {
-      if (RUN_OUT_OF_WATCHERS.has(errorCode(error) ?? '')) this.switchToPolling();
+      if (RUN_OUT_OF_WATCHERS.has(errorCode(error))) this.switchToPolling();
       return null;
     }
   }
