@@ -8,6 +8,8 @@ export interface AppendInput {
   readonly root: string;
   /** App data with a saved catalog (a copy), so the catalog is current before the first append. */
   readonly dataDir: string;
+  /** The built catalog scan worker, as the app shells pass it. */
+  readonly scanWorker: string;
   readonly path: string;
   readonly sessionId: string;
   readonly cwd: string;
@@ -41,6 +43,7 @@ serveProbe<AppendInput, AppendOutput>(async (input) => {
     shell: 'web',
     readOnly: true,
     watch: true,
+    catalogScanWorker: input.scanWorker,
   });
   const live = engine.live;
   if (!live) throw new Error('the engine does not watch the home');

@@ -5,6 +5,8 @@ export interface CatalogBuildInput {
   readonly root: string;
   /** An empty app data folder: nothing cached, so every transcript is read. */
   readonly dataDir: string;
+  /** The built catalog scan worker, as the app shells pass it. */
+  readonly scanWorker: string;
 }
 
 export interface CatalogBuildOutput {
@@ -16,8 +18,8 @@ export interface CatalogBuildOutput {
 }
 
 /** The catalog's first build over a home it has never seen, in a new process, as `SessionCatalog.build()` does it. */
-serveProbe<CatalogBuildInput, CatalogBuildOutput>(async ({ root, dataDir }) => {
-  const catalog = new SessionCatalog({ dataDir, roots: [root] });
+serveProbe<CatalogBuildInput, CatalogBuildOutput>(async ({ root, dataDir, scanWorker }) => {
+  const catalog = new SessionCatalog({ dataDir, roots: [root], scanWorker: { script: scanWorker } });
   const started = performance.now();
   const result = await catalog.build();
   const seconds = (performance.now() - started) / 1000;

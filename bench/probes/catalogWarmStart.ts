@@ -5,6 +5,8 @@ export interface WarmStartInput {
   readonly root: string;
   /** An app data folder holding what a previous start saved, catalog and discovery (a copy: the engine refreshes it). */
   readonly dataDir: string;
+  /** The built catalog scan worker, as the app shells pass it. */
+  readonly scanWorker: string;
 }
 
 export interface WarmStartOutput {
@@ -20,7 +22,7 @@ export interface WarmStartOutput {
  * the UI asks before it can show the timeline: `getHome({})` (the sidebar, and the project the timeline opens on),
  * then `getSessionCatalog({})`. Both are answered from what the last run saved, while it is checked in the background.
  */
-serveProbe<WarmStartInput, WarmStartOutput>(async ({ root, dataDir }) => {
+serveProbe<WarmStartInput, WarmStartOutput>(async ({ root, dataDir, scanWorker }) => {
   const started = performance.now();
   const engine = await createEngine({
     roots: [{ path: root, source: 'CLAUDE_CONFIG_DIR' }],
@@ -29,6 +31,7 @@ serveProbe<WarmStartInput, WarmStartOutput>(async ({ root, dataDir }) => {
     shell: 'web',
     readOnly: true,
     watch: true,
+    catalogScanWorker: scanWorker,
   });
   const home = await engine.handlers.getHome({});
   if (home.projects.length === 0) throw new Error('the saved home listed no project');

@@ -5,6 +5,8 @@ export interface EngineFirstStartInput {
   readonly root: string;
   /** An empty app data folder: the app's first start on this home. */
   readonly dataDir: string;
+  /** The built catalog scan worker, as the app shells pass it. */
+  readonly scanWorker: string;
 }
 
 export interface EngineFirstStartOutput {
@@ -16,7 +18,7 @@ export interface EngineFirstStartOutput {
  * The app's main process on its first start: the engine as the web shell creates it (watching the home),
  * the timeline's first request, and the full catalog build that follows. Its peak memory is the figure.
  */
-serveProbe<EngineFirstStartInput, EngineFirstStartOutput>(async ({ root, dataDir }) => {
+serveProbe<EngineFirstStartInput, EngineFirstStartOutput>(async ({ root, dataDir, scanWorker }) => {
   const engine = await createEngine({
     roots: [{ path: root, source: 'CLAUDE_CONFIG_DIR' }],
     dataDir,
@@ -24,6 +26,7 @@ serveProbe<EngineFirstStartInput, EngineFirstStartOutput>(async ({ root, dataDir
     shell: 'web',
     readOnly: true,
     watch: true,
+    catalogScanWorker: scanWorker,
   });
   await engine.handlers.getSessionCatalog({});
   const built = await engine.catalog.buildNow();

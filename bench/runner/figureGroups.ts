@@ -19,6 +19,8 @@ export interface BenchContext {
   /** Every transcript file (sessions and sub-agents): what the catalog, ccusage and the ceilings read. */
   readonly jsonlFiles: readonly string[];
   readonly jsonlBytes: number;
+  /** The catalog scan worker, built for this run (the probes run the engine from source, the worker only bundled). */
+  readonly scanWorker: string;
   /** A new, empty app data folder for one probe. */
   newDataDir(label: string): string;
   /** A new app data folder holding a copy of what the app's first start saved: catalog, discovery (probes may change theirs). */
@@ -78,10 +80,14 @@ export const FIGURE_GROUPS: readonly FigureGroup[] = [
   {
     name: 'catalog cold build',
     figures: ['catalogColdBuildSeconds', 'catalogColdBuildMBps', 'catalogBuildPeakRssMB'],
-    note: 'SessionCatalog.build() in a new process with an empty app data folder; MB/s over all JSONL bytes; RSS = that process’s peak (process.resourceUsage().maxRSS)',
+    note: 'SessionCatalog.build() in a new process with an empty app data folder, with the scan worker as the app shells pass it; MB/s over all JSONL bytes; RSS = that process’s peak (process.resourceUsage().maxRSS)',
     async measure(context) {
       const dataDir = context.newDataDir('catalog');
-      const output = await runProbe<CatalogBuildInput, CatalogBuildOutput>('catalogBuild', { root: context.home.root, dataDir });
+      const output = await runProbe<CatalogBuildInput, CatalogBuildOutput>('catalogBuild', {
+        root: context.home.root,
+        dataDir,
+        scanWorker: context.scanWorker,
+      });
       return {
         catalogColdBuildSeconds: output.seconds,
         catalogColdBuildMBps: context.jsonlBytes / 1e6 / output.seconds,
@@ -98,6 +104,7 @@ export const FIGURE_GROUPS: readonly FigureGroup[] = [
       const output = await runProbe<EngineFirstStartInput, EngineFirstStartOutput>('engineFirstStart', {
         root: context.home.root,
         dataDir,
+        scanWorker: context.scanWorker,
       });
       context.keepAppData(dataDir);
       return { enginePeakRssMB: output.peakRssMB };
@@ -111,6 +118,7 @@ export const FIGURE_GROUPS: readonly FigureGroup[] = [
       const output = await runProbe<WarmStartInput, WarmStartOutput>('catalogWarmStart', {
         root: context.home.root,
         dataDir: context.savedAppDataCopy('warm-start'),
+        scanWorker: context.scanWorker,
       });
       return { warmStartFirstPageMs: output.firstPageMs, warmStartListingMs: output.listingMs };
     },
@@ -163,6 +171,7 @@ export const FIGURE_GROUPS: readonly FigureGroup[] = [
       const output = await runProbe<AppendInput, AppendOutput>('append', {
         root: context.home.root,
         dataDir: context.savedAppDataCopy('append'),
+        scanWorker: context.scanWorker,
         path: target.path,
         sessionId: target.sessionId,
         cwd: target.cwd,

@@ -6,6 +6,7 @@ import type { BenchSize } from '../generator/sizeProfiles';
 import { FIGURE_GROUPS, type BenchContext } from './figureGroups';
 import { FIGURE_IDS, FIGURES, type FigureId, type FigureResult } from './figures';
 import { summarize } from './sampleStats';
+import { buildScanWorker } from './scanWorkerBuild';
 
 const RESULTS_SCHEMA = 1;
 
@@ -94,6 +95,7 @@ export async function runBenchmarks(options: BenchOptions): Promise<{ results: B
     const home = await generateHome({ size: options.size, out: join(workDir, 'home'), seed: options.seed });
     options.log(`  ${(home.bytes.total / 1e6).toFixed(0)} MB in ${home.seconds.toFixed(1)} s (${home.mbPerSecond.toFixed(0)} MB/s)`);
     const transcripts = transcriptFiles(home.root);
+    const scanWorker = await buildScanWorker(join(workDir, 'worker'));
     let dataDirs = 0;
     let savedAppData: string | null = null;
     const newDataDir = (label: string) => {
@@ -105,6 +107,7 @@ export async function runBenchmarks(options: BenchOptions): Promise<{ results: B
       home,
       jsonlFiles: transcripts.files,
       jsonlBytes: transcripts.bytes,
+      scanWorker,
       newDataDir,
       savedAppDataCopy: (label) => {
         if (!savedAppData) throw new Error('no first start saved app data to start from');

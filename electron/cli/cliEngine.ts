@@ -1,4 +1,5 @@
 import { createEngine, type Engine, type EngineOptions } from '../core/engine';
+import { bundledScanWorkerScript } from '../core/catalog/scanWorkerScript';
 import { configRootsFromEnv } from '../core/home/configRoots';
 import { defaultDataDir } from '../core/home/dataDir';
 import type { CliIo } from './cliIo';
@@ -13,5 +14,6 @@ export function createCliEngine(io: CliIo, options: { readonly readOnly: boolean
     readOnly: options.readOnly,
     watch: false,
     llm: options.llm,
+    catalogScanWorker: bundledScanWorkerScript(import.meta.dirname),
   });
 }

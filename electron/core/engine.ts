@@ -21,6 +21,8 @@ export interface EngineOptions extends HomeServiceOptions {
   readonly watch: boolean;
   /** Where a typed API key is kept and what the environment says; default: memory only, ANTHROPIC_* from process.env. */
   readonly llm?: { readonly secrets: SecretStore; readonly environment: LlmEnvironment };
+  /** The built catalog scan worker (see `bundledScanWorkerScript`); without it catalog builds use one thread. */
+  readonly catalogScanWorker?: string | null;
 }
 
 /** Every engine service, constructed once; handlers and event forwarding are derived from it. */
@@ -85,7 +87,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const memory = new MemoryReviewService({ home, history, live });
   const transcripts = new TranscriptService(home, live);
   const roots = options.roots.map((root) => root.path);
-  const catalog = new CatalogService({ home, live, dataDir: options.dataDir, roots });
+  const catalog = new CatalogService({ home, live, dataDir: options.dataDir, roots, scanWorker: options.catalogScanWorker ?? null });
   if (live) {
     // A warm start shows the first page from what the last run saved (home and catalog) before anything else runs:
     // checking the home and the watcher's scan of it would queue thousands of reads ahead of it on the I/O pool.

@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { RequestHandlers } from '../../shared/contract/api';
+import { bundledScanWorkerScript } from '../core/catalog/scanWorkerScript';
 import { createEngine } from '../core/engine';
 import { configRootsFromEnv } from '../core/home/configRoots';
 import { llmEnvironmentFrom } from '../core/settings/LlmSettingsService';
@@ -41,6 +42,7 @@ async function start(): Promise<void> {
     shell: 'electron',
     readOnly: false,
     watch: true,
+    catalogScanWorker: bundledScanWorkerScript(import.meta.dirname),
     // The desktop keeps a typed key in the OS keychain; ANTHROPIC_API_KEY is for the CLI and the web shell.
     llm: {
       secrets: new KeychainSecretStore(join(app.getPath('userData'), 'anthropic-api-key.enc')),

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { findAppRoot } from '../../core/appRoot';
+import { bundledScanWorkerScript } from '../../core/catalog/scanWorkerScript';
 import { createEngine } from '../../core/engine';
 import { configRootsFromEnv } from '../../core/home/configRoots';
 import { defaultDataDir } from '../../core/home/dataDir';
@@ -44,6 +45,7 @@ export async function startServe(argv: readonly string[], io: CliIo): Promise<Ru
     shell: 'web',
     readOnly: values['read-only'],
     watch: true,
+    catalogScanWorker: bundledScanWorkerScript(import.meta.dirname),
   });
   const server = new WebShellServer({
     handlers: engine.handlers,

@@ -16,6 +16,8 @@ export interface CatalogServiceOptions {
   readonly dataDir: string;
   /** The config roots the engine starts with (the home may switch to the demo later). */
   readonly roots: readonly string[];
+  /** The built scan worker, which gives big builds a second thread; null to read in the engine's thread only. */
+  readonly scanWorker: string | null;
 }
 
 function sessionKeyString(key: SessionKey): string {
@@ -52,6 +54,7 @@ export class CatalogService {
     this.catalog = new SessionCatalog({
       dataDir: options.dataDir,
       roots: options.roots,
+      scanWorker: options.scanWorker ? { script: options.scanWorker } : undefined,
       memoryDirFor: (configRoot, slug) =>
         this.memoryDirs.get(`${configRoot}\0${slug}`) ?? `${configRoot}${sep}projects${sep}${slug}${sep}memory`,
     });

@@ -1,7 +1,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CatalogProgress, SessionCatalogEntry, SessionKey, SessionUpdate } from '../../../shared/model/catalog';
-import { mapLimit } from '../home/mapLimit';
+import { buildOrder, drainQueue } from './buildQueue';
 import { CATALOG_CACHE_FORMAT, type CachedFile, type CachedMeta, type CachedSession } from './catalogCacheSchema';
 import {
   discoverSession,
@@ -13,15 +13,23 @@ import {
   type DiscoveredSubagentFile,
 } from './catalogDiscovery';
 import { CatalogStore } from './catalogStore';
+import { errorCode } from '../fs/readSafely';
 import { summarizeAggregate, type FileSummary } from './fileSummary';
 import { ReadBuffers } from './jsonlLineReader';
 import { memoryPathMatcher } from './memoryPathMatcher';
+import { ScanOffload } from './ScanOffload';
+import type { ScanDone } from './scanWorkerProtocol';
 import { buildSessionEntry, type AgentMeta, type SubagentFileFacts } from './sessionEntry';
 import { TranscriptAggregate, type MemoryPathTest, type TranscriptAggregateState } from './transcriptAggregate';
 import { scanTranscriptInto } from './transcriptFileScan';
 
 /** Sessions are read a few at a time: enough to overlap small files' open/stat latency, not to thrash one core. */
 const READ_PARALLELISM = 6;
+/**
+ * Builds with less to read than this stay in the engine's thread: a worker takes tens of milliseconds to start
+ * and warm up, about what the engine's thread reads of a small home in that time.
+ */
+const DEFAULT_WORKER_MIN_BUILD_BYTES = 32 * 1024 * 1024;
 /** Smaller files are simply read again when they grow; saving their state would cost more than it saves. */
 const STATE_MIN_BYTES = 256 * 1024;
 /** Aggregates of files that live updates read stay in memory, so a live session continues without loading its state. */
@@ -39,6 +47,15 @@ export interface SessionCatalogOptions {
   readonly roots: readonly string[];
   /** A project's auto-memory folder (settings may move it); default `<root>/projects/<slug>/memory`. */
   readonly memoryDirFor?: (configRoot: string, slug: string) => string;
+  /**
+   * The bundled scan worker (out/worker/catalogScanWorker.mjs): builds with enough to read share the files
+   * between it and the engine's thread. Without it (a checkout run from source) everything is read in-thread.
+   */
+  readonly scanWorker?: {
+    readonly script: string;
+    /** Builds with fewer bytes to read stay in the engine's thread. */
+    readonly minBuildBytes?: number;
+  };
 }
 
 export interface CatalogBuildOptions {
@@ -51,6 +68,8 @@ export interface CatalogBuildResult {
   /** Files actually read (in full or from their saved offset) and the bytes read. */
   readonly filesRead: number;
   readonly bytesRead: number;
+  /** Of those, the bytes the scan worker read (0 when the build had none). */
+  readonly workerBytes: number;
   readonly cancelled: boolean;
 }
 
@@ -74,10 +93,20 @@ interface ReadContext {
    * kept a while each would all outlive the young generation and fill the old one with garbage.
    */
   readonly live: boolean;
+  /** A build's second thread: whole files read from their start go to it (the rest is read here). */
+  readonly offload?: ScanOffload;
 }
 
 /** What a live update reads: no progress, no cancelling. */
 const LIVE_READ: ReadContext = { onBytes: () => undefined, live: true };
+
+/** One file for a build to read, with what reading it needs to know. */
+interface BuildFile {
+  readonly file: DiscoveredFile;
+  readonly isSubagentFile: boolean;
+  readonly configRoot: string;
+  readonly slug: string;
+}
 
 interface LiveAggregate {
   readonly fileId: string;
@@ -147,6 +176,7 @@ function sameVersion(a: { fileId: string; size: number; mtimeNs: string }, b: { 
 export class SessionCatalog {
   private roots: readonly string[];
   private readonly memoryDirFor: (configRoot: string, slug: string) => string;
+  private readonly scanWorker: SessionCatalogOptions['scanWorker'];
   private readonly store: CatalogStore;
   private files = new Map<string, CachedFile>();
   private metas = new Map<string, CachedMeta>();
@@ -167,6 +197,7 @@ export class SessionCatalog {
   constructor(options: SessionCatalogOptions) {
     this.roots = options.roots;
     this.memoryDirFor = options.memoryDirFor ?? ((configRoot, slug) => join(configRoot, 'projects', slug, 'memory'));
+    this.scanWorker = options.scanWorker;
     this.store = new CatalogStore(options.dataDir);
   }
 
@@ -321,38 +352,68 @@ export class SessionCatalog {
         from = cached.offset;
       }
     }
-    aggregate ??= new TranscriptAggregate(test, isSubagentFile);
     this.liveAggregates.delete(file.path);
     let reported = 0;
+    const onBytes = (bytes: number): void => {
+      context.onBytes(bytes - reported);
+      reported = bytes;
+    };
+    let buffers = context.buffers;
+    if (!aggregate && context.offload?.usable) {
+      const job = { path: file.path, isSubagentFile, configRoot, memoryDir: memoryKey, sizeHint: file.size };
+      const done = await context.offload.scan({ ...job, tailBytes: TAIL_CHECK_BYTES, stateMinBytes: STATE_MIN_BYTES }, onBytes);
+      context.signal?.throwIfAborted();
+      if (done) {
+        onBytes(done.size);
+        return this.record(file, isSubagentFile, memoryKey, done);
+      }
+      // The worker could not read it: read here, which also reports why if the file itself is the problem.
+      // With buffers sized to the file: when the worker dies, all it had queued comes back at once.
+      onBytes(0);
+      buffers = undefined;
+    }
+    aggregate ??= new TranscriptAggregate(test, isSubagentFile);
     const result = await scanTranscriptInto(file.path, aggregate, {
       fromOffset: from,
       signal: context.signal,
       tailBytes: TAIL_CHECK_BYTES,
       sizeHint: file.size,
-      buffers: context.buffers,
-      onBytes: (bytes) => {
-        context.onBytes(bytes - reported);
-        reported = bytes;
-      },
+      buffers,
+      onBytes,
     });
+    if (context.live) {
+      this.liveAggregates.set(file.path, { fileId: file.fileId, offset: result.offset, aggregate });
+      while (this.liveAggregates.size > LIVE_AGGREGATES) this.liveAggregates.delete(this.liveAggregates.keys().next().value as string);
+    }
+    return this.record(file, isSubagentFile, memoryKey, {
+      offset: result.offset,
+      tailHex: result.tail.toString('hex'),
+      summary: summarizeAggregate(aggregate),
+      stateText: result.offset >= STATE_MIN_BYTES ? JSON.stringify(aggregate.stateView()) : null,
+    });
+  }
+
+  /** Keeps what one read of a file found, and saves its aggregate's state when it is big enough to be worth it. */
+  private record(
+    file: DiscoveredFile,
+    isSubagentFile: boolean,
+    memoryKey: string,
+    read: Pick<ScanDone, 'offset' | 'tailHex' | 'summary' | 'stateText'>,
+  ): CachedFile {
     const record: CachedFile = {
       path: file.path,
       fileId: file.fileId,
       size: file.size,
       mtimeNs: file.mtimeNs,
       mtimeMs: file.mtimeMs,
-      offset: result.offset,
-      tailHex: result.tail.toString('hex'),
+      offset: read.offset,
+      tailHex: read.tailHex,
       memoryKey,
       isSubagentFile,
-      summary: summarizeAggregate(aggregate) as CachedFile['summary'],
+      summary: read.summary as CachedFile['summary'],
     };
     this.files.set(file.path, record);
-    if (context.live) {
-      this.liveAggregates.set(file.path, { fileId: file.fileId, offset: result.offset, aggregate });
-      while (this.liveAggregates.size > LIVE_AGGREGATES) this.liveAggregates.delete(this.liveAggregates.keys().next().value as string);
-    }
-    if (result.offset >= STATE_MIN_BYTES) this.store.saveStateInBackground(file.path, file.fileId, result.offset, aggregate.stateView());
+    if (read.stateText !== null) this.store.saveStateInBackground(file.path, file.fileId, read.offset, read.stateText);
     return record;
   }
 
@@ -397,18 +458,19 @@ export class SessionCatalog {
     });
   }
 
-  private async readSession(
-    session: DiscoveredSession,
-    siblings: readonly DiscoveredSubagentFile[],
-    context: ReadContext,
-  ): Promise<string> {
+  /** Reads a session's files one after the other (a live update), then records it. */
+  private async readSession(session: DiscoveredSession, siblings: readonly DiscoveredSubagentFile[]): Promise<string> {
     const { configRoot, slug } = session;
-    await this.readFile(session.main, false, configRoot, slug, context);
+    await this.readFile(session.main, false, configRoot, slug, LIVE_READ);
+    for (const agent of [...session.subagents, ...siblings]) await this.readFile(agent, true, configRoot, slug, LIVE_READ);
+    return this.recordSession(session, siblings);
+  }
+
+  /** Records which files make up a session (once they are read) and reads its sub-agents' `meta.json`. */
+  private recordSession(session: DiscoveredSession, siblings: readonly DiscoveredSubagentFile[]): string {
+    const { configRoot, slug } = session;
     const agents: DiscoveredSubagentFile[] = [...session.subagents, ...siblings];
-    for (const agent of agents) {
-      await this.readFile(agent, true, configRoot, slug, context);
-      this.readMeta(agent.metaPath);
-    }
+    for (const agent of agents) this.readMeta(agent.metaPath);
     const key = sessionKeyOf(configRoot, slug, session.sessionId);
     this.sessions.set(key, {
       configRoot,
@@ -426,12 +488,11 @@ export class SessionCatalog {
     return key;
   }
 
-  /** Sibling agent files name their session in their lines: read them first (cheaply cached), then group. */
-  private async siblingsBySession(project: DiscoveredProject, context: ReadContext): Promise<Map<string, DiscoveredSubagentFile[]>> {
+  /** Sibling agent files name their session in their lines: grouped once they are read. */
+  private siblingsBySession(project: DiscoveredProject): Map<string, DiscoveredSubagentFile[]> {
     const bySession = new Map<string, DiscoveredSubagentFile[]>();
     for (const agent of project.siblingAgents) {
-      const cached = await this.readFile(agent, true, project.configRoot, project.slug, context);
-      const sessionId = cached.summary.firstSessionId;
+      const sessionId = this.files.get(agent.path)?.summary.firstSessionId;
       if (!sessionId) continue;
       bySession.set(sessionId, [...(bySession.get(sessionId) ?? []), agent]);
     }
@@ -467,6 +528,10 @@ export class SessionCatalog {
       for (const listener of this.progressListeners) listener(this.currentProgress);
     };
     report(true, false, true);
+    const offload =
+      this.scanWorker && bytesTotal >= (this.scanWorker.minBuildBytes ?? DEFAULT_WORKER_MIN_BUILD_BYTES)
+        ? new ScanOffload(this.scanWorker.script, options.signal)
+        : undefined;
     const context: ReadContext = {
       signal: options.signal,
       onBytes: (delta) => {
@@ -485,34 +550,103 @@ export class SessionCatalog {
       batch = [];
       batchAt = Date.now();
     };
+    const workerContext: ReadContext = { ...context, offload };
+    /** `onRead` hears whether the file was read (not cached) and whether it was gone. */
+    const readAll = <T extends BuildFile>(
+      items: readonly T[],
+      onRead: (item: T, changed: boolean, gone: boolean) => void,
+    ): Promise<void> => {
+      const read = async (item: T, readContext: ReadContext): Promise<void> => {
+        const before = this.files.get(item.file.path);
+        let after: CachedFile | undefined;
+        try {
+          after = await this.readFile(item.file, item.isSubagentFile, item.configRoot, item.slug, readContext);
+        } catch (error) {
+          // Deleted since discovery (Claude Code removes old transcripts at its start): as if never found.
+          if (errorCode(error) !== 'ENOENT') throw error;
+          this.files.delete(item.file.path);
+        }
+        done++;
+        if (after && after !== before) filesRead++;
+        onRead(item, after !== before, after === undefined);
+        report(true, false, false);
+      };
+      return drainQueue(items, {
+        parallelism: READ_PARALLELISM,
+        readInThread: (item) => read(item, context),
+        worker: offload && {
+          get usable() {
+            return offload.usable;
+          },
+          get queuedBytes() {
+            return offload.queuedBytes;
+          },
+          read: (item) => read(item, workerContext),
+        },
+        stopped: () => options.signal?.aborted ?? false,
+      });
+    };
     let cancelled = false;
     try {
+      // Sibling agent files first: which session each belongs to is only known from its lines.
+      const siblingFiles = projects.flatMap((project) =>
+        project.siblingAgents.map((file): BuildFile => ({
+          file,
+          isSubagentFile: true,
+          configRoot: project.configRoot,
+          slug: project.slug,
+        })),
+      );
+      const siblingsRead = new Set<string>();
+      await readAll(siblingFiles, ({ file }, changed) => changed && siblingsRead.add(file.path));
+      const siblingsOf = new Map<DiscoveredSession, DiscoveredSubagentFile[]>();
       for (const project of projects) {
-        const siblings = await this.siblingsBySession(project, context);
-        done += project.siblingAgents.length;
-        // Newest sessions first, so a first build shows recent work early.
-        const sessions = [...project.sessions].sort((a, b) => b.main.mtimeMs - a.main.mtimeMs);
-        await mapLimit(sessions, READ_PARALLELISM, async (session) => {
-          if (options.signal?.aborted) return;
-          const files: DiscoveredFile[] = [session.main, ...session.subagents];
-          const before = files.map((file) => this.files.get(file.path));
-          const key = await this.readSession(session, siblings.get(session.sessionId) ?? [], context);
-          seen.add(key);
-          done += files.length;
-          const read = files.filter((file, i) => this.files.get(file.path) !== before[i]).length;
-          filesRead += read;
-          if (read > 0 || !this.entries.has(key)) {
-            batch.push(key);
-            flushBatch(false);
-          }
-          report(true, false, false);
-        });
-        if (options.signal?.aborted) break;
+        const siblings = this.siblingsBySession(project);
+        for (const session of project.sessions) siblingsOf.set(session, siblings.get(session.sessionId) ?? []);
       }
+      // Then the files of every session of every project from one queue, so both threads stay busy to the end,
+      // and a session is recorded once its last file is read.
+      const sessionBytes = (session: DiscoveredSession): number =>
+        [session.main, ...session.subagents].reduce((sum, file) => sum + this.pendingBytes(file), 0);
+      const sessions = buildOrder(
+        projects.flatMap((project) => project.sessions),
+        sessionBytes,
+        (a, b) => b.main.mtimeMs - a.main.mtimeMs,
+      );
+      const unread = new Map<DiscoveredSession, { files: number; changed: boolean; mainGone?: boolean }>();
+      const sessionFiles = sessions.flatMap((session) => {
+        const siblings = siblingsOf.get(session) ?? [];
+        unread.set(session, { files: 1 + session.subagents.length, changed: siblings.some((agent) => siblingsRead.has(agent.path)) });
+        const { configRoot, slug } = session;
+        const files = [session.main, ...session.subagents];
+        return files.map((file, i): BuildFile & { session: DiscoveredSession } => ({
+          file,
+          isSubagentFile: i > 0,
+          configRoot,
+          slug,
+          session,
+        }));
+      });
+      await readAll(sessionFiles, ({ file, session }, changed, gone) => {
+        const left = unread.get(session)!;
+        left.files--;
+        left.changed ||= changed;
+        // A session whose own file is gone is not recorded, so it is dropped from the catalog below.
+        if (file === session.main && gone) left.mainGone = true;
+        if (left.files > 0 || left.mainGone) return;
+        const key = this.recordSession(session, siblingsOf.get(session) ?? []);
+        seen.add(key);
+        if (left.changed || !this.entries.has(key)) {
+          batch.push(key);
+          flushBatch(false);
+        }
+      });
       cancelled = options.signal?.aborted ?? false;
     } catch (error) {
       if (!options.signal?.aborted) throw error;
       cancelled = true;
+    } finally {
+      await offload?.dispose();
     }
     flushBatch(true);
     if (!cancelled) {
@@ -523,7 +657,7 @@ export class SessionCatalog {
     await this.saveIndex();
     await this.store.statesWritten();
     report(false, cancelled, true);
-    return { sessions: this.entries.size, filesRead, bytesRead: bytesDone, cancelled };
+    return { sessions: this.entries.size, filesRead, bytesRead: bytesDone, workerBytes: offload?.bytesRead ?? 0, cancelled };
   }
 
   private async runRefresh(keys: readonly SessionKey[]): Promise<void> {
@@ -542,7 +676,7 @@ export class SessionCatalog {
         const file = identify(agent.path);
         if (file) siblings.push({ ...file, agentId: agent.agentId, layout: 'sibling', metaPath: agent.metaPath });
       }
-      await this.readSession(discovered, siblings, LIVE_READ);
+      await this.readSession(discovered, siblings);
       changed.push(key);
     }
     this.forget(removed);

@@ -89,12 +89,14 @@ export class CatalogStore {
   }
 
   /**
-   * Saves a file's aggregate without making the caller wait for the disk: the state is serialised now (so the
-   * caller may go on adding lines to it), written behind, and writes of one file land in order. A write that
-   * fails costs nothing but speed: without its state, the file is read again from the start when it grows.
+   * Saves a file's aggregate, serialised by the caller (so it may go on adding lines to it, or serialise it in
+   * another thread), without making the caller wait for the disk: written behind, and writes of one file land
+   * in order. A write that fails costs nothing but speed: without its state, the file is read again from the
+   * start when it grows.
    */
-  saveStateInBackground(path: string, fileId: string, offset: number, state: TranscriptAggregateState): void {
-    const text = JSON.stringify({ format: CATALOG_CACHE_FORMAT, path, fileId, offset, state });
+  saveStateInBackground(path: string, fileId: string, offset: number, stateText: string): void {
+    // The same text as JSON.stringify of the whole record, without parsing the state back first.
+    const text = `{"format":${JSON.stringify(CATALOG_CACHE_FORMAT)},"path":${JSON.stringify(path)},"fileId":${JSON.stringify(fileId)},"offset":${JSON.stringify(offset)},"state":${stateText}}`;
     const previous = this.stateWrites.get(path) ?? Promise.resolve();
     const write = previous
       .then(() => replaceFileAtomically(this.statePath(path), text))

@@ -34,7 +34,7 @@ describe('live catalog: a session updates in place as Claude Code appends', () =
   beforeEach(async () => {
     scenario = await createStandardScenario();
     ({ home, live } = await startWatchedHome(scenario.home));
-    service = new CatalogService({ home, live, dataDir: join(scenario.home.tmp, 'data'), roots: [scenario.home.root] });
+    service = new CatalogService({ home, live, dataDir: join(scenario.home.tmp, 'data'), roots: [scenario.home.root], scanWorker: null });
   });
 
   afterEach(async () => {

@@ -98,19 +98,19 @@ describe('CatalogStore states', () => {
   });
   afterEach(() => rm(dataDir, { recursive: true, force: true }));
 
-  it('writes states behind the caller, in order per file, from the state as it was when saved', async () => {
+  it('writes states behind the caller, in order per file', async () => {
     const store = new CatalogStore(dataDir);
     const path = '/home/me/.claude/projects/-work/a.jsonl';
     const state = emptyAggregateState();
     for (let lines = 1; lines <= 20; lines++) {
       state.lines = lines;
-      store.saveStateInBackground(path, '1:1', lines * 100, state);
+      store.saveStateInBackground(path, '1:1', lines * 100, JSON.stringify(state));
     }
-    state.lines = 999; // changed after the last save: must not reach the disk
     // A load waits for the writes of its file, so it sees the newest save and never an older one.
     expect((await store.loadState(path, '1:1', 2000))?.lines).toBe(20);
     expect(await store.loadState(path, '1:1', 1900)).toBeNull();
-    store.saveStateInBackground('/home/me/.claude/projects/-work/b.jsonl', '1:2', 300, state);
+    state.lines = 999;
+    store.saveStateInBackground('/home/me/.claude/projects/-work/b.jsonl', '1:2', 300, JSON.stringify(state));
     await store.statesWritten();
     expect(await readdir(join(dataDir, 'catalog', 'state'))).toHaveLength(2);
     expect((await new CatalogStore(dataDir).loadState('/home/me/.claude/projects/-work/b.jsonl', '1:2', 300))?.lines).toBe(999);
@@ -119,7 +119,7 @@ describe('CatalogStore states', () => {
   it('drops a state it cannot write, which only means reading that file again from the start', async () => {
     await writeFile(join(dataDir, 'catalog'), 'a file where the cache folder should be');
     const store = new CatalogStore(dataDir);
-    store.saveStateInBackground('/p.jsonl', '1:1', 100, emptyAggregateState());
+    store.saveStateInBackground('/p.jsonl', '1:1', 100, JSON.stringify(emptyAggregateState()));
     await store.statesWritten();
     expect(await store.loadState('/p.jsonl', '1:1', 100)).toBeNull();
   });

@@ -1,4 +1,5 @@
 import { appendFile, readFile, rename, stat, truncate, writeFile } from 'node:fs/promises';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CatalogProgress } from '../../../shared/model/catalog';
@@ -87,6 +88,22 @@ describe('SessionCatalog on the standard scenario', () => {
     expect(await warm.build()).toMatchObject({ filesRead: 0, bytesRead: 0 });
     expect(warm.list()).toEqual(expected);
     await warm.dispose();
+  });
+
+  it('leaves out a transcript deleted after it was found, and completes the build', async () => {
+    const catalog = new SessionCatalog({ dataDir, roots: [scenario.home.root] });
+    const victim = scenario.webshop.sessions[0];
+    let deleted = false;
+    // The first progress report comes once every file is found and before any is read.
+    const result = await catalog.build({
+      onProgress: () => {
+        if (!deleted) rmSync(victim.file);
+        deleted = true;
+      },
+    });
+    const all = [...scenario.webshop.sessions, ...scenario.monorepo.sessions, ...scenario.windows.sessions];
+    expect(result).toMatchObject({ cancelled: false, sessions: all.length - 1 });
+    expect(catalog.list().map((entry) => entry.sessionId)).not.toContain(victim.sessionId);
   });
 
   it('discards a corrupt cache instead of trusting it', async () => {

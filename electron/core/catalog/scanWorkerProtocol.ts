@@ -1,0 +1,33 @@
+import type { FileSummary } from './fileSummary';
+
+/** One transcript for the scan worker to read from its start, as a catalog build would read it in-thread. */
+export interface ScanJob {
+  readonly id: number;
+  readonly path: string;
+  readonly isSubagentFile: boolean;
+  /** With `memoryDir`, what the worker rebuilds the project's memory path test from (a function cannot be sent). */
+  readonly configRoot: string;
+  readonly memoryDir: string;
+  readonly sizeHint: number;
+  readonly tailBytes: number;
+  /** Files read this far or further come back with their aggregate's state, for the next read to go on from. */
+  readonly stateMinBytes: number;
+}
+
+export interface ScanDone {
+  readonly type: 'done';
+  readonly id: number;
+  readonly offset: number;
+  /** Where the file ended when the read stopped (the bytes read, for progress). */
+  readonly size: number;
+  readonly tailHex: string;
+  readonly summary: FileSummary;
+  /** The aggregate's state as JSON text (serialised in the worker, off the engine's thread), or null for a small file. */
+  readonly stateText: string | null;
+}
+
+export type ScanWorkerReply =
+  | { readonly type: 'bytes'; readonly id: number; readonly bytes: number }
+  | ScanDone
+  /** The worker could not read the file (gone, unreadable): the engine reads it itself, and reports why if it fails too. */
+  | { readonly type: 'failed'; readonly id: number };

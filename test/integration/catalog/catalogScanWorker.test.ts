@@ -1,0 +1,126 @@
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateHome, type GeneratedHome } from '../../../bench/generator/generateHome';
+import { buildScanWorker } from '../../../bench/runner/scanWorkerBuild';
+import { SessionCatalog, type SessionCatalogOptions } from '../../../electron/core/catalog/SessionCatalog';
+import type { SessionCatalogEntry } from '../../../shared/model/catalog';
+import { assistantChunk, userPrompt } from '../../unit/catalog/transcriptLines';
+
+/** Every saved aggregate state, by file name: the worker must save what the engine's thread would have. */
+function savedStates(dataDir: string): Record<string, string> {
+  const dir = join(dataDir, 'catalog', 'state');
+  return Object.fromEntries(readdirSync(dir).map((name) => [name, readFileSync(join(dir, name), 'utf8')]));
+}
+
+describe('catalog builds with the scan worker', () => {
+  let tmp: string;
+  let home: GeneratedHome;
+  let script: string;
+  let reference: SessionCatalogEntry[];
+  let referenceDataDir: string;
+  let count = 0;
+  const newDataDir = (): string => join(tmp, `data-${++count}`);
+
+  async function buildOnce(options: Partial<SessionCatalogOptions> & { readonly dataDir: string }, signal?: AbortSignal) {
+    const catalog = new SessionCatalog({ roots: [home.root], ...options });
+    const result = await catalog.build({ signal, onProgress: () => undefined });
+    const listed = catalog.list();
+    await catalog.dispose();
+    return { result, listed };
+  }
+
+  beforeAll(async () => {
+    tmp = mkdtempSync(join(tmpdir(), 'ccmem-scan-worker-'));
+    home = await generateHome({ size: 'small', seed: 11, out: join(tmp, 'home') });
+    script = await buildScanWorker(join(tmp, 'worker'));
+    referenceDataDir = newDataDir();
+    reference = (await buildOnce({ dataDir: referenceDataDir })).listed;
+  }, 60_000);
+  afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+  it('shares the reading with the worker and comes to the same catalog and saved states', async () => {
+    const dataDir = newDataDir();
+    const { result, listed } = await buildOnce({ dataDir, scanWorker: { script, minBuildBytes: 0 } });
+    expect(result.cancelled).toBe(false);
+    // The biggest session is read first, and by the worker, which takes first.
+    expect(result.workerBytes).toBeGreaterThanOrEqual(home.largestTranscript.bytes);
+    expect(result.workerBytes).toBeLessThan(result.bytesRead);
+    expect(listed).toEqual(reference);
+    expect(savedStates(dataDir)).toEqual(savedStates(referenceDataDir));
+  });
+
+  it('leaves builds with less to read than its threshold in the engine thread', async () => {
+    const { result, listed } = await buildOnce({ dataDir: newDataDir(), scanWorker: { script, minBuildBytes: home.bytes.total * 2 } });
+    expect(result.workerBytes).toBe(0);
+    expect(listed).toEqual(reference);
+  });
+
+  it('goes on from the state the worker saved when the biggest transcript grows', async () => {
+    const dataDir = newDataDir();
+    await buildOnce({ dataDir, scanWorker: { script, minBuildBytes: 0 } });
+    const { path, sessionId } = home.largestTranscript;
+    const original = readFileSync(path);
+    const { atime, mtime } = statSync(path);
+    try {
+      const appended = `\n${userPrompt('one more thing', { sessionId })}\n${assistantChunk({ sessionId, messageId: 'msg_grown', usage: { output: 4321 } })}\n`;
+      appendFileSync(path, appended);
+      const grown = await buildOnce({ dataDir, scanWorker: { script, minBuildBytes: 0 } });
+      // Only what follows the saved offset was read: the held-back partial line (if any) and the new lines.
+      expect(grown.result.filesRead).toBe(1);
+      expect(grown.result.bytesRead).toBeLessThan(statSync(path).size / 4);
+      const fresh = await buildOnce({ dataDir: newDataDir() });
+      expect(grown.listed).toEqual(fresh.listed);
+      expect(fresh.listed.find((entry) => entry.sessionId === sessionId)?.tokens.output).toBeGreaterThan(
+        reference.find((entry) => entry.sessionId === sessionId)!.tokens.output,
+      );
+    } finally {
+      // As generated, so the other tests compare with the same reference.
+      writeFileSync(path, original);
+      utimesSync(path, atime, mtime);
+    }
+  });
+
+  it('reads everything in the engine thread when the worker cannot start or dies', async () => {
+    const dies = join(tmp, 'dies.mjs');
+    writeFileSync(dies, `import { parentPort } from 'node:worker_threads';\nparentPort.once('message', () => process.exit(3));\n`);
+    const throws = join(tmp, 'throws.mjs');
+    writeFileSync(throws, `throw new Error('a broken worker bundle');\n`);
+    for (const broken of [join(tmp, 'missing.mjs'), throws, dies]) {
+      const { result, listed } = await buildOnce({ dataDir: newDataDir(), scanWorker: { script: broken, minBuildBytes: 0 } });
+      expect(result, broken).toMatchObject({
+        cancelled: false,
+        workerBytes: 0,
+        bytesRead: home.bytes.sessions + home.bytes.subagents - metaBytes(),
+      });
+      expect(listed, broken).toEqual(reference);
+    }
+  });
+
+  it('stops when cancelled while the worker reads, and the next build completes the catalog', async () => {
+    const dataDir = newDataDir();
+    const controller = new AbortController();
+    const catalog = new SessionCatalog({ dataDir, roots: [home.root], scanWorker: { script, minBuildBytes: 0 } });
+    const result = await catalog.build({
+      signal: controller.signal,
+      onProgress: (progress) => {
+        if (progress.bytesDone > 0) controller.abort();
+      },
+    });
+    await catalog.dispose();
+    expect(result.cancelled).toBe(true);
+    expect(result.bytesRead).toBeLessThan(home.bytes.total / 2);
+    const again = await buildOnce({ dataDir, scanWorker: { script, minBuildBytes: 0 } });
+    expect(again.result.cancelled).toBe(false);
+    expect(again.listed).toEqual(reference);
+  });
+
+  /** Sub-agent bytes in the manifest include their `meta.json` files, which the catalog does not count as read. */
+  function metaBytes(): number {
+    let bytes = 0;
+    for (const name of readdirSync(join(home.root, 'projects'), { recursive: true, encoding: 'utf8' }))
+      if (name.endsWith('.meta.json') || name.endsWith('meta.json')) bytes += statSync(join(home.root, 'projects', name)).size;
+    return bytes;
+  }
+});

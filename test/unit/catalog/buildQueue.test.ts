@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { buildOrder, drainQueue, type BuildWorker } from '../../../electron/core/catalog/buildQueue';
+
+const MB = 1024 * 1024;
+const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** A worker stand-in that queues what it is given and finishes it when told: its queue is what the test looks at. */
+class ScriptedWorker implements BuildWorker<number> {
+  usable = true;
+  readonly taken: number[] = [];
+  private readonly queue: { item: number; done: () => void }[] = [];
+
+  constructor(private readonly bytesOf: (item: number) => number) {}
+
+  get queuedBytes(): number {
+    return this.queue.reduce((sum, entry) => sum + this.bytesOf(entry.item), 0);
+  }
+
+  read(item: number): Promise<void> {
+    this.taken.push(item);
+    return new Promise((resolve) => this.queue.push({ item, done: resolve }));
+  }
+
+  finishAll(): void {
+    for (const entry of this.queue.splice(0)) entry.done();
+  }
+}
+
+describe('buildOrder', () => {
+  it('puts big sessions first, biggest first, then the rest newest first', () => {
+    const sizes: Record<string, number> = { a: 1, b: 50 * MB, c: 2, d: 9 * MB, e: 3 };
+    const age: Record<string, number> = { a: 5, b: 1, c: 3, d: 2, e: 4 };
+    expect(
+      buildOrder(
+        Object.keys(sizes),
+        (k) => sizes[k],
+        (x, y) => age[y] - age[x],
+      ),
+    ).toEqual(['b', 'd', 'a', 'e', 'c']);
+  });
+});
+
+describe('drainQueue', () => {
+  it('reads every item once; the worker takes first, up to its byte budget, and the engine thread the rest', async () => {
+    const items = Array.from({ length: 40 }, (_, i) => i);
+    const bytes = (item: number): number => (item === 0 ? 100 * MB : 1 * MB);
+    const worker = new ScriptedWorker(bytes);
+    const inThread: number[] = [];
+    const drained = drainQueue(items, {
+      parallelism: 2,
+      readInThread: async (item) => {
+        inThread.push(item);
+        await tick();
+        worker.finishAll();
+      },
+      worker,
+      stopped: () => false,
+    });
+    await drained;
+    expect(worker.taken[0]).toBe(0);
+    expect([...worker.taken, ...inThread].sort((a, b) => a - b)).toEqual(items);
+    expect(inThread.length).toBeGreaterThan(0);
+    expect(worker.taken.length).toBeGreaterThan(1);
+  });
+
+  it('stops giving the worker items once it is lost; the engine thread reads the rest', async () => {
+    const worker = new ScriptedWorker(() => MB);
+    worker.usable = false;
+    const inThread: number[] = [];
+    await drainQueue([1, 2, 3], { parallelism: 1, readInThread: async (item) => void inThread.push(item), worker, stopped: () => false });
+    expect(worker.taken).toEqual([]);
+    expect(inThread).toEqual([1, 2, 3]);
+  });
+
+  it('takes nothing more once stopped, and throws the first failure after every read in flight has settled', async () => {
+    let stop = false;
+    const read: number[] = [];
+    await expect(
+      drainQueue([1, 2, 3, 4, 5, 6], {
+        parallelism: 2,
+        readInThread: async (item) => {
+          read.push(item);
+          await tick();
+          if (item === 2) {
+            stop = true;
+            throw new Error('file 2 failed');
+          }
+        },
+        stopped: () => stop,
+      }),
+    ).rejects.toThrow('file 2 failed');
+    expect(read).toEqual([1, 2, 3]);
+  });
+});
