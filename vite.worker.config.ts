@@ -7,6 +7,8 @@ import { defineConfig } from 'vite';
  * (electron-builder.yml), where no package.json says it is a module, hence `.mjs`.
  */
 export default defineConfig({
+  // Everything in the one file: nothing beside the unpacked worker could resolve a package.
+  ssr: { noExternal: true },
   build: {
     ssr: 'electron/core/catalog/scanWorkerMain.ts',
     outDir: 'out/worker',

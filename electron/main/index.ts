@@ -42,7 +42,8 @@ async function start(): Promise<void> {
     shell: 'electron',
     readOnly: false,
     watch: true,
-    catalogScanWorker: bundledScanWorkerScript(import.meta.dirname),
+    // Under `npm run dev` the engine's sources are rebuilt as they change but the worker bundle is not: one thread.
+    catalogScanWorker: rendererSource.kind === 'devServer' ? null : bundledScanWorkerScript(import.meta.dirname),
     // The desktop keeps a typed key in the OS keychain; ANTHROPIC_API_KEY is for the CLI and the web shell.
     llm: {
       secrets: new KeychainSecretStore(join(app.getPath('userData'), 'anthropic-api-key.enc')),

@@ -42,6 +42,8 @@ export class ScanOffload {
     worker?.on('message', (reply: ScanWorkerReply) => this.receive(reply));
     worker?.on('error', this.lose);
     worker?.on('exit', this.lose);
+    // A reply that cannot be read would leave its file waiting forever.
+    worker?.on('messageerror', this.lose);
     signal?.addEventListener('abort', this.lose, { once: true });
   }
 

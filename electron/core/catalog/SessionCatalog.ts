@@ -529,7 +529,7 @@ export class SessionCatalog {
     };
     report(true, false, true);
     const offload =
-      this.scanWorker && bytesTotal >= (this.scanWorker.minBuildBytes ?? DEFAULT_WORKER_MIN_BUILD_BYTES)
+      this.scanWorker && !options.signal?.aborted && bytesTotal >= (this.scanWorker.minBuildBytes ?? DEFAULT_WORKER_MIN_BUILD_BYTES)
         ? new ScanOffload(this.scanWorker.script, options.signal)
         : undefined;
     const context: ReadContext = {
@@ -565,6 +565,8 @@ export class SessionCatalog {
           // Deleted since discovery (Claude Code removes old transcripts at its start): as if never found.
           if (errorCode(error) !== 'ENOENT') throw error;
           this.files.delete(item.file.path);
+          this.liveAggregates.delete(item.file.path);
+          if (before && before.offset >= STATE_MIN_BYTES) void this.store.deleteState(item.file.path).catch(() => undefined);
         }
         done++;
         if (after && after !== before) filesRead++;
@@ -581,6 +583,8 @@ export class SessionCatalog {
           get queuedBytes() {
             return offload.queuedBytes;
           },
+          // Files read whole from their start; the rest (continued from a saved state, or cached) stay here.
+          accepts: (item) => item.file.size > 0 && this.pendingBytes(item.file) === item.file.size,
           read: (item) => read(item, workerContext),
         },
         stopped: () => options.signal?.aborted ?? false,

@@ -5,13 +5,18 @@ const BIG_SESSION_BYTES = 8 * 1024 * 1024;
  * slices, since replies are taken and new files sent only between slices.
  */
 const WORKER_QUEUE_BYTES = 16 * 1024 * 1024;
-/** And a bound on the sessions sent to it at once, for homes of many tiny sessions. */
-const WORKER_QUEUE_SESSIONS = 256;
+/** And a bound on the items sent to it at once, for homes of many tiny files. */
+const WORKER_QUEUE_ITEMS = 256;
 
 export interface BuildWorker<T> {
   /** False once the worker cannot take more (it could not start, or died). */
   readonly usable: boolean;
   readonly queuedBytes: number;
+  /**
+   * Whether an item is for the worker at all. Its byte count must grow the moment `read` is called, so only
+   * items it reads without waiting first (whole files, not ones that continue from a saved state) qualify.
+   */
+  accepts(item: T): boolean;
   /** Reads one item through the worker; resolves once it is recorded. */
   read(item: T): Promise<void>;
 }
@@ -36,44 +41,74 @@ export function buildOrder<T>(items: readonly T[], bytesOf: (item: T) => number,
   return [...big, ...rest];
 }
 
+/** Items taken in order; the worker's kind from the front of its own list, the engine's thread the rest first. */
+class SharedQueue<T> {
+  private readonly shared: readonly T[];
+  private readonly inThreadOnly: readonly T[];
+  private nextShared = 0;
+  private nextInThread = 0;
+  failed: { readonly error: unknown } | null = null;
+
+  constructor(
+    items: readonly T[],
+    private readonly worker: BuildWorker<T> | undefined,
+    private readonly stopped: () => boolean,
+  ) {
+    this.shared = worker ? items.filter((item) => worker.accepts(item)) : items;
+    this.inThreadOnly = worker ? items.filter((item) => !worker.accepts(item)) : [];
+  }
+
+  takeForWorker(): T | null {
+    if (this.closed || this.nextShared >= this.shared.length) return null;
+    return this.shared[this.nextShared++];
+  }
+
+  takeInThread(): T | null {
+    if (this.closed) return null;
+    if (this.nextInThread < this.inThreadOnly.length) return this.inThreadOnly[this.nextInThread++];
+    return this.takeForWorker();
+  }
+
+  /** A cancelled build, or one read failed: the build will throw, so reading more would be wasted. */
+  private get closed(): boolean {
+    return this.failed !== null || this.stopped();
+  }
+}
+
 /**
  * Reads every item once, taking them in order from one queue shared by the engine's thread and, when there
  * is one, the worker: each takes the next item when it has room, so both stay busy to the end whatever the
- * sizes. The first failure is thrown once every read in flight has settled.
+ * sizes. After a failure nothing more is taken, and the first failure is thrown once every read in flight
+ * has settled.
  */
 export async function drainQueue<T>(items: readonly T[], options: DrainOptions<T>): Promise<void> {
-  let next = 0;
-  const take = (): T | null => (options.stopped() || next >= items.length ? null : items[next++]);
+  const queue = new SharedQueue(items, options.worker, options.stopped);
+  const settle = (read: Promise<void>): Promise<void> =>
+    read.catch((error: unknown) => {
+      queue.failed ??= { error };
+    });
   const inThread = async (): Promise<void> => {
-    for (let item = take(); item !== null; item = take()) await options.readInThread(item);
+    for (let item = queue.takeInThread(); item !== null; item = queue.takeInThread()) await settle(options.readInThread(item));
   };
   // The worker takes first: otherwise the engine's thread, taking an item per runner, would start with all of
   // the biggest sessions.
-  const runners = options.worker ? [feedWorker(options.worker, take)] : [];
+  const runners = options.worker ? [feedWorker(options.worker, queue, settle)] : [];
   for (let i = 0; i < options.parallelism; i++) runners.push(inThread());
-  const results = await Promise.allSettled(runners);
-  const failed = results.find((result) => result.status === 'rejected');
-  if (failed) throw failed.reason;
+  await Promise.all(runners);
+  if (queue.failed) throw queue.failed.error;
 }
 
 /** Keeps the worker's queue full until the shared queue runs dry or the worker is lost. */
-async function feedWorker<T>(worker: BuildWorker<T>, take: () => T | null): Promise<void> {
+async function feedWorker<T>(worker: BuildWorker<T>, queue: SharedQueue<T>, settle: (read: Promise<void>) => Promise<void>): Promise<void> {
   const inFlight = new Set<Promise<void>>();
-  let failure: { error: unknown } | null = null;
   for (;;) {
-    while (failure === null && worker.usable && worker.queuedBytes < WORKER_QUEUE_BYTES && inFlight.size < WORKER_QUEUE_SESSIONS) {
-      const item = take();
+    while (worker.usable && worker.queuedBytes < WORKER_QUEUE_BYTES && inFlight.size < WORKER_QUEUE_ITEMS) {
+      const item = queue.takeForWorker();
       if (item === null) break;
-      const read: Promise<void> = worker
-        .read(item)
-        .catch((error: unknown) => {
-          failure ??= { error };
-        })
-        .finally(() => inFlight.delete(read));
+      const read: Promise<void> = settle(worker.read(item)).finally(() => inFlight.delete(read));
       inFlight.add(read);
     }
     if (inFlight.size === 0) break;
     await Promise.race(inFlight);
   }
-  if (failure) throw (failure as { error: unknown }).error;
 }

@@ -67,8 +67,9 @@ describe('catalog builds with the scan worker', () => {
       const appended = `\n${userPrompt('one more thing', { sessionId })}\n${assistantChunk({ sessionId, messageId: 'msg_grown', usage: { output: 4321 } })}\n`;
       appendFileSync(path, appended);
       const grown = await buildOnce({ dataDir, scanWorker: { script, minBuildBytes: 0 } });
-      // Only what follows the saved offset was read: the held-back partial line (if any) and the new lines.
-      expect(grown.result.filesRead).toBe(1);
+      // Only what follows the saved offset was read, in the engine's thread (the worker reads whole files only):
+      // the held-back partial line (if any) and the new lines.
+      expect(grown.result).toMatchObject({ filesRead: 1, workerBytes: 0 });
       expect(grown.result.bytesRead).toBeLessThan(statSync(path).size / 4);
       const fresh = await buildOnce({ dataDir: newDataDir() });
       expect(grown.listed).toEqual(fresh.listed);
@@ -102,18 +103,38 @@ describe('catalog builds with the scan worker', () => {
     const dataDir = newDataDir();
     const controller = new AbortController();
     const catalog = new SessionCatalog({ dataDir, roots: [home.root], scanWorker: { script, minBuildBytes: 0 } });
-    const result = await catalog.build({
-      signal: controller.signal,
-      onProgress: (progress) => {
-        if (progress.bytesDone > 0) controller.abort();
-      },
-    });
+    // Cancelled at the build's first turn of the event loop: files are queued in the worker by then.
+    const result = await catalog.build({ signal: controller.signal, onProgress: () => setImmediate(() => controller.abort()) });
     await catalog.dispose();
     expect(result.cancelled).toBe(true);
     expect(result.bytesRead).toBeLessThan(home.bytes.total / 2);
     const again = await buildOnce({ dataDir, scanWorker: { script, minBuildBytes: 0 } });
     expect(again.result.cancelled).toBe(false);
     expect(again.listed).toEqual(reference);
+  });
+
+  it('leaves out a transcript deleted after it was found, when the worker was to read it', async () => {
+    const { path, sessionId } = home.largestTranscript;
+    const original = readFileSync(path);
+    const { atime, mtime } = statSync(path);
+    try {
+      let deleted = false;
+      const catalog = new SessionCatalog({ dataDir: newDataDir(), roots: [home.root], scanWorker: { script, minBuildBytes: 0 } });
+      // The first progress report comes once every file is found and before any is read.
+      const result = await catalog.build({
+        onProgress: () => {
+          if (!deleted) rmSync(path);
+          deleted = true;
+        },
+      });
+      const listed = catalog.list();
+      await catalog.dispose();
+      expect(result).toMatchObject({ cancelled: false, sessions: reference.length - 1 });
+      expect(listed).toEqual(reference.filter((entry) => entry.sessionId !== sessionId));
+    } finally {
+      writeFileSync(path, original);
+      utimesSync(path, atime, mtime);
+    }
   });
 
   /** Sub-agent bytes in the manifest include their `meta.json` files, which the catalog does not count as read. */

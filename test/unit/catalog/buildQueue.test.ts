@@ -10,7 +10,10 @@ class ScriptedWorker implements BuildWorker<number> {
   readonly taken: number[] = [];
   private readonly queue: { item: number; done: () => void }[] = [];
 
-  constructor(private readonly bytesOf: (item: number) => number) {}
+  constructor(
+    private readonly bytesOf: (item: number) => number,
+    readonly accepts: (item: number) => boolean = () => true,
+  ) {}
 
   get queuedBytes(): number {
     return this.queue.reduce((sum, entry) => sum + this.bytesOf(entry.item), 0);
@@ -72,23 +75,59 @@ describe('drainQueue', () => {
     expect(inThread).toEqual([1, 2, 3]);
   });
 
-  it('takes nothing more once stopped, and throws the first failure after every read in flight has settled', async () => {
-    let stop = false;
+  it('leaves the items the worker does not accept to the engine thread, which takes them first', async () => {
+    const worker = new ScriptedWorker(
+      () => MB,
+      (item) => item % 2 === 0,
+    );
+    const inThread: number[] = [];
+    await drainQueue([1, 2, 3, 4, 5, 6], {
+      parallelism: 1,
+      readInThread: async (item) => {
+        inThread.push(item);
+        await tick();
+        worker.finishAll();
+      },
+      worker,
+      stopped: () => false,
+    });
+    expect(worker.taken.every((item) => item % 2 === 0)).toBe(true);
+    expect(inThread.slice(0, 3)).toEqual([1, 3, 5]);
+    expect([...worker.taken, ...inThread].sort()).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
+  it('takes nothing more after a failure, and throws it once every read in flight has settled', async () => {
     const read: number[] = [];
+    const settled: number[] = [];
     await expect(
       drainQueue([1, 2, 3, 4, 5, 6], {
         parallelism: 2,
         readInThread: async (item) => {
           read.push(item);
           await tick();
-          if (item === 2) {
-            stop = true;
-            throw new Error('file 2 failed');
-          }
+          if (item === 2) throw new Error('file 2 failed');
+          await tick();
+          settled.push(item);
         },
-        stopped: () => stop,
+        stopped: () => false,
       }),
     ).rejects.toThrow('file 2 failed');
+    expect(read).toEqual([1, 2]);
+    expect(settled).toEqual([1]);
+  });
+
+  it('takes nothing more once stopped', async () => {
+    let stop = false;
+    const read: number[] = [];
+    await drainQueue([1, 2, 3, 4, 5, 6], {
+      parallelism: 2,
+      readInThread: async (item) => {
+        read.push(item);
+        await tick();
+        stop ||= item === 2;
+      },
+      stopped: () => stop,
+    });
     expect(read).toEqual([1, 2, 3]);
   });
 });
