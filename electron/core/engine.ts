@@ -128,7 +128,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       await agentWatch?.dispose();
       await memoryHistory.dispose();
       await live?.dispose();
-      home.dispose();
+      await home.dispose();
     },
   };
 }

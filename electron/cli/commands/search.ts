@@ -64,7 +64,7 @@ export async function runSearch(argv: readonly string[], io: CliIo): Promise<num
     });
   } finally {
     await search.dispose();
-    home.dispose();
+    await home.dispose();
   }
   if (values.json) io.stdout(`${JSON.stringify(hits.map(toSearchHitJson), null, 2)}\n`);
   for (const root of snapshot.roots) if (!root.exists) io.stderr(`warning: ${root.path} does not exist\n`);

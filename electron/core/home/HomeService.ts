@@ -65,6 +65,8 @@ export class HomeService {
   /** Counts discoveries started, so an older one finishing late does not replace a newer result. */
   private discoveries = 0;
   private readonly discoveryCache: DiscoveryCache;
+  /** The discovery record's latest save (see `recordInBackground`). */
+  private recordSaved: Promise<void> = Promise.resolve();
   /** True while `discovered` is the last run's record, not yet checked against the disk. */
   private fromLastRun = false;
   private readonly listeners = new Set<HomeListener>();
@@ -150,8 +152,10 @@ export class HomeService {
     return discoverAgentMemories(existingRoots, [...projectPaths].sort());
   }
 
-  dispose(): void {
+  /** Resolves once the discovery record is saved (it is written behind the answers). */
+  async dispose(): Promise<void> {
     this.listeners.clear();
+    await this.recordSaved;
   }
 
   private requireProject(home: DiscoveredHome, ref: ProjectRef): ProjectSummary {
@@ -174,8 +178,7 @@ export class HomeService {
       await this.discoveryCache.load();
       const lastRun = fromLastRunIfKnown ? this.discoveryCache.lastHome(roots) : null;
       const home = lastRun ?? (await discoverHome(roots, (file, id) => this.readSession(file, id)));
-      // Only a cache: failing to save it costs the next start its speed, nothing else.
-      if (!lastRun) await this.discoveryCache.record(roots, home).catch(() => undefined);
+      if (!lastRun) this.recordInBackground(roots, home);
       // A discovery that started later owns the result; this older one must not overwrite it.
       if (generation === this.discoveries) {
         this.discovered = home;
@@ -185,6 +188,15 @@ export class HomeService {
     })();
     this.loading = discovery;
     return discovery;
+  }
+
+  /**
+   * Saves a discovery for the next start without holding up its answer or the published home: a record of
+   * thousands of sessions takes a while to write. Saves land in the order of the discoveries. Only a cache:
+   * failing to save it costs the next start its speed, nothing else.
+   */
+  private recordInBackground(roots: readonly ConfigRootSpec[], home: DiscoveredHome): void {
+    this.recordSaved = this.recordSaved.then(() => this.discoveryCache.record(roots, home)).catch(() => undefined);
   }
 
   private async readSession(file: string, sessionId: string): Promise<SessionQuickInfo> {

@@ -10,6 +10,14 @@ let project: ProjectBuilder;
 let dataDir: string;
 const services: HomeService[] = [];
 
+/** A run of the app that ends: its answer, once it has closed (and so saved its record). */
+async function closedRun(options: { remember?: boolean; roots?: string[] } = {}): Promise<HomeSnapshot> {
+  const service = run(options);
+  const snapshot = await service.getHome();
+  await service.dispose();
+  return snapshot;
+}
+
 /** One run of the app: a new service over the same home and app data folder. */
 function run(options: { remember?: boolean; roots?: string[] } = {}): HomeService {
   const service = new HomeService({
@@ -36,13 +44,13 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  for (const service of services.splice(0)) service.dispose();
+  for (const service of services.splice(0)) await service.dispose();
   await home.cleanup();
 });
 
 describe('HomeService remembering discovery across runs', () => {
   it('answers a restart from the last run, then publishes the checked home', async () => {
-    expect(sessionCount(await run().getHome())).toBe(1);
+    expect(sessionCount(await closedRun())).toBe(1);
     await project.session({ title: 'Made while the app was closed' });
 
     const restarted = run();
@@ -67,7 +75,7 @@ describe('HomeService remembering discovery across runs', () => {
 
   it('reuses a session’s head-and-tail read while its size and mtime are unchanged, and reads a changed file again', async () => {
     const second = await project.session({ title: 'Original title' });
-    await run().getHome();
+    await closedRun();
     const original = await readFile(second.file, 'utf8');
     const { mtime } = await stat(second.file);
 
@@ -76,6 +84,7 @@ describe('HomeService remembering discovery across runs', () => {
     await utimes(second.file, mtime, mtime);
     const same = run();
     await same.refresh();
+    await same.dispose();
     const titleIn = async (service: HomeService) =>
       (await service.listSessions({ configRoot: home.root, slug: project.slug })).find((s) => s.sessionId === second.sessionId)?.title;
     expect(await titleIn(same)).toBe('Original title');
@@ -88,7 +97,7 @@ describe('HomeService remembering discovery across runs', () => {
   });
 
   it('ignores a damaged record and discovers the home', async () => {
-    await run().getHome();
+    await closedRun();
     const record = join(dataDir, 'discovery', 'home.json');
     const text = await readFile(record, 'utf8');
     await writeFile(record, text.replace('"sessionCount":1', '"sessionCount":9'));
@@ -97,7 +106,7 @@ describe('HomeService remembering discovery across runs', () => {
   });
 
   it('does not answer another set of config roots from the record', async () => {
-    await run().getHome();
+    await closedRun();
     const other = await createScenarioHome({ prefix: 'ccmem-lastrun-other-' });
     try {
       const snapshot = await run({ roots: [other.root] }).getHome();
@@ -109,7 +118,7 @@ describe('HomeService remembering discovery across runs', () => {
   });
 
   it('writes nothing to the app data folder without rememberAcrossRuns', async () => {
-    await run({ remember: false }).getHome();
+    await closedRun({ remember: false });
     await expect(stat(dataDir)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 });
