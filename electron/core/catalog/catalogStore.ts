@@ -2,9 +2,8 @@ import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { CATALOG_CACHE_FORMAT, cachedStateSchema, type CachedState, type CatalogIndex } from './catalogCacheSchema';
-import { readChecksummedJson } from '../fs/checksummedJsonFile';
+import { readChecksummedJson, writeChecksummedJsonText } from '../fs/checksummedJsonFile';
 import { replaceFileAtomically } from '../fs/replaceFileAtomically';
-import { writeHashedFile } from './hashedFileWriter';
 import type { TranscriptAggregateState } from './transcriptAggregate';
 
 /** Larger index files are not a catalog we wrote; they are discarded rather than parsed. */
@@ -66,8 +65,7 @@ export class CatalogStore {
 
   /** Written entry by entry: a catalog of thousands of sessions is tens of megabytes as one JSON string. */
   async saveIndex(index: CatalogIndex): Promise<void> {
-    await fs.mkdir(this.dir, { recursive: true });
-    await writeHashedFile(this.indexPath, (sha1) => JSON.stringify({ format: CATALOG_CACHE_FORMAT, sha1 }), indexJson(index));
+    await writeChecksummedJsonText(this.indexPath, CATALOG_CACHE_FORMAT, indexJson(index));
   }
 
   private statePath(path: string): string {

@@ -2,6 +2,11 @@ import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { replaceFileAtomically } from './replaceFileAtomically';
 
+/** Body pieces are gathered into writes of about this many characters: few system calls, no large string. */
+const BATCH_CHARS = 64 * 1024;
+/** What the header holds in place of the hash until the body is written: as long as a SHA-1 in hex. */
+const HASH_PLACEHOLDER = '0'.repeat(40);
+
 /**
  * A JSON cache file of the app data folder: a header line naming the format and the body's SHA-1, then the body.
  * A body that is not byte for byte what we wrote (cut short by a crash, edited, an older format) is refused for
@@ -33,8 +38,36 @@ export async function readChecksummedJson(path: string, format: string | number,
   }
 }
 
-export async function writeChecksummedJson(path: string, format: string | number, value: unknown): Promise<void> {
-  const body = Buffer.from(JSON.stringify(value), 'utf8');
-  const header = JSON.stringify({ format, sha1: sha1(body) });
-  await replaceFileAtomically(path, Buffer.concat([Buffer.from(`${header}\n`), body]));
+export function writeChecksummedJson(path: string, format: string | number, value: unknown): Promise<void> {
+  return writeChecksummedJsonText(path, format, [JSON.stringify(value)]);
+}
+
+/**
+ * The same file with the body given as JSON text in pieces (a catalog index of thousands of entries): hashed
+ * and written in batches, so it never exists as one string or buffer, however large. The header goes in last,
+ * over a placeholder of the same length (a SHA-1 in hex is always 40 characters).
+ */
+export function writeChecksummedJsonText(path: string, format: string | number, body: Iterable<string>): Promise<void> {
+  const headerFor = (hash: string): string => `${JSON.stringify({ format, sha1: hash })}\n`;
+  return replaceFileAtomically(path, async (handle) => {
+    const hash = createHash('sha1');
+    let position = Buffer.byteLength(headerFor(HASH_PLACEHOLDER));
+    let batch: string[] = [];
+    let batchChars = 0;
+    const flush = async (): Promise<void> => {
+      const bytes = Buffer.from(batch.join(''), 'utf8');
+      batch = [];
+      batchChars = 0;
+      hash.update(bytes);
+      await handle.write(bytes, 0, bytes.length, position);
+      position += bytes.length;
+    };
+    for (const piece of body) {
+      batch.push(piece);
+      batchChars += piece.length;
+      if (batchChars >= BATCH_CHARS) await flush();
+    }
+    await flush();
+    await handle.write(headerFor(hash.digest('hex')), 0, 'utf8');
+  });
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 export interface ReplaceOptions {
@@ -12,13 +13,21 @@ export interface ReplaceOptions {
  * a private temp file beside it (owner-only), then a rename. A failure on the way removes the temp file again.
  * Not for memory files: those go through the safe writer, which also guards against foreign changes.
  */
-export async function replaceFileAtomically(path: string, data: string | Uint8Array, options: ReplaceOptions = {}): Promise<void> {
+/** Writes the new content into the temp file (for content written in pieces, at positions of its choosing). */
+export type ContentWriter = (handle: FileHandle) => Promise<void>;
+
+export async function replaceFileAtomically(
+  path: string,
+  data: string | Uint8Array | ContentWriter,
+  options: ReplaceOptions = {},
+): Promise<void> {
   await fs.mkdir(dirname(path), { recursive: true });
   const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
   try {
     const handle = await fs.open(temp, 'wx', 0o600);
     try {
-      await handle.writeFile(data);
+      if (typeof data === 'function') await data(handle);
+      else await handle.writeFile(data);
       if (options.durable) await handle.sync();
     } finally {
       await handle.close();

@@ -8,7 +8,7 @@ import { CATALOG_CACHE_FORMAT, type CachedFile, type CatalogIndex } from '../../
 import { CatalogStore } from '../../../electron/core/catalog/catalogStore';
 import type { FileSummary } from '../../../electron/core/catalog/fileSummary';
 import { emptyAggregateState } from '../../../electron/core/catalog/transcriptAggregate';
-import { writeHashedFile } from '../../../electron/core/catalog/hashedFileWriter';
+import { readChecksummedJson, writeChecksummedJson, writeChecksummedJsonText } from '../../../electron/core/fs/checksummedJsonFile';
 
 function summary(i: number): FileSummary {
   return {
@@ -125,12 +125,24 @@ describe('CatalogStore states', () => {
   });
 });
 
-describe('writeHashedFile', () => {
+describe('writeChecksummedJsonText', () => {
   let dir: string;
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'ccmem-hashed-file-'));
   });
   afterEach(() => rm(dir, { recursive: true, force: true }));
+
+  it('writes the header with the format and the SHA-1 of the body, then the body given in pieces', async () => {
+    const value = { entries: Array.from({ length: 5000 }, (_, i) => ({ i, text: `entry ${i} — ünïcode` })) };
+    const text = JSON.stringify(value);
+    await writeChecksummedJsonText(join(dir, 'pieces.json'), 'test/1', text.match(/[\s\S]{1,1000}/g)!);
+    const sha1 = createHash('sha1').update(text, 'utf8').digest('hex');
+    expect(await readFile(join(dir, 'pieces.json'), 'utf8')).toBe(`{"format":"test/1","sha1":"${sha1}"}\n${text}`);
+    expect(await readChecksummedJson(join(dir, 'pieces.json'), 'test/1', 1e8)).toEqual(value);
+    expect(await readChecksummedJson(join(dir, 'pieces.json'), 'test/2', 1e8)).toBeNull();
+    await writeChecksummedJson(join(dir, 'whole.json'), 'test/1', value);
+    expect(await readFile(join(dir, 'whole.json'), 'utf8')).toBe(await readFile(join(dir, 'pieces.json'), 'utf8'));
+  });
 
   it('leaves the previous file alone and no temporary file behind when the body fails half way', async () => {
     const path = join(dir, 'index.json');
@@ -139,14 +151,8 @@ describe('writeHashedFile', () => {
       yield 'y'.repeat(200_000);
       throw new Error('an entry could not be written');
     }
-    await expect(writeHashedFile(path, (sha1) => JSON.stringify({ sha1 }), failing())).rejects.toThrow('could not be written');
+    await expect(writeChecksummedJsonText(path, 'test/1', failing())).rejects.toThrow('could not be written');
     expect(await readFile(path, 'utf8')).toBe('previous');
     expect(await readdir(dir)).toEqual(['index.json']);
-  });
-
-  it('refuses a header whose length depends on the hash, rather than writing a broken file', async () => {
-    const path = join(dir, 'index.json');
-    await expect(writeHashedFile(path, (sha1) => (sha1.startsWith('0000') ? 'short' : `long ${sha1}`), ['body'])).rejects.toThrow();
-    expect(await readdir(dir)).toEqual([]);
   });
 });
