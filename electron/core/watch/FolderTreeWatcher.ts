@@ -149,12 +149,14 @@ export class FolderTreeWatcher {
   }
 
   /** Lists a folder and everything below it, level by level, watching each folder before it is listed. */
-  private async scan(root: Folder, announce: boolean): Promise<void> {
+  private scan(root: Folder, announce: boolean): Promise<void> {
+    return this.walkLevels(root, (folder) => this.list(folder, announce));
+  }
+
+  /** Visits a tree level by level, a few folders at a time; each visit returns the sub-folders to visit next. */
+  private async walkLevels(root: Folder, visit: (folder: Folder) => Promise<Folder[]>): Promise<void> {
     let level = [root];
-    while (level.length > 0 && !this.closed) {
-      const found = await mapLimit(level, LIST_PARALLELISM, (folder) => this.list(folder, announce));
-      level = found.flat();
-    }
+    while (level.length > 0 && !this.closed) level = (await mapLimit(level, LIST_PARALLELISM, visit)).flat();
   }
 
   /**
@@ -353,13 +355,7 @@ export class FolderTreeWatcher {
   }
 
   private async poll(): Promise<void> {
-    for (const tree of [...this.trees.values()]) {
-      let level = [tree];
-      while (level.length > 0 && !this.closed) {
-        const kept = await mapLimit(level, LIST_PARALLELISM, (folder) => this.reconcile(folder));
-        level = kept.flat();
-      }
-    }
+    for (const tree of [...this.trees.values()]) await this.walkLevels(tree, (folder) => this.reconcile(folder));
     for (const waiting of [...this.waiting.values()]) await this.recheckWaiting(waiting);
   }
 }
