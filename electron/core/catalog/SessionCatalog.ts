@@ -163,6 +163,11 @@ function readAgentMeta(path: string, size: number): AgentMeta | null {
   }
 }
 
+function sameAgentFiles(a: CachedSession | undefined, b: CachedSession | undefined): boolean {
+  const pathsOf = (session: CachedSession | undefined): string => (session?.subagents ?? []).map((agent) => agent.path).join('\0');
+  return pathsOf(a) === pathsOf(b);
+}
+
 function sameVersion(a: { fileId: string; size: number; mtimeNs: string }, b: { fileId: string; size: number; mtimeNs: string }): boolean {
   return a.fileId === b.fileId && a.size === b.size && a.mtimeNs === b.mtimeNs;
 }
@@ -638,9 +643,11 @@ export class SessionCatalog {
         // A session whose own file is gone is not recorded, so it is dropped from the catalog below.
         if (file === session.main && gone) left.mainGone = true;
         if (left.files > 0 || left.mainGone) return;
+        const previous = this.sessions.get(sessionKeyOf(session.configRoot, session.slug, session.sessionId));
         const key = this.recordSession(session, siblingsOf.get(session) ?? []);
         seen.add(key);
-        if (left.changed || !this.entries.has(key)) {
+        // A sub-agent file that went away changes the session as much as one that grew.
+        if (left.changed || !sameAgentFiles(previous, this.sessions.get(key)) || !this.entries.has(key)) {
           batch.push(key);
           flushBatch(false);
         }

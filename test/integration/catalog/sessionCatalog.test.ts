@@ -340,6 +340,15 @@ describe('SessionCatalog: sub-agents, memory and session memory', () => {
     });
     expect(agents.bsibling).toMatchObject({ agentType: 'code-reviewer', layout: 'sibling', tokens: { output: 50 } });
     expect(agents['inline-root']).toMatchObject({ agentType: 'general-purpose', layout: 'inline', tokens: { output: 7 } });
+
+    // Sub-agent files deleted between builds leave the session's entry, in both layouts, and the change is published.
+    const updated: string[][] = [];
+    catalog.onDidUpdateSessions((update) => updated.push(update.updated.map((s) => s.subagents.map((a) => a.agentId).join())));
+    rmSync(join(project.dir, sessionId, 'subagents', 'agent-afolder1.jsonl'));
+    rmSync(join(project.dir, 'agent-bsibling.jsonl'));
+    await catalog.build();
+    expect(catalog.get(home.root, project.slug, sessionId)!.subagents.map((a) => a.agentId)).toEqual(['inline-root']);
+    expect(updated).toEqual([['inline-root']]);
     await catalog.dispose();
   });
 });
