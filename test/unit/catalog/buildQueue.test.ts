@@ -29,6 +29,15 @@ class ScriptedWorker implements BuildWorker<number> {
   }
 }
 
+/** The engine thread's side: notes each item it reads, and lets the worker finish what it holds meanwhile. */
+function inThreadReader(worker: ScriptedWorker, read: number[]): (item: number) => Promise<void> {
+  return async (item) => {
+    read.push(item);
+    await tick();
+    worker.finishAll();
+  };
+}
+
 describe('buildOrder', () => {
   it('puts big sessions first, biggest first, then the rest newest first', () => {
     const sizes: Record<string, number> = { a: 1, b: 50 * MB, c: 2, d: 9 * MB, e: 3 };
@@ -49,17 +58,7 @@ describe('drainQueue', () => {
     const bytes = (item: number): number => (item === 0 ? 100 * MB : 1 * MB);
     const worker = new ScriptedWorker(bytes);
     const inThread: number[] = [];
-    const drained = drainQueue(items, {
-      parallelism: 2,
-      readInThread: async (item) => {
-        inThread.push(item);
-        await tick();
-        worker.finishAll();
-      },
-      worker,
-      stopped: () => false,
-    });
-    await drained;
+    await drainQueue(items, { parallelism: 2, readInThread: inThreadReader(worker, inThread), worker, stopped: () => false });
     expect(worker.taken[0]).toBe(0);
     expect([...worker.taken, ...inThread].sort((a, b) => a - b)).toEqual(items);
     expect(inThread.length).toBeGreaterThan(0);
@@ -81,16 +80,7 @@ describe('drainQueue', () => {
       (item) => item % 2 === 0,
     );
     const inThread: number[] = [];
-    await drainQueue([1, 2, 3, 4, 5, 6], {
-      parallelism: 1,
-      readInThread: async (item) => {
-        inThread.push(item);
-        await tick();
-        worker.finishAll();
-      },
-      worker,
-      stopped: () => false,
-    });
+    await drainQueue([1, 2, 3, 4, 5, 6], { parallelism: 1, readInThread: inThreadReader(worker, inThread), worker, stopped: () => false });
     expect(worker.taken.every((item) => item % 2 === 0)).toBe(true);
     expect(inThread.slice(0, 3)).toEqual([1, 3, 5]);
     expect([...worker.taken, ...inThread].sort()).toEqual([1, 2, 3, 4, 5, 6]);
