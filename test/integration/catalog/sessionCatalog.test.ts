@@ -312,10 +312,8 @@ describe('SessionCatalog: sub-agents, memory and session memory', () => {
       `${[userPrompt('Look around', { sessionId, isSidechain: true, agentId: 'afolder1' }), assistantChunk({ sessionId, messageId: 's1', usage: { output: 300 }, isSidechain: true, model: 'claude-haiku-4-5', block: toolUse('toolu_r', 'Read', { file_path: memoryFile }) })].join('\n')}\n`,
     );
     await project.rawFile(`${sessionId}/subagents/agent-afolder1.meta.json`, JSON.stringify({ agentType: 'Explore', description: 'Look' }));
-    await project.rawFile(
-      'agent-bsibling.jsonl',
-      `${[userPrompt('Review it', { sessionId, isSidechain: true }), assistantChunk({ sessionId, messageId: 'b1', usage: { output: 50 }, isSidechain: true })].join('\n')}\n`,
-    );
+    const sibling = `${[userPrompt('Review it', { sessionId, isSidechain: true }), assistantChunk({ sessionId, messageId: 'b1', usage: { output: 50 }, isSidechain: true })].join('\n')}\n`;
+    await project.rawFile('agent-bsibling.jsonl', sibling);
     await project.rawFile(`${sessionId}/session-memory/summary.md`, '# Session Title\n_A short title_\n\nAgents\n');
     // An orphan sub-agent folder (no session file) is not a session.
     await project.rawFile(`${seededUuid('orphan')}/subagents/agent-aorphan.jsonl`, `${userPrompt('x', { isSidechain: true })}\n`);
@@ -349,6 +347,20 @@ describe('SessionCatalog: sub-agents, memory and session memory', () => {
     await catalog.build();
     expect(catalog.get(home.root, project.slug, sessionId)!.subagents.map((a) => a.agentId)).toEqual(['inline-root']);
     expect(updated).toEqual([['inline-root']]);
+
+    // And a sibling that grew (so it must be read again) and is deleted while the build runs, after it was found.
+    await project.rawFile('agent-bsibling.jsonl', sibling);
+    await catalog.build();
+    expect(updated.at(-1)).toEqual(['bsibling,inline-root']);
+    await appendFile(join(project.dir, 'agent-bsibling.jsonl'), `${userPrompt('More', { sessionId, isSidechain: true })}\n`);
+    let deleted = false;
+    await catalog.build({
+      onProgress: () => {
+        if (!deleted) rmSync(join(project.dir, 'agent-bsibling.jsonl'));
+        deleted = true;
+      },
+    });
+    expect(updated.at(-1)).toEqual(['inline-root']);
     await catalog.dispose();
   });
 });
