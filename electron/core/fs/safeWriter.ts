@@ -118,6 +118,13 @@ function swap(absolutePath: string, previous: string, replacement: string | null
   }
 }
 
+/** Removes the side name of a file moved aside; without hard links the put-back was a rename, and it is gone already. */
+async function removeAside(aside: string): Promise<void> {
+  await fs.unlink(aside).catch((error: unknown) => {
+    if (errnoCode(error) !== 'ENOENT') throw error;
+  });
+}
+
 function conflictError(relativePath: string, base: BaseHash, bytes: Buffer | null): CodedError {
   const hash = bytes ? contentHash(bytes) : null;
   const details: MemoryConflictDetails = {
@@ -253,8 +260,11 @@ export class SafeWriter {
         case 'gone':
           throw conflictError(relativePath, base, null);
         case 'changed':
-          // Someone wrote between our check and the swap: theirs stays (or, if a newer one came too, goes to history).
-          await this.settleAside(previous, outcome.putBack);
+          // Someone wrote between our check and the swap: theirs stays (or, if a newer one came too, only history has
+          // it). History keeps it even when it was put back: a writer that read the path in the instant it was empty
+          // may take the file for gone and write over the version put back.
+          await this.options.keepDisplaced?.(outcome.found);
+          await removeAside(previous);
           throw conflictError(relativePath, base, outcome.found);
         case 'occupied':
           if (outcome.hadFile) await fs.unlink(previous);
@@ -271,10 +281,7 @@ export class SafeWriter {
   /** A file moved aside was put back (its side name goes), or could not be because a newer one came: history keeps it. */
   private async settleAside(aside: string, putBack: boolean): Promise<void> {
     if (!putBack) await this.options.keepDisplaced?.(await fs.readFile(aside));
-    // Without hard links the put-back was a rename, and the side name is gone already.
-    await fs.unlink(aside).catch((error: unknown) => {
-      if (errnoCode(error) !== 'ENOENT') throw error;
-    });
+    await removeAside(aside);
   }
 
   /** Puts a version moved aside back in place, unless a newer one has arrived there since: then it is kept in history. */

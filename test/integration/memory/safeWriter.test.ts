@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmod, mkdir, mkdtemp, readFile, readdir, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
+import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -61,6 +62,22 @@ describe('SafeWriter: writes', () => {
     });
     expect(await readFile(join(root, 'a.md'), 'utf8')).toBe('theirs');
     expect((await rejection(writer.write(root, 'a.md', 'mine', ABSENT))).code).toBe('CONFLICT');
+  });
+
+  it('keeps a foreign version that lands just before its commit in history, though it stays on disk', async () => {
+    await writeFile(join(root, 'a.md'), 'base');
+    const foreign = 'Claude Code wrote this between our check and our commit';
+    const kept: string[] = [];
+    // onOwnWrite runs after the base check and just before the commit: the foreign write lands in that gap.
+    const racing = new SafeWriter({
+      onOwnWrite: (path) => writeFileSync(path, foreign),
+      keepDisplaced: async (bytes) => void kept.push(bytes.toString('utf8')),
+    });
+    expect((await rejection(racing.write(root, 'a.md', 'ours', contentHash('base')))).code).toBe('CONFLICT');
+    expect(await readFile(join(root, 'a.md'), 'utf8')).toBe(foreign);
+    // A writer that read the path while it was moved aside may write over the version put back: history has it.
+    expect(kept).toEqual([foreign]);
+    expect(await readdir(root)).toEqual(['a.md']);
   });
 
   it('removes only a file that is still what the caller saw', async () => {
