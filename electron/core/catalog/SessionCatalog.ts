@@ -369,8 +369,18 @@ export class SessionCatalog {
     };
     let buffers = context.buffers;
     if (!aggregate && context.offload?.usable) {
-      const job = { path: file.path, isSubagentFile, configRoot, memoryDir: memoryKey, sizeHint: file.size };
-      const done = await context.offload.scan({ ...job, tailBytes: TAIL_CHECK_BYTES, stateMinBytes: STATE_MIN_BYTES }, onBytes);
+      const done = await context.offload.scan(
+        {
+          path: file.path,
+          isSubagentFile,
+          configRoot,
+          memoryDir: memoryKey,
+          sizeHint: file.size,
+          tailBytes: TAIL_CHECK_BYTES,
+          stateMinBytes: STATE_MIN_BYTES,
+        },
+        onBytes,
+      );
       context.signal?.throwIfAborted();
       if (done) {
         onBytes(done.size);
@@ -573,9 +583,7 @@ export class SessionCatalog {
         } catch (error) {
           // Deleted since discovery (Claude Code removes old transcripts at its start): as if never found.
           if (errorCode(error) !== 'ENOENT') throw error;
-          this.files.delete(item.file.path);
-          this.liveAggregates.delete(item.file.path);
-          if (before && before.offset >= STATE_MIN_BYTES) void this.store.deleteState(item.file.path).catch(() => undefined);
+          this.dropFile(item.file.path);
         }
         done++;
         if (after && after !== before) filesRead++;
@@ -586,12 +594,7 @@ export class SessionCatalog {
         parallelism: READ_PARALLELISM,
         readInThread: (item) => read(item, context),
         worker: offload && {
-          get usable() {
-            return offload.usable;
-          },
-          get queuedBytes() {
-            return offload.queuedBytes;
-          },
+          load: offload,
           // Files read whole from their start; the rest (continued from a saved state, or cached) stay here.
           accepts: (item) => item.file.size > 0 && this.pendingBytes(item.file) === item.file.size,
           read: (item) => read(item, workerContext),
@@ -708,15 +711,18 @@ export class SessionCatalog {
       if (!session) continue;
       this.sessions.delete(key);
       this.entries.delete(key);
-      for (const path of [session.path, ...session.subagents.map((agent) => agent.path)]) {
-        const file = this.files.get(path);
-        this.files.delete(path);
-        this.liveAggregates.delete(path);
-        if (file && file.offset >= STATE_MIN_BYTES) void this.store.deleteState(path).catch(() => undefined);
-      }
+      for (const path of [session.path, ...session.subagents.map((agent) => agent.path)]) this.dropFile(path);
       gone.push({ configRoot: session.configRoot, slug: session.slug, sessionId: session.sessionId });
     }
     this.emit({ updated: [], removed: gone });
+  }
+
+  /** Forgets one file: its record, its live aggregate and its saved state. */
+  private dropFile(path: string): void {
+    const file = this.files.get(path);
+    this.files.delete(path);
+    this.liveAggregates.delete(path);
+    if (file && file.offset >= STATE_MIN_BYTES) void this.store.deleteState(path).catch(() => undefined);
   }
 
   private publishSessions(keys: readonly string[], removed: readonly SessionKey[]): void {

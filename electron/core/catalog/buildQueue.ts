@@ -8,10 +8,15 @@ const WORKER_QUEUE_BYTES = 16 * 1024 * 1024;
 /** And a bound on the items sent to it at once, for homes of many tiny files. */
 const WORKER_QUEUE_ITEMS = 256;
 
-export interface BuildWorker<T> {
+/** How much the worker has on its plate. */
+export interface WorkerLoad {
   /** False once the worker cannot take more (it could not start, or died). */
   readonly usable: boolean;
   readonly queuedBytes: number;
+}
+
+export interface BuildWorker<T> {
+  readonly load: WorkerLoad;
   /**
    * Whether an item is for the worker at all. Its byte count must grow the moment `read` is called, so only
    * items it reads without waiting first (whole files, not ones that continue from a saved state) qualify.
@@ -43,19 +48,18 @@ export function buildOrder<T>(items: readonly T[], bytesOf: (item: T) => number,
 
 /** Items taken in order; the worker's kind from the front of its own list, the engine's thread the rest first. */
 class SharedQueue<T> {
-  private readonly shared: readonly T[];
-  private readonly inThreadOnly: readonly T[];
+  private readonly shared: T[] = [];
+  private readonly inThreadOnly: T[] = [];
   private nextShared = 0;
   private nextInThread = 0;
   failed: { readonly error: unknown } | null = null;
 
   constructor(
     items: readonly T[],
-    private readonly worker: BuildWorker<T> | undefined,
+    worker: BuildWorker<T> | undefined,
     private readonly stopped: () => boolean,
   ) {
-    this.shared = worker ? items.filter((item) => worker.accepts(item)) : items;
-    this.inThreadOnly = worker ? items.filter((item) => !worker.accepts(item)) : [];
+    for (const item of items) (!worker || worker.accepts(item) ? this.shared : this.inThreadOnly).push(item);
   }
 
   takeForWorker(): T | null {
@@ -102,7 +106,7 @@ export async function drainQueue<T>(items: readonly T[], options: DrainOptions<T
 async function feedWorker<T>(worker: BuildWorker<T>, queue: SharedQueue<T>, settle: (read: Promise<void>) => Promise<void>): Promise<void> {
   const inFlight = new Set<Promise<void>>();
   for (;;) {
-    while (worker.usable && worker.queuedBytes < WORKER_QUEUE_BYTES && inFlight.size < WORKER_QUEUE_ITEMS) {
+    while (worker.load.usable && worker.load.queuedBytes < WORKER_QUEUE_BYTES && inFlight.size < WORKER_QUEUE_ITEMS) {
       const item = queue.takeForWorker();
       if (item === null) break;
       const read: Promise<void> = settle(worker.read(item)).finally(() => inFlight.delete(read));

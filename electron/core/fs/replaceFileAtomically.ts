@@ -8,14 +8,14 @@ export interface ReplaceOptions {
   readonly durable?: boolean;
 }
 
+/** Writes the new content into the temp file (for content written in pieces, at positions of its choosing). */
+export type ContentWriter = (handle: FileHandle) => Promise<void>;
+
 /**
  * Writes a file of the app's own data folder so that a reader sees the old bytes or the new ones, never half:
  * a private temp file beside it (owner-only), then a rename. A failure on the way removes the temp file again.
  * Not for memory files: those go through the safe writer, which also guards against foreign changes.
  */
-/** Writes the new content into the temp file (for content written in pieces, at positions of its choosing). */
-export type ContentWriter = (handle: FileHandle) => Promise<void>;
-
 export async function replaceFileAtomically(
   path: string,
   data: string | Uint8Array | ContentWriter,

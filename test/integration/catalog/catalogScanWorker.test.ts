@@ -141,7 +141,7 @@ describe('catalog builds with the scan worker', () => {
   function metaBytes(): number {
     let bytes = 0;
     for (const name of readdirSync(join(home.root, 'projects'), { recursive: true, encoding: 'utf8' }))
-      if (name.endsWith('.meta.json') || name.endsWith('meta.json')) bytes += statSync(join(home.root, 'projects', name)).size;
+      if (name.endsWith('meta.json')) bytes += statSync(join(home.root, 'projects', name)).size;
     return bytes;
   }
 });

@@ -67,12 +67,19 @@ function bigIndex(): CatalogIndex {
   };
 }
 
+/** A new temp folder for each test of the block, removed after it. */
+function useTempDir(prefix: string, receive: (dir: string) => void): void {
+  let dir = '';
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), prefix));
+    receive(dir);
+  });
+  afterEach(() => rm(dir, { recursive: true, force: true }));
+}
+
 describe('CatalogStore index', () => {
   let dataDir: string;
-  beforeEach(() => {
-    dataDir = mkdtempSync(join(tmpdir(), 'ccmem-catalog-store-'));
-  });
-  afterEach(() => rm(dataDir, { recursive: true, force: true }));
+  useTempDir('ccmem-catalog-store-', (made) => (dataDir = made));
 
   it('writes entry by entry exactly what one JSON text would be, under a header holding its hash, and reads it back', async () => {
     const index = bigIndex();
@@ -93,10 +100,7 @@ describe('CatalogStore index', () => {
 
 describe('CatalogStore states', () => {
   let dataDir: string;
-  beforeEach(() => {
-    dataDir = mkdtempSync(join(tmpdir(), 'ccmem-catalog-states-'));
-  });
-  afterEach(() => rm(dataDir, { recursive: true, force: true }));
+  useTempDir('ccmem-catalog-states-', (made) => (dataDir = made));
 
   it('writes states behind the caller, in order per file', async () => {
     const store = new CatalogStore(dataDir);
@@ -127,10 +131,7 @@ describe('CatalogStore states', () => {
 
 describe('writeChecksummedJsonText', () => {
   let dir: string;
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'ccmem-hashed-file-'));
-  });
-  afterEach(() => rm(dir, { recursive: true, force: true }));
+  useTempDir('ccmem-hashed-file-', (made) => (dir = made));
 
   it('writes the header with the format and the SHA-1 of the body, then the body given in pieces', async () => {
     const value = { entries: Array.from({ length: 5000 }, (_, i) => ({ i, text: `entry ${i} — ünïcode` })) };

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { buildOrder, drainQueue, type BuildWorker } from '../../../electron/core/catalog/buildQueue';
+import { buildOrder, drainQueue, type BuildWorker, type WorkerLoad } from '../../../electron/core/catalog/buildQueue';
 
 const MB = 1024 * 1024;
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** A worker stand-in that queues what it is given and finishes it when told: its queue is what the test looks at. */
-class ScriptedWorker implements BuildWorker<number> {
+class ScriptedWorker implements BuildWorker<number>, WorkerLoad {
+  readonly load: WorkerLoad = this;
   usable = true;
   readonly taken: number[] = [];
   private readonly queue: { item: number; done: () => void }[] = [];
