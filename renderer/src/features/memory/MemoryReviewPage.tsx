@@ -3,6 +3,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { SEVERITY_ORDER, type FindingCode, type FindingSeverity } from '../../../../shared/memory/findingCodes';
 import type { MemoryFolderRef } from '../../../../shared/memory/memoryFolderRef';
 import { api } from '../../api/connectApi';
+import { countOf } from '../../components/plural';
 import { WarningList } from '../../components/WarningList';
 import { FileDetail } from './FileDetail';
 import { FindingsPanel } from './FindingsPanel';
@@ -23,6 +24,8 @@ export interface MemoryReviewPageProps {
 }
 
 const HIGHLIGHT_MS = 8000;
+const SEVERITY_NOUNS: Readonly<Record<FindingSeverity, string>> = { error: 'error', warn: 'warning', info: 'note' };
+const SEVERITY_PLURALS: Readonly<Record<FindingSeverity, string>> = { error: 'errors', warn: 'warnings', info: 'notes' };
 
 function UndoBanner() {
   const { undo, folder } = useMemoryReviewStore(useShallow((s) => ({ undo: s.undo, folder: s.folder })));
@@ -108,12 +111,11 @@ export function MemoryReviewPage({ folder, heading = 'Memory', onOpenSession }: 
         <p className="muted">No memory yet: Claude Code has not saved anything here.</p>
       ) : (
         <p className="summary-line">
-          {review.files.length} topic files ·{' '}
+          {countOf(review.files.length, 'topic file')} ·{' '}
           {Object.entries(counts)
             .sort(([a], [b]) => SEVERITY_ORDER[a as 'error'] - SEVERITY_ORDER[b as 'error'])
-            .map(
-              ([severity, count]) =>
-                `${count} ${severity === 'warn' ? 'warning' : severity}${count === 1 || severity === 'info' ? '' : 's'}`,
+            .map(([severity, count]) =>
+              countOf(count, SEVERITY_NOUNS[severity as FindingSeverity], SEVERITY_PLURALS[severity as FindingSeverity]),
             )
             .join(' · ')}
         </p>

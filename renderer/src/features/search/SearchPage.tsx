@@ -4,6 +4,7 @@ import { useHomeStore } from '../../stores/homeStore';
 import { SearchResults } from './SearchResults';
 import { SEARCH_LIMIT, startSearch, stopSearch, useSearchStore } from './searchStore';
 import './search.css';
+import { countOf } from '../../components/plural';
 
 function formatMegabytes(bytes: number): string {
   return `${(bytes / 1_000_000).toFixed(bytes < 10_000_000 ? 1 : 0)} MB`;
@@ -46,9 +47,9 @@ export function SearchPage() {
         ) : null}
       </form>
       <p className="muted small" role="status" aria-label="Search status">
-        {state.running ? `Searching… ${state.hits.length} hits so far` : null}
+        {state.running ? `Searching… ${countOf(state.hits.length, 'hit')} so far` : null}
         {!state.running && state.done
-          ? `${state.done.hitCount} ${state.done.hitCount === 1 ? 'hit' : 'hits'} in ${state.done.filesScanned} files (${formatMegabytes(state.done.bytesScanned)})` +
+          ? `${countOf(state.done.hitCount, 'hit')} in ${countOf(state.done.filesScanned, 'file')} (${formatMegabytes(state.done.bytesScanned)})` +
             (state.done.truncated ? `; stopped at ${SEARCH_LIMIT}` : '') +
             (state.done.cancelled ? '; stopped' : '')
           : null}

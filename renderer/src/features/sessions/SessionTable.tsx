@@ -3,7 +3,8 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import type { SessionCatalogEntry } from '../../../../shared/model/catalog';
 import { RelativeTime } from '../../components/RelativeTime';
 import { openTranscript } from '../../stores/navigationStore';
-import { compactNumber, countOf, formatBytes, formatDuration } from './formatNumbers';
+import { countOf } from '../../components/plural';
+import { compactNumber, formatBytes, formatDuration } from './formatNumbers';
 import { sessionKey } from './sessionCatalogStore';
 import { projectKeyOf, sessionTokens } from './timelineFilter';
 

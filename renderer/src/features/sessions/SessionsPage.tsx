@@ -10,6 +10,7 @@ import { activityByDay, distinctValues, filterIgnoringDates, filterSessions, pro
 import { TimelineFilters } from './TimelineFilters';
 import { setTimelineFilter, useTimelineFilterStore } from './timelineFilterStore';
 import './timeline.css';
+import { countOf } from '../../components/plural';
 
 /** The chart covers at most this many days, the newest ones. */
 const CHART_DAYS = 366;
@@ -53,7 +54,9 @@ export function SessionsPage({ project }: { readonly project: ProjectSummary }) 
       {!loaded && !error ? <p className="muted">Loading…</p> : null}
       {loaded ? (
         <p className="muted small" aria-live="polite">
-          {visible.length === sessions.length ? `${visible.length} sessions` : `${visible.length} of ${sessions.length} sessions`}
+          {visible.length === sessions.length
+            ? countOf(visible.length, 'session')
+            : `${visible.length} of ${countOf(sessions.length, 'session')}`}
           {filter.from !== null && filter.from === filter.to ? ` on ${filter.from}` : ''}
         </p>
       ) : null}

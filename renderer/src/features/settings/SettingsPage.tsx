@@ -1,4 +1,5 @@
 import { WarningList } from '../../components/WarningList';
+import { AppearanceSettings } from '../../shell/AppearanceSettings';
 import { refreshHome, useHomeStore } from '../../stores/homeStore';
 import { LlmSettingsSection } from './LlmSettingsSection';
 
@@ -37,6 +38,7 @@ export function SettingsPage() {
       <button type="button" disabled={busy} onClick={() => void refreshHome()}>
         Rescan
       </button>
+      <AppearanceSettings />
       <LlmSettingsSection readOnly={home.readOnly} />
     </section>
   );

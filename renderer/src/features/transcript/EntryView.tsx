@@ -1,6 +1,7 @@
 import { assertNever } from '../../../../shared/result';
 import type { ContentBlock, TranscriptEntry } from '../../../../shared/transcript/transcriptEntry';
 import { MarkdownView } from '../../components/MarkdownView';
+import { AttachmentView } from './AttachmentView';
 import { CollapsibleText } from './CollapsibleText';
 import { ToolCallView } from './ToolCallView';
 import { formatBytes, formatCount, formatTime, imageLabel } from './transcriptFormat';
@@ -135,12 +136,7 @@ export function EntryView({ entry, onOpenSubagent, continued = false }: EntryVie
         </div>
       );
     case 'attachment':
-      return (
-        <div className="tx-system" aria-label="Attachment">
-          <span className="tx-role">attachment · {body.attachmentType ?? 'unknown'}</span>{' '}
-          <CollapsibleText text={body.text} maxLines={3} maxChars={400} className="tx-inline-text" />
-        </div>
-      );
+      return <AttachmentView body={body} />;
     case 'progress':
       return (
         <div className="tx-system" aria-label="Progress entry">

@@ -3,6 +3,7 @@ import { SessionMemoryChanges } from '../history/SessionMemoryChanges';
 import { SessionMemoryPanel } from './SessionMemoryPanel';
 import { changeView, scrollToRow } from './transcriptStore';
 import { formatBytes, formatCount, formatTime, shortId } from './transcriptFormat';
+import { countOf } from '../../components/plural';
 
 export interface SessionSidePanelProps {
   readonly outline: TranscriptOutline;
@@ -19,7 +20,7 @@ const LAYOUT_NAMES = {
 export function SessionSidePanel({ outline, onOpenSubagent }: SessionSidePanelProps) {
   const session = { configRoot: outline.configRoot, slug: outline.slug, sessionId: outline.sessionId };
   return (
-    <aside className="tx-side" aria-label="Session details">
+    <aside className="tx-side" aria-label="Session details" tabIndex={0}>
       <section aria-label="Session memory panel">
         <h2>Session memory</h2>
         {outline.hasSessionMemory ? (
@@ -73,7 +74,7 @@ export function SessionSidePanel({ outline, onOpenSubagent }: SessionSidePanelPr
                   {root.preview || '(no text)'}
                 </button>
                 <div className="muted small">
-                  {root.entryCount} entries · {formatTime(root.timestamp)}
+                  {countOf(root.entryCount, 'entry', 'entries')} · {formatTime(root.timestamp)}
                 </div>
               </li>
             ))}

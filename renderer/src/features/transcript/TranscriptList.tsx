@@ -65,6 +65,7 @@ export function TranscriptList({ outline, onOpenSubagent }: TranscriptListProps)
     <div
       ref={scrollRef}
       className="tx-scroll"
+      tabIndex={0}
       aria-label="Transcript"
       data-row-count={outline.rowCount}
       onScroll={(event) => {
