@@ -20,7 +20,7 @@ import { CodedError } from '../../../shared/result';
 import { SafeWriter } from '../fs/safeWriter';
 import type { HistoryStore } from '../history/HistoryStore';
 import type { HomeService } from '../home/HomeService';
-import { costOf } from '../llm/modelPricing';
+import { costOf } from '../../../shared/model/modelPricing';
 import { LlmError } from '../llm/llmTypes';
 import { readConsolidationLockStatus } from '../lock/consolidationLockStatus';
 import { INDEX_FILE_NAME } from '../memory/memoryFolderScan';

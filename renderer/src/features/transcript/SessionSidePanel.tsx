@@ -2,6 +2,7 @@ import type { TranscriptOutline } from '../../../../shared/transcript/transcript
 import { SessionMemoryChanges } from '../history/SessionMemoryChanges';
 import { SessionMemoryPanel } from './SessionMemoryPanel';
 import { changeView, scrollToRow } from './transcriptStore';
+import { UsageChart } from './UsageChart';
 import { formatBytes, formatCount, formatTime, shortId } from './transcriptFormat';
 import { countOf } from '../../components/plural';
 
@@ -28,6 +29,10 @@ export function SessionSidePanel({ outline, onOpenSubagent }: SessionSidePanelPr
         ) : (
           <p className="muted small">This session has no session memory.</p>
         )}
+      </section>
+      <section aria-label="Token use">
+        <h2>Token use</h2>
+        <UsageChart outline={outline} />
       </section>
       <SessionMemoryChanges {...session} />
       {outline.subagents.length > 0 ? (
