@@ -21,6 +21,7 @@ const LEFT = 44;
 const TOP = 14;
 const RANGE_NAMES: Readonly<Record<HeatmapRange, string>> = { week: 'Week', month: 'Month', year: 'Year' };
 const RANGE_SPANS: Readonly<Record<HeatmapRange, string>> = { week: 'the last 7 days', month: 'the last 6 weeks', year: 'the last year' };
+const RANGE_ENDING: Readonly<Record<HeatmapRange, string>> = { week: 'the 7 days to', month: 'the 6 weeks to', year: 'the year to' };
 
 function cellLabel(cell: HeatCell): string {
   const when =
@@ -36,13 +37,20 @@ export function ActivityChart({ sessions, from, to, onSelectDay }: ActivityChart
   const [range, setRange] = useState<HeatmapRange>('year');
   const [focusKey, setFocusKey] = useState<string | null>(null);
   const today = localDay(new Date());
-  const map = useMemo(() => {
-    if (range === 'week') {
+  const { map, end } = useMemo(() => {
+    const days = activityByDay(sessions, 400);
+    const draw = (last: string) => {
+      if (range !== 'week') return dayHeatmap(days, range, last);
       const starts = sessions.map((s) => ({ start: new Date(s.firstTimestamp ?? s.lastTimestamp ?? s.mtime), tokens: sessionTokens(s) }));
-      return hourHeatmap(starts, today);
-    }
-    return dayHeatmap(activityByDay(sessions, 400), range, today);
+      return hourHeatmap(starts, last);
+    };
+    // Ending today shows nothing when every session is older than the range: then it ends at the last session's day.
+    const recent = draw(today);
+    const lastDay = days.at(-1)?.day;
+    if (recent.sessions > 0 || lastDay === undefined || lastDay >= today) return { map: recent, end: today };
+    return { map: draw(lastDay), end: lastDay };
   }, [sessions, range, today]);
+  const span = end === today ? RANGE_SPANS[range] : `${RANGE_ENDING[range]} ${end}`;
   if (sessions.length === 0) return null;
 
   const inRange = (day: string): boolean => (from !== null || to !== null) && (from === null || day >= from) && (to === null || day <= to);
@@ -69,7 +77,7 @@ export function ActivityChart({ sessions, from, to, onSelectDay }: ActivityChart
     <figure className="activity-chart">
       <div className="activity-head">
         <span className="small muted">
-          {countOf(map.sessions, 'session')} started in {RANGE_SPANS[range]}
+          {countOf(map.sessions, 'session')} started in {span}
         </span>
         <div className="segmented" role="group" aria-label="Activity range">
           {HEATMAP_RANGES.map((choice) => (
@@ -82,7 +90,7 @@ export function ActivityChart({ sessions, from, to, onSelectDay }: ActivityChart
       <div className="activity-scroll">
         <svg
           role="group"
-          aria-label={`Sessions per ${range === 'week' ? 'hour' : 'day'}, ${RANGE_SPANS[range]}`}
+          aria-label={`Sessions per ${range === 'week' ? 'hour' : 'day'}, ${span}`}
           width={width}
           height={height}
           className="activity-svg"
