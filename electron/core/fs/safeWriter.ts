@@ -58,6 +58,27 @@ async function lstatOrNull(path: string): Promise<Stats | null> {
   }
 }
 
+/** As deep as memory folders are scanned anywhere in the app. */
+const MAX_SWEEP_DEPTH = 16;
+
+/**
+ * Every side file under a folder, found without following a symlink: Node's recursive `readdir` follows symlinked
+ * folders, and a sweep must never remove or put back anything outside the folder it was given.
+ */
+async function sideFilesUnder(root: string): Promise<string[]> {
+  const found: string[] = [];
+  const visit = async (dir: string, depth: number): Promise<void> => {
+    const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory() && depth < MAX_SWEEP_DEPTH) await visit(path, depth + 1);
+      else if (entry.isFile() && SIDE_FILE.test(entry.name)) found.push(path);
+    }
+  };
+  await visit(root, 0);
+  return found;
+}
+
 /** What a swap found and did; see `swap`. */
 type SwapOutcome =
   | { readonly kind: 'done'; readonly hadFile: boolean }
@@ -329,12 +350,10 @@ export class SafeWriter {
   private async sweepOnce(root: string): Promise<void> {
     if (this.swept.has(root)) return;
     this.swept.add(root);
-    const names = await fs.readdir(root, { recursive: true }).catch(() => [] as string[]);
     const now = Date.now();
-    for (const name of names) {
-      const match = SIDE_FILE.exec(basename(name));
+    for (const path of await sideFilesUnder(root)) {
+      const match = SIDE_FILE.exec(basename(path));
       if (!match) continue;
-      const path = join(root, name);
       const stats = await lstatOrNull(path).catch(() => null);
       if (!stats?.isFile()) continue;
       const pid = Number(match[2]);

@@ -224,15 +224,21 @@ export class ChangeSetWriter {
     return outcome;
   }
 
+  /**
+   * Why a change to `path` would be refused whatever is on disk — its name, or shared content (a secret, an oversized
+   * team file) — or null: what a preview shows before anything is applied.
+   */
+  async contentRefusal(root: WriteRoot, path: string, after: Buffer | null): Promise<CodedError | null> {
+    const refusal = nameRefusal(root, path);
+    if (refusal || !after || !root.shared || !isShared(root.shared, path)) return refusal;
+    return this.guard.refusal(path, after, root.shared);
+  }
+
   /** Every check that needs no write: the name, the shared-file guard, the root's place and the base version. */
   private async prepare(root: WriteRoot, change: FileChange): Promise<PreparedChange> {
-    const refusal = nameRefusal(root, change.path);
-    if (refusal) throw refusal;
     const after = change.after === null ? null : typeof change.after === 'string' ? Buffer.from(change.after, 'utf8') : Buffer.from(change.after);
-    if (after && root.shared && isShared(root.shared, change.path)) {
-      const shared = await this.guard.refusal(change.path, after, root.shared);
-      if (shared) throw shared;
-    }
+    const refusal = await this.contentRefusal(root, change.path, after);
+    if (refusal) throw refusal;
     const current = await this.readCurrent(root, change.path);
     if (current.hash !== change.base) throw conflictError(change.path, change.base ?? ABSENT, current.bytes);
     return { path: change.path, base: change.base, after, mode: change.mode, journaled: change.journaled ?? true, current };

@@ -16,7 +16,7 @@ import type { ChangeSetWriter, CurrentVersion } from '../changeSetWriter';
 import type { HistoryIndex } from '../HistoryIndex';
 import { listMemoryFiles } from '../memoryFileSet';
 import { decodeText } from '../versionText';
-import { nameRefusal, type WriteRoot } from '../writeRoot';
+import type { WriteRoot } from '../writeRoot';
 import { readTar, writeTarGz, type ArchiveFile } from './tarArchive';
 
 const MANIFEST = 'history-manifest.json';
@@ -146,7 +146,7 @@ export class MemoryBackup {
       linesRemoved: 0,
       reason,
     });
-    const why = nameRefusal(root, path);
+    const why = await this.writer.contentRefusal(root, path, bytes);
     if (why) return refused(why.message);
     let current: CurrentVersion;
     try {
