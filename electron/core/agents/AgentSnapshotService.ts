@@ -131,7 +131,10 @@ export class AgentSnapshotService {
       snapshotDir = snapshotDirFor(agent.projectPath, agentType);
     }
     const boundary = agentBoundary(agent);
-    const roots = { local: agentMemoryRoot(agent.dir, boundary, { kind: 'top-level-files' }), snapshot: agentSnapshotRoot(snapshotDir, boundary) };
+    const roots = {
+      local: agentMemoryRoot(agent.dir, boundary, { kind: 'top-level-files' }),
+      snapshot: agentSnapshotRoot(snapshotDir, boundary),
+    };
     // Neither side is read before both are known to lie in the project: a repository may point either elsewhere.
     await Promise.all([this.deps.writer.checkRoot(roots.local), this.deps.writer.checkRoot(roots.snapshot)]);
     const [local, snapshot] = await Promise.all([readSnapshotFolder(agent.dir), readSnapshotFolder(snapshotDir)]);
@@ -201,7 +204,7 @@ export class AgentSnapshotService {
    * one change set of that folder, and a failed write ends the action there.
    */
   private async run(steps: readonly PreparedStep[], roots: Sides['roots'], summary: string): Promise<void> {
-    for (let start = 0; start < steps.length; ) {
+    for (let start = 0; start < steps.length;) {
       const side = steps[start].side;
       let end = start;
       while (end < steps.length && steps[end].side === side) end++;

@@ -17,8 +17,7 @@ export function unusablePathReason(relativePath: string, absolutePath?: string):
   if (CONTROL_CHARACTER.test(relativePath)) return 'the name holds a control character (a newline, a tab, NUL…)';
   if (relativePath.includes('\\')) return 'a backslash is a folder separator on Windows, not part of a file name';
   const segments = relativePath.split('/');
-  if (segments.some((segment) => segment === '' || segment === '.' || segment === '..'))
-    return 'the path has an empty, "." or ".." part';
+  if (segments.some((segment) => segment === '' || segment === '.' || segment === '..')) return 'the path has an empty, "." or ".." part';
   if (segments.some((segment) => Buffer.byteLength(segment) > MAX_NAME_BYTES)) return `a name is longer than ${MAX_NAME_BYTES} bytes`;
   if (absolutePath !== undefined && Buffer.byteLength(absolutePath) > MAX_PATH_BYTES)
     return `the whole path is longer than ${MAX_PATH_BYTES} bytes, the system's limit`;

@@ -37,7 +37,7 @@ export async function realPathOf(path: string): Promise<string | null> {
   if (path.includes('\0')) return null;
   let current = resolve(path);
   const missing: string[] = [];
-  for (let hops = 0; hops <= MAX_LINK_HOPS; ) {
+  for (let hops = 0; hops <= MAX_LINK_HOPS;) {
     try {
       return join(await fs.realpath(current), ...missing);
     } catch (error) {

@@ -197,8 +197,7 @@ export class SafeWriter {
     await this.sweepOnce(root);
     const stats = await lstatOrNull(absolutePath);
     if (!stats) return { absolutePath, bytes: null, hash: null, mode: null };
-    if (stats.isSymbolicLink())
-      throw new CodedError('OUTSIDE_ROOT', `${relativePath} is a symlink; nothing is read or written through it`);
+    if (stats.isSymbolicLink()) throw new CodedError('OUTSIDE_ROOT', `${relativePath} is a symlink; nothing is read or written through it`);
     if (!stats.isFile()) throw new CodedError('INVALID_INPUT', `${relativePath} is not a file`);
     const bytes = await fs.readFile(absolutePath);
     return { absolutePath, bytes, hash: contentHash(bytes), mode: stats.mode & 0o7777 };

@@ -281,7 +281,11 @@ export class HistoryService {
     const set = this.index.changeSet(id) as IndexedChangeSet;
     const all = !paths || netFileChanges(set.entries).every((file) => paths.includes(file.path));
     const what = all ? 'all files' : paths.join(', ');
-    const result = await this.rollback.apply(root, plan, `Reverted ${this.causeOf(set) === 'dream' ? 'a dream' : 'a change set'} (${what})`);
+    const result = await this.rollback.apply(
+      root,
+      plan,
+      `Reverted ${this.causeOf(set) === 'dream' ? 'a dream' : 'a change set'} (${what})`,
+    );
     if (all && this.causeOf(set) === 'dream')
       await this.reviews.append([{ v: 1, changeSetId: id, decision: 'reverted', time: new Date(this.now()).toISOString() }]);
     // The reverted change set reads differently now (reverted, or reviewed); the revert itself was announced by the writer.

@@ -236,7 +236,8 @@ export class ChangeSetWriter {
 
   /** Every check that needs no write: the name, the shared-file guard, the root's place and the base version. */
   private async prepare(root: WriteRoot, change: FileChange): Promise<PreparedChange> {
-    const after = change.after === null ? null : typeof change.after === 'string' ? Buffer.from(change.after, 'utf8') : Buffer.from(change.after);
+    const after =
+      change.after === null ? null : typeof change.after === 'string' ? Buffer.from(change.after, 'utf8') : Buffer.from(change.after);
     const refusal = await this.contentRefusal(root, change.path, after);
     if (refusal) throw refusal;
     const current = await this.readCurrent(root, change.path);
@@ -265,6 +266,12 @@ export class ChangeSetWriter {
 
   /** A listener that fails must not turn a change that landed into an error. */
   private async publish(written: WrittenChangeSet): Promise<void> {
-    await Promise.all([...this.listeners].map((listener) => Promise.resolve().then(() => listener(written)).catch(() => undefined)));
+    await Promise.all(
+      [...this.listeners].map((listener) =>
+        Promise.resolve()
+          .then(() => listener(written))
+          .catch(() => undefined),
+      ),
+    );
   }
 }

@@ -141,7 +141,9 @@ export async function applyProposals(
   try {
     const outcome = await deps.writer.apply({ root, changes, cause: record.kind, summary, failures: 'skip' });
     const written = new Set(outcome.written.map((file) => file.path));
-    applied = approved.filter((change) => written.has(change.proposal.path)).map((change) => ({ path: change.proposal.path, kind: change.kind }));
+    applied = approved
+      .filter((change) => written.has(change.proposal.path))
+      .map((change) => ({ path: change.proposal.path, kind: change.kind }));
     conflicts.push(...outcome.failed.map((file) => ({ path: file.path, reason: describeFailure(file.error) })));
     changeSetId = outcome.changeSetId;
     failed = false;

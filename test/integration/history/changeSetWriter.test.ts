@@ -187,7 +187,8 @@ describe('ChangeSetWriter: one change set', () => {
     const writer = new ChangeSetWriter({ history });
     const big = 'x'.repeat(250_001);
     const secret = 'Push with ghp_R8bX2kLq9ZtW4mN7vYc1Hs5Jd3Fg6Pa0Ue2T.\n';
-    const apply = (path: string, after: string) => writer.apply({ root, changes: [{ path, base: null, after }], cause: 'app-edit', summary: 'x' });
+    const apply = (path: string, after: string) =>
+      writer.apply({ root, changes: [{ path, base: null, after }], cause: 'app-edit', summary: 'x' });
     expect((await rejection(apply('team/big.md', big))).code).toBe('INVALID_INPUT');
     expect((await rejection(apply('TEAM/secret.md', secret))).code).toBe('FORBIDDEN');
     expect((await rejection(apply('team/secret.md', secret))).code).toBe('FORBIDDEN');
@@ -203,7 +204,12 @@ describe('ChangeSetWriter: a root for a file that is not memory', () => {
     await mkdir(configRoot, { recursive: true });
     const before = '{\n  "autoDreamEnabled": true\n}\n';
     await writeFile(join(configRoot, 'settings.json'), before);
-    const settingsRoot: WriteRoot = { dir: configRoot, boundary: configRoot, writable: { kind: 'listed', paths: ['settings.json'] }, shared: null };
+    const settingsRoot: WriteRoot = {
+      dir: configRoot,
+      boundary: configRoot,
+      writable: { kind: 'listed', paths: ['settings.json'] },
+      shared: null,
+    };
     const writer = new ChangeSetWriter({ history });
     const after = '{\n  "autoDreamEnabled": false\n}\n';
     const changed = await writer.apply({

@@ -131,7 +131,12 @@ describe('the change-set writer keeps every read and write inside its root', () 
       // Liveness: an ordinary change lands, and the oracle sees a read where there is one.
       const contained = roots[0];
       const note = await writer.readCurrent(contained, 'note.md');
-      await writer.apply({ root: contained, changes: [{ path: 'note.md', base: note.hash, after: 'changed\n' }], cause: 'app-edit', summary: 'x' });
+      await writer.apply({
+        root: contained,
+        changes: [{ path: 'note.md', base: note.hash, after: 'changed\n' }],
+        cause: 'app-edit',
+        summary: 'x',
+      });
       expect((await writer.readCurrent(contained, 'note.md')).bytes?.toString()).toBe('changed\n');
       expect(await outside.seesARead()).toBe(true);
     },

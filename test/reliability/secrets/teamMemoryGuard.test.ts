@@ -15,7 +15,13 @@ import { recordFigure } from '../support/figureLog';
 const AWS_KEY_ID = 'AKIAQ3EGRSLPZ7TNVKXM';
 const GITHUB_TOKEN = 'ghp_R8bX2kLq9ZtW4mN7vYc1Hs5Jd3Fg6Pa0Ue2T';
 const PLANTED = [AWS_KEY_ID, GITHUB_TOKEN];
-const CONVENTIONS = topicFile({ variant: 'flat', name: 'Conventions', description: 'branch prefixes', type: 'feedback', body: 'Use feat/.\n' });
+const CONVENTIONS = topicFile({
+  variant: 'flat',
+  name: 'Conventions',
+  description: 'branch prefixes',
+  type: 'feedback',
+  body: 'Use feat/.\n',
+});
 /** One byte over Claude Code's per-file limit for team memory. */
 const OVERSIZED = `${CONVENTIONS}${'x'.repeat(250_001 - Buffer.byteLength(CONVENTIONS))}`;
 
@@ -32,7 +38,13 @@ function proposal(path: string, before: string | null, after: string | null): Fi
 }
 
 /** A finished job waiting for review, as the job store keeps it. */
-async function savedJob(dataDir: string, kind: JobKind, ref: { configRoot: string; slug: string }, memoryDir: string, proposals: FileProposal[]) {
+async function savedJob(
+  dataDir: string,
+  kind: JobKind,
+  ref: { configRoot: string; slug: string },
+  memoryDir: string,
+  proposals: FileProposal[],
+) {
   const now = new Date();
   const record = {
     id: newJobId(kind, now),
@@ -123,12 +135,31 @@ describe('team memory never receives a secret, whatever the path', () => {
     const archive = writeTarGz([{ name: 'memory/team/imported.md', bytes: Buffer.from(`Key id ${AWS_KEY_ID}\n`), mtimeMs: Date.now() }]);
     const accept = (record: JobRecord) => record.proposals.map((p) => ({ path: p.path, decision: 'accept' as const }));
     const attempts: [string, () => Promise<unknown>][] = [
-      ['editor: an access key id alone', () => engine.memory.save(ref, { relativePath: 'team/conventions.md', baseHash: contentHash(CONVENTIONS), body: `Deploy as ${AWS_KEY_ID}.\n` })],
+      [
+        'editor: an access key id alone',
+        () =>
+          engine.memory.save(ref, {
+            relativePath: 'team/conventions.md',
+            baseHash: contentHash(CONVENTIONS),
+            body: `Deploy as ${AWS_KEY_ID}.\n`,
+          }),
+      ],
       [
         'editor: a new team file',
-        () => engine.memory.create(ref, { scope: 'team', fileName: 'ci.md', name: 'CI', description: 'ci', type: 'reference', body: GITHUB_TOKEN }),
+        () =>
+          engine.memory.create(ref, {
+            scope: 'team',
+            fileName: 'ci.md',
+            name: 'CI',
+            description: 'ci',
+            type: 'reference',
+            body: GITHUB_TOKEN,
+          }),
       ],
-      ['dream apply', async () => (await engine.jobs.apply(dream.id, accept(dream))).applied.filter((file) => file.path.startsWith('team/'))],
+      [
+        'dream apply',
+        async () => (await engine.jobs.apply(dream.id, accept(dream))).applied.filter((file) => file.path.startsWith('team/')),
+      ],
       ['extraction apply', async () => (await engine.jobs.apply(extraction.id, accept(extraction))).applied],
       ['import', async () => (await engine.memoryHistory.applyImport(ref, archive, { 'team/imported.md': null })).written],
       ['restore', () => engine.memoryHistory.restore(ref, 'team/deploy.md', withKey)],

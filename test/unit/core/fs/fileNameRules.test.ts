@@ -23,9 +23,11 @@ describe('unusablePathReason', () => {
     expect(unusablePathReason(path)).toBe(reason);
   });
 
-  it("refuses a path the system could not open, counted in bytes", () => {
+  it('refuses a path the system could not open, counted in bytes', () => {
     const deep = Array.from({ length: Math.ceil(MAX_PATH_BYTES / 100) }, () => 'd'.repeat(99)).join('/');
     expect(unusablePathReason(`${deep}.md`)).toBeNull();
-    expect(unusablePathReason(`${deep}.md`, `/memory/${deep}.md`)).toBe(`the whole path is longer than ${MAX_PATH_BYTES} bytes, the system's limit`);
+    expect(unusablePathReason(`${deep}.md`, `/memory/${deep}.md`)).toBe(
+      `the whole path is longer than ${MAX_PATH_BYTES} bytes, the system's limit`,
+    );
   });
 });
