@@ -145,6 +145,7 @@ test.describe('a UI that fits, reads in both themes and works from the keyboard'
     const palette = page.getByRole('dialog', { name: 'Command palette' });
     const input = palette.getByRole('combobox', { name: 'Go to or do' });
     await expect(input).toBeFocused();
+    expect(await seriousViolations(page)).toEqual([]);
     await input.fill('sessions');
     await expect(palette.getByRole('option').first()).toHaveAttribute('aria-selected', 'true');
     await input.press('Enter');
@@ -176,6 +177,7 @@ test.describe('a UI that fits, reads in both themes and works from the keyboard'
     await page.locator('body').press('?');
     const shortcuts = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
     await expect(shortcuts.getByRole('table', { name: 'Keyboard shortcuts' })).toContainText('Open the command palette');
+    expect(await seriousViolations(page)).toEqual([]);
     await page.keyboard.press('Escape');
     await expect(shortcuts).toHaveCount(0);
   });

@@ -7,6 +7,7 @@ import { AgentDetail } from './AgentDetail';
 import { loadAgents, selectAgent, useAgentsStore } from './agentsStore';
 import { ACTION_BADGE } from './snapshotTexts';
 import { moveFocusByArrows } from '../../components/listKeyboard';
+import { MiddleTruncate } from '../../components/MiddleTruncate';
 
 function SnapshotCell({ agent }: { readonly agent: AgentMemorySummary }) {
   if (!agent.snapshot.dir) return <span className="muted">—</span>;
@@ -63,7 +64,7 @@ export function AgentsPage() {
                       {agent.agentType}
                     </button>
                     <div>
-                      <code className="muted small">{agent.dir}</code>
+                      <MiddleTruncate code className="muted small" text={agent.dir} />
                     </div>
                     <WarningList warnings={agent.warnings} />
                   </td>

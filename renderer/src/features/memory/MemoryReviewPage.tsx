@@ -14,6 +14,7 @@ import { ModelViewPanel } from './ModelViewPanel';
 import { NewMemoryForm } from './NewMemoryForm';
 import { TopicFileList } from './TopicFileList';
 import './memoryReview.css';
+import { MiddleTruncate } from '../../components/MiddleTruncate';
 
 export interface MemoryReviewPageProps {
   /** A project's auto memory or an agent's memory folder (the Agents page passes its own ref). */
@@ -97,7 +98,7 @@ export function MemoryReviewPage({ folder, heading = 'Memory', onOpenSession }: 
       <header className="page-header">
         <h1>{heading}</h1>
         <p className="muted">
-          <code>{review.memoryDir}</code>
+          <MiddleTruncate code text={review.memoryDir} />
         </p>
       </header>
       {review.readOnlyReason ? (

@@ -5,6 +5,7 @@ import { changeView, scrollToRow } from './transcriptStore';
 import { UsageChart } from './UsageChart';
 import { formatBytes, formatCount, formatTime, shortId } from './transcriptFormat';
 import { countOf } from '../../components/plural';
+import { MiddleTruncate } from '../../components/MiddleTruncate';
 
 export interface SessionSidePanelProps {
   readonly outline: TranscriptOutline;
@@ -91,7 +92,7 @@ export function SessionSidePanel({ outline, onOpenSubagent }: SessionSidePanelPr
         <dl className="facts small" aria-label="File facts">
           <dt>Path</dt>
           <dd>
-            <code>{outline.shownPath}</code>
+            <MiddleTruncate code text={outline.shownPath} />
           </dd>
           {outline.shownPath === outline.path ? (
             <>
