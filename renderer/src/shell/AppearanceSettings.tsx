@@ -1,13 +1,6 @@
 import { useShallow } from 'zustand/react/shallow';
-import {
-  COST_DISPLAYS,
-  setCostDisplay,
-  setTheme,
-  THEME_CHOICES,
-  useUiPreferences,
-  type CostDisplay,
-  type ThemeChoice,
-} from '../stores/uiPreferencesStore';
+import { COST_DISPLAYS, THEME_CHOICES, type CostDisplay, type ThemeChoice } from '../stores/uiPreferences';
+import { setCostDisplay, setTheme, useUiPreferences } from '../stores/uiPreferencesStore';
 
 const THEME_NAMES: Readonly<Record<ThemeChoice, string>> = { system: 'Follow the system', light: 'Light', dark: 'Dark' };
 const COST_NAMES: Readonly<Record<CostDisplay, string>> = {

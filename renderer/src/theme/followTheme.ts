@@ -1,11 +1,5 @@
-import { useUiPreferences, type ThemeChoice } from '../stores/uiPreferencesStore';
-
-export type Theme = 'light' | 'dark';
-
-export function resolveTheme(choice: ThemeChoice, systemPrefersDark: boolean): Theme {
-  if (choice === 'system') return systemPrefersDark ? 'dark' : 'light';
-  return choice;
-}
+import { resolveTheme } from '../stores/uiPreferences';
+import { useUiPreferences } from '../stores/uiPreferencesStore';
 
 /**
  * Keeps `data-theme` on <html> in step with the user's choice and, for "system", with the system's colour scheme.

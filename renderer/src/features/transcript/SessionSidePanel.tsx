@@ -111,8 +111,8 @@ export function SessionSidePanel({ outline, onOpenSubagent }: SessionSidePanelPr
             <>
               <dt>Chain</dt>
               <dd>
-                {outline.stats.danglingParents} dangling parents, {outline.stats.cycles} cycles cut, {outline.stats.duplicateUuids} repeated
-                uuids
+                {countOf(outline.stats.danglingParents, 'dangling parent')}, {countOf(outline.stats.cycles, 'cycle')} cut,{' '}
+                {countOf(outline.stats.duplicateUuids, 'repeated uuid')}
               </dd>
             </>
           ) : null}
