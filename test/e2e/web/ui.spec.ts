@@ -3,7 +3,9 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { expect, serveStandardScenario, test } from './serveFixture';
+import { createScenarioHome, type ScenarioHome } from '../../fixtures/scenarioHome';
+import { writeRichSession, type RichSession } from '../../integration/transcripts/richSession';
+import { expect, serveEnv, serveStandardScenario, startServe, test } from './serveFixture';
 
 /** axe-core's browser build, injected into the page under test (the page's CSP does not apply to evaluate). */
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -256,5 +258,48 @@ test.describe('a UI that fits, reads in both themes and works from the keyboard'
     expect(await readFile(file, 'utf8')).toBe(
       before.replace('description: User always uses pnpm, never npm or yarn', 'description: User always uses pnpm 10'),
     );
+  });
+});
+
+test.describe('find in a transcript', () => {
+  let home: ScenarioHome;
+  let rich: RichSession;
+  let slug: string;
+  let served: Awaited<ReturnType<typeof startServe>>;
+
+  test.beforeAll(async () => {
+    home = await createScenarioHome({ prefix: 'ccmem-e2e-find-' });
+    const project = home.project(home.workPath('shop'));
+    slug = project.slug;
+    rich = await writeRichSession(project);
+    served = await startServe(serveEnv(home));
+  });
+
+  test.afterAll(async () => {
+    await served.stop();
+    await home.cleanup();
+  });
+
+  test('opens the collapsed part that holds the words and marks them', async ({ page }) => {
+    await page.goto(served.url);
+    await expect(page.locator('#root[data-app-state="ready"]')).toBeAttached();
+    const route = new URLSearchParams({ page: 'transcript', root: home.root, project: slug, session: rich.sessionId });
+    await page.evaluate((hash) => (window.location.hash = hash), `#/${route.toString()}`);
+    await expect(page.getByRole('heading', { name: rich.title })).toBeVisible();
+    await page.getByRole('list', { name: 'Compactions' }).getByRole('button').click();
+    const summary = page.getByRole('article', { name: 'Compaction summary' }).locator('details');
+    await expect(summary).not.toHaveAttribute('open');
+
+    await page.keyboard.press('Control+f');
+    await page.keyboard.type('Primary Request and Intent');
+    await page.keyboard.press('Enter');
+    await expect(page.getByLabel('Find status')).toHaveText('1 of 1');
+    await expect(summary).toHaveAttribute('open');
+    await expect(summary.getByText(/Primary Request and Intent: tidy checkout/)).toBeVisible();
+    await expect.poll(() => page.evaluate(() => CSS.highlights.get('transcript-find')?.size ?? 0)).toBe(1);
+
+    // Clearing the find closes it again.
+    await page.getByRole('searchbox', { name: 'Find in transcript' }).press('Escape');
+    await expect(summary).not.toHaveAttribute('open');
   });
 });
