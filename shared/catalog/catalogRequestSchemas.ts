@@ -28,6 +28,8 @@ export const catalogRequestSchemas = {
         .max(MAX_SEARCH_QUERY_LENGTH)
         .refine((q) => q.trim() !== '', 'must not be blank'),
       limit: z.number().int().min(1).max(MAX_SEARCH_LIMIT).optional(),
+      /** Also find the lines Claude Code 2.1.3xx writes to record its API requests (left out by default). */
+      includeRequestRecords: z.boolean().optional(),
     }),
     mutates: false,
   },

@@ -1,11 +1,15 @@
-export type SearchHitKind = 'transcript' | 'memory';
+/**
+ * Where a hit is: a transcript (a session or a sub-agent), a project's auto memory, an agent's memory (any scope),
+ * a session's `session-memory/summary.md`, or a tool's full output spilled to `<session>/tool-results/`.
+ */
+export type SearchHitKind = 'transcript' | 'memory' | 'agent-memory' | 'session-memory' | 'tool-output';
 
 /** One line that contains the query. */
 export interface SearchHit {
   readonly kind: SearchHitKind;
   readonly configRoot: string;
   readonly slug: string;
-  /** The session the transcript belongs to (a sub-agent's parent session); null for memory files. */
+  /** The session the file belongs to (a sub-agent's parent session, a spilled output's, a session memory's); null for memory files. */
   readonly sessionId: string | null;
   /** Set when the hit is in a sub-agent's own transcript. */
   readonly agentId: string | null;
@@ -19,6 +23,13 @@ export interface SearchHit {
   readonly matchLength: number;
   /** ISO mtime of the file: results come newest file first. */
   readonly fileTime: string;
+  /** For agent memory: the agent's type; null otherwise. */
+  readonly agentType: string | null;
+  /**
+   * A transcript line that records what Claude Code sent to the API (2.1.3xx `api-request*`, `prompt_snapshot`,
+   * `cost-state`, `atis-latch`): left out of a search unless it asks for them.
+   */
+  readonly requestRecord: boolean;
 }
 
 export interface SearchHitsEvent {

@@ -1,3 +1,4 @@
+import type { UnreachableLine } from './lineReachability';
 import type { TranscriptEntry } from './transcriptEntry';
 
 /** Which conversation of a session file to show, and how. */
@@ -58,6 +59,12 @@ export interface SubagentSummary {
   /** The row of that call in the live main branch, when it is there. */
   readonly row: number | null;
   readonly firstTimestamp: string | null;
+  /** The sub-agent whose Agent call started this one (nested agents); null for an agent of the session itself. */
+  readonly parentAgentId: string | null;
+  /** 1 for an agent of the session itself, 2 for an agent's agent, … */
+  readonly depth: number;
+  /** The workflow run it belongs to (`subagents/workflows/<runId>/`), or null. */
+  readonly workflowRunId: string | null;
 }
 
 export interface TranscriptStats {
@@ -69,6 +76,8 @@ export interface TranscriptStats {
   readonly danglingParents: number;
   readonly cycles: number;
   readonly progressBridged: number;
+  /** User and assistant lines no branch reaches (see `TranscriptOutline.unreachable`). */
+  readonly unreachableLines: number;
 }
 
 export interface ResumeCommands {
@@ -109,6 +118,10 @@ export interface TranscriptOutline {
   /** Conversation roots the shown branch does not reach (forked or dangling histories). */
   readonly otherRoots: readonly BranchChoice[];
   readonly compactions: readonly CompactionMark[];
+  /** User and assistant lines of the shown file that no branch reaches, with the reason (the first 200). */
+  readonly unreachable: readonly UnreachableLine[];
+  /** False when the session file is gone and only its sub-agents are left: the rows are empty, the sub-agents open. */
+  readonly mainTranscript: boolean;
   readonly subagents: readonly SubagentSummary[];
   /** The sub-agent shown, when the view is one. */
   readonly agent: SubagentSummary | null;

@@ -5,6 +5,7 @@ import { configRootsFromEnv } from '../../core/home/configRoots';
 import { HomeService } from '../../core/home/HomeService';
 import { defaultDataDir } from '../../core/home/dataDir';
 import { HomeSearch } from '../../core/search/HomeSearch';
+import { searchableMemoryFolders } from '../../core/search/searchMemoryFolders';
 import { CliError, type CliIo } from '../cliIo';
 
 const DEFAULT_CLI_LIMIT = 100;
@@ -17,17 +18,36 @@ export interface SearchHitJson {
   /** 1-based. */
   readonly line: number;
   readonly preview: string;
+  /** The agent whose memory the hit is in (`kind` `agent-memory`), else null. */
+  readonly agentType: string | null;
+  /** The line records an API request (only with `--request-records`). */
+  readonly requestRecord: boolean;
 }
 
 export function toSearchHitJson(hit: SearchHit): SearchHitJson {
-  return { kind: hit.kind, sessionId: hit.sessionId, path: hit.path, line: hit.line, preview: hit.preview };
+  return {
+    kind: hit.kind,
+    sessionId: hit.sessionId,
+    path: hit.path,
+    line: hit.line,
+    preview: hit.preview,
+    agentType: hit.agentType,
+    requestRecord: hit.requestRecord,
+  };
 }
 
-/** `ccmem search <query> [--json] [--limit N]`: lines of every transcript and memory file that contain the query, newest file first. */
+/**
+ * `ccmem search <query> [--json] [--limit N] [--request-records]`: lines of every transcript, spilled tool output,
+ * session memory and memory file (projects' and agents') that contain the query, newest file first.
+ */
 export async function runSearch(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
     args: [...argv],
-    options: { json: { type: 'boolean', default: false }, limit: { type: 'string' } },
+    options: {
+      json: { type: 'boolean', default: false },
+      limit: { type: 'string' },
+      'request-records': { type: 'boolean', default: false },
+    },
     allowPositionals: true,
     strict: true,
   });
@@ -48,15 +68,13 @@ export async function runSearch(argv: readonly string[], io: CliIo): Promise<num
   const snapshot = await home.getHome();
   const search = new HomeSearch({
     roots: snapshot.roots.filter((root) => root.exists).map((root) => root.path),
-    memoryFolders: () =>
-      Promise.resolve(
-        snapshot.projects.filter((p) => p.memoryDirExists).map((p) => ({ configRoot: p.configRoot, slug: p.slug, memoryDir: p.memoryDir })),
-      ),
+    memoryFolders: () => searchableMemoryFolders(home),
   });
   const hits: SearchHit[] = [];
   try {
     await search.search(query, {
       limit,
+      includeRequestRecords: values['request-records'],
       onHit: (hit) => {
         if (values.json) hits.push(hit);
         else io.stdout(`${hit.path}:${hit.line}: ${hit.preview}\n`);

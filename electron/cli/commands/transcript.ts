@@ -3,6 +3,7 @@ import { sessionIdSchema } from '../../../shared/transcript/transcriptRequestSch
 import { createCliEngine } from '../cliEngine';
 import { configRootsFromEnv } from '../../core/home/configRoots';
 import { CliError, type CliIo } from '../cliIo';
+import { CodedError } from '../../../shared/result';
 
 export const TRANSCRIPT_USAGE = 'transcript <sessionId> [--json | --html] [--agent ID]';
 
@@ -38,9 +39,12 @@ export async function runTranscript(argv: readonly string[], io: CliIo): Promise
           .join(', ')}`,
       );
     if (values.json) {
+      const entries = await engine.transcripts.liveBranch(ref, values.agent ?? null).catch((error: unknown) => {
+        throw error instanceof CodedError && error.code === 'NOT_FOUND' ? new CliError(error.message) : error;
+      });
       let first = true;
       io.stdout('[');
-      for await (const entry of engine.transcripts.liveBranch(ref, values.agent ?? null)) {
+      for await (const entry of entries) {
         io.stdout(`${first ? '\n' : ',\n'}${JSON.stringify(entry)}`);
         first = false;
       }

@@ -1,12 +1,14 @@
 import { join } from 'node:path';
 import type { ConfigRootInfo, PathSource, ProjectSummary } from '../../../shared/model/home';
-import type { SessionQuickInfo } from '../../../shared/model/session';
+import type { SessionQuickInfo, TitleSource } from '../../../shared/model/session';
+import { toTitle } from '../../../shared/claude/promptText';
 import type { ItemWarning } from '../../../shared/model/warnings';
 import { pathAndAncestors } from '../../../shared/claude/pathAncestors';
 import { slugDisplayName, slugMatchesPath } from '../../../shared/claude/sanitizePath';
 import { isSessionFileName, sessionIdFromFileName } from '../../../shared/claude/sessionFiles';
 import { entryKind, listDir, statOrNull, warning } from '../fs/readSafely';
 import { INDEX_FILE_NAME, scanMemoryFolder } from '../memory/memoryFolderScan';
+import { readOrphanSessionInfo } from '../transcripts/sessionQuickInfo';
 import { readSessionsIndexProjectPath } from '../transcripts/sessionsIndexFile';
 import type { ConfigRootSpec } from './configRoots';
 import { mapLimit } from './mapLimit';
@@ -64,15 +66,44 @@ async function readProjectFolder(configRoot: string, slug: string, dir: string, 
   const listing = await listDir(dir);
   if (listing.warning) warnings.push(listing.warning);
   const sessionFiles: string[] = [];
+  const names = new Set(listing.entries.map((entry) => entry.name));
+  const orphans: string[] = [];
   for (const entry of listing.entries) {
+    if (SESSION_FOLDER.test(entry.name) && !names.has(`${entry.name}.jsonl`)) {
+      // A session folder whose file is gone: still a session when its sub-agents are left (as the catalog lists it).
+      if ((await listDir(join(dir, entry.name, 'subagents'))).entries.some((agent) => /^agent-.+\.jsonl$/.test(agent.name)))
+        orphans.push(entry.name);
+      continue;
+    }
     if (!isSessionFileName(entry.name)) continue;
     const kind = await entryKind(dir, entry);
     if (kind.warning) warnings.push(kind.warning);
     if (kind.kind === 'file') sessionFiles.push(entry.name);
   }
-  const sessions = await mapLimit(sessionFiles, IO_PARALLELISM, (name) => readSession(join(dir, name), sessionIdFromFileName(name)));
+  const sessions = withSummariesFromOtherFiles([
+    ...(await mapLimit(sessionFiles, IO_PARALLELISM, (name) => readSession(join(dir, name), sessionIdFromFileName(name)))),
+    ...(await mapLimit(orphans, IO_PARALLELISM, (sessionId) => readOrphanSessionInfo(dir, sessionId))),
+  ]);
   sessions.sort((a, b) => (b.lastTimestamp ?? b.mtime).localeCompare(a.lastTimestamp ?? a.mtime));
   return { configRoot, slug, dir, sessions, indexPath: await readSessionsIndexProjectPath(dir), warnings };
+}
+
+const SESSION_FOLDER = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const WEAKER_THAN_SUMMARY: ReadonlySet<TitleSource> = new Set(['first-prompt', 'none']);
+
+/**
+ * A legacy `summary` line (Claude Code 1.0) titles the session whose message its `leafUuid` names, usually another
+ * file of the same project: applied where the session has no stronger title of its own.
+ */
+function withSummariesFromOtherFiles(sessions: readonly SessionQuickInfo[]): SessionQuickInfo[] {
+  const byLeaf = new Map<string, string>();
+  for (const session of sessions) for (const { leafUuid, summary } of session.otherSessionSummaries) byLeaf.set(leafUuid, summary);
+  if (byLeaf.size === 0) return [...sessions];
+  return sessions.map((session) => {
+    if (!WEAKER_THAN_SUMMARY.has(session.titleSource)) return session;
+    const summary = [...session.leafUuids].reverse().map((leaf) => byLeaf.get(leaf)).find((found) => found !== undefined);
+    return summary === undefined ? session : { ...session, title: toTitle(summary), titleSource: 'summary' };
+  });
 }
 
 async function firstWithGit(candidates: readonly string[]): Promise<string | null> {

@@ -6,6 +6,7 @@ import {
   type DiffHunk,
   type EntryBody,
   type FileEdit,
+  type HookRun,
   type ImagePlaceholder,
   type TokenUsage,
   type ToolCall,
@@ -179,6 +180,7 @@ function toolCallOf(block: JsonObject, options: NormaliseOptions): ToolCall {
     edit: editFromInput(name, input),
     result: null,
     subagent: null,
+    hooks: [],
   };
 }
 
@@ -295,6 +297,8 @@ function attachmentText(attachment: JsonObject): string {
   switch (attachment.type) {
     case 'queued_command':
       return pick('prompt') ?? '';
+    case 'prompt_snapshot':
+      return `Prompt snapshot: the system prompt${Array.isArray(attachment.tools) ? ` and ${attachment.tools.length} tools` : ''} as sent`;
     case 'relevant_memories':
       return Array.isArray(attachment.memories)
         ? attachment.memories.map((memory) => (isObject(memory) ? (str(memory.path) ?? '') : '')).join(', ')
@@ -304,7 +308,48 @@ function attachmentText(attachment: JsonObject): string {
   }
 }
 
+/** A tool hook's result, or null for any other attachment. */
+function hookOf(attachment: JsonObject, line: number): HookRun | null {
+  const outcome = str(attachment.type);
+  const toolUseId = str(attachment.toolUseID);
+  if (outcome === null || !outcome.startsWith('hook_') || toolUseId === null) return null;
+  const said = [str(attachment.content), str(attachment.stdout), str(attachment.stderr)].find((text) => text !== null && text.trim() !== '');
+  return {
+    event: str(attachment.hookEvent),
+    name: str(attachment.hookName),
+    outcome,
+    command: str(attachment.command),
+    exitCode: num(attachment.exitCode),
+    text: said?.trim() ?? '',
+    toolUseId,
+    line,
+  };
+}
+
+/** A short line for a request record (Claude Code 2.1.3xx bookkeeping of what it sent to the API). */
+function requestRecordText(type: string, record: JsonObject): string | null {
+  const params = isObject(record.params) ? record.params : {};
+  switch (type) {
+    case 'api-request':
+      return `API request${str(params.model) ? ` to ${str(params.model)}` : ''}${str(record.querySource) ? ` (${str(record.querySource)})` : ''}`;
+    case 'api-request-blob':
+      return `API request message ${str(record.hash)?.slice(0, 12) ?? ''}`.trim();
+    case 'api-request-shape':
+      return `API request shape ${str(record.shapeHash)?.slice(0, 12) ?? ''}`.trim();
+    case 'cost-state':
+      return num(record.totalCostUSD) !== null ? `Cost so far: $${(num(record.totalCostUSD) as number).toFixed(4)}` : null;
+    default:
+      return null;
+  }
+}
+
 function metadataText(type: string, record: JsonObject): string {
+  const requestRecord = requestRecordText(type, record);
+  if (requestRecord !== null) return requestRecord;
+  if (type === 'pr-link') {
+    const url = str(record.prUrl);
+    if (url !== null) return `Pull request ${num(record.prNumber) !== null ? `#${record.prNumber} ` : ''}${url}`;
+  }
   const field = {
     'custom-title': 'customTitle',
     'ai-title': 'aiTitle',
@@ -365,7 +410,9 @@ function bodyOf(record: JsonObject, indexed: IndexedLine, rawText: string, optio
     }
     case 'attachment': {
       const attachment = isObject(record.attachment) ? record.attachment : {};
-      return { kind: 'attachment', attachmentType: str(attachment.type), text: cut(attachmentText(attachment), options.maxTextChars).text };
+      const hook = hookOf(attachment, indexed.line);
+      const text = hook ? `${hook.name ?? hook.event ?? 'Hook'}: ${hook.text}` : attachmentText(attachment);
+      return { kind: 'attachment', attachmentType: str(attachment.type), text: cut(text, options.maxTextChars).text, hook };
     }
     case 'progress': {
       const data = isObject(record.data) ? record.data : {};
@@ -394,6 +441,7 @@ export function normaliseLine(indexed: IndexedLine, rawText: string | null, opti
     isSidechain: indexed.isSidechain,
     isMeta: indexed.isMeta,
     agentId: indexed.agentId,
+    danglingParentUuid: null,
   };
   if (indexed.unreadable !== null || rawText === null)
     return { ...base, body: { kind: 'unreadable', reason: indexed.unreadable ?? 'too-long' } };

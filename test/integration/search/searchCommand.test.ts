@@ -8,11 +8,13 @@ import { snapshotTree } from '../../fixtures/treeSnapshot';
 
 /** The documented schema of `ccmem search --json` (issue #4). */
 const hitSchema = z.strictObject({
-  kind: z.enum(['transcript', 'memory']),
+  kind: z.enum(['transcript', 'memory', 'agent-memory', 'session-memory', 'tool-output']),
   sessionId: z.uuid().nullable(),
   path: z.string().min(1),
   line: z.number().int().positive(),
   preview: z.string(),
+  agentType: z.string().nullable(),
+  requestRecord: z.boolean(),
 });
 
 async function ccmem(argv: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {

@@ -27,6 +27,16 @@ const toolResult = z.strictObject({
   agentId: z.string().nullable(),
   line: z.number().int().positive(),
 });
+const hook = z.strictObject({
+  event: z.string().nullable(),
+  name: z.string().nullable(),
+  outcome: z.string(),
+  command: z.string().nullable(),
+  exitCode: z.number().nullable(),
+  text: z.string(),
+  toolUseId: z.string().nullable(),
+  line: z.number().int().positive(),
+});
 const toolCall = z.strictObject({
   id: z.string(),
   name: z.string(),
@@ -36,6 +46,7 @@ const toolCall = z.strictObject({
   edit: edit.nullable(),
   result: toolResult.nullable(),
   subagent: z.strictObject({ agentId: z.string(), agentType: z.string().nullable(), description: z.string().nullable() }).nullable(),
+  hooks: z.array(hook),
 });
 const block = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('text'), text: z.string(), omittedChars: z.number().int() }),
@@ -67,7 +78,7 @@ const body = z.discriminatedUnion('kind', [
     logicalParentUuid: z.string().nullable(),
   }),
   z.strictObject({ kind: z.literal('system'), subtype: z.string().nullable(), level: z.string().nullable(), text: z.string() }),
-  z.strictObject({ kind: z.literal('attachment'), attachmentType: z.string().nullable(), text: z.string() }),
+  z.strictObject({ kind: z.literal('attachment'), attachmentType: z.string().nullable(), text: z.string(), hook: hook.nullable() }),
   z.strictObject({ kind: z.literal('progress'), dataType: z.string().nullable(), agentId: z.string().nullable(), text: z.string() }),
   z.strictObject({ kind: z.literal('summary'), summary: z.string(), leafUuid: z.string().nullable() }),
   z.strictObject({ kind: z.literal('metadata'), text: z.string() }),
@@ -85,6 +96,7 @@ const entrySchema = z.strictObject({
   isSidechain: z.boolean(),
   isMeta: z.boolean(),
   agentId: z.string().nullable(),
+  danglingParentUuid: z.string().nullable(),
   body,
 });
 const outputSchema = z.array(entrySchema);
