@@ -47,6 +47,8 @@ describe('ccmem search on a scenario home', () => {
       path: checkout.file,
       line: 2,
       preview: 'Rewrite the checkout flow to use the new payment API',
+      agentType: null,
+      requestRecord: false,
     });
     expect(hits).toContainEqual({
       kind: 'memory',
@@ -54,6 +56,8 @@ describe('ccmem search on a scenario home', () => {
       path: join(scenario.webshop.memoryDir, 'project_checkout_rewrite.md'),
       line: 3,
       preview: 'description: Checkout moves to the payment API v3 before 2026-06-01',
+      agentType: null,
+      requestRecord: false,
     });
     expect(await snapshotTree(scenario.home.root)).toEqual(before);
   });
