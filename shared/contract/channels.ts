@@ -37,6 +37,7 @@ export const requestNames = [
   'readTranscriptPage',
   'findInTranscript',
   'readSessionMemory',
+  'readToolOutput',
   'exportTranscript',
   'resumeSession',
   'getTerminalSetting',

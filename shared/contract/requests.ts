@@ -30,6 +30,7 @@ import type {
   TranscriptFindResult,
   TranscriptOutline,
   TranscriptPage,
+  ToolOutputPage,
 } from '../transcript/transcriptOutline';
 import { transcriptRequestSchemas } from '../transcript/transcriptRequestSchemas';
 import { catalogRequestSchemas } from '../catalog/catalogRequestSchemas';
@@ -146,6 +147,7 @@ export interface RequestResults extends HistoryRequestResults {
   readTranscriptPage: TranscriptPage;
   findInTranscript: TranscriptFindResult;
   readSessionMemory: SessionMemory;
+  readToolOutput: ToolOutputPage;
   exportTranscript: TranscriptExportChunk;
   resumeSession: ResumeLaunch;
   getTerminalSetting: TerminalSetting;

@@ -30,6 +30,19 @@ export interface BashOutput {
   readonly interrupted: boolean;
 }
 
+/**
+ * A tool output too big for the transcript: Claude Code kept a 2 KB preview in the result (`<persisted-output>`) and
+ * wrote the whole output to `<session>/tool-results/<fileName>` (a sub-agent's too go to its session's folder).
+ */
+export interface PersistedOutput {
+  /** The file's name in the session's `tool-results/` folder. */
+  readonly fileName: string;
+  /** The path as Claude Code recorded it (on the machine that wrote it). */
+  readonly recordedPath: string;
+  /** Its size when Claude Code recorded one (`toolUseResult.persistedOutputSize`), else null. */
+  readonly bytes: number | null;
+}
+
 /** A tool's answer as Claude Code recorded it: the `tool_result` block plus the tool-specific `toolUseResult`. */
 export interface ToolResult {
   readonly toolUseId: string;
@@ -42,6 +55,8 @@ export interface ToolResult {
   readonly edit: FileEdit | null;
   /** The sub-agent this result came from (`toolUseResult.agentId`), when the tool started one. */
   readonly agentId: string | null;
+  /** Where the whole output is when `text` is only Claude Code's preview of it; null otherwise. */
+  readonly persistedOutput: PersistedOutput | null;
   /** The line the result was read from. */
   readonly line: number;
 }

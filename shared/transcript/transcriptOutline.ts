@@ -155,6 +155,20 @@ export interface TranscriptFindResult {
   readonly truncated: boolean;
 }
 
+/** One page of a tool's full output that Claude Code spilled to `<session>/tool-results/`. */
+export interface ToolOutputPage {
+  readonly fileName: string;
+  /** The file on this machine. */
+  readonly path: string;
+  readonly exists: boolean;
+  readonly totalBytes: number;
+  /** Byte offset of `text` in the file. */
+  readonly offset: number;
+  readonly text: string;
+  /** Where the next page starts, or null at the end. */
+  readonly nextOffset: number | null;
+}
+
 export interface SessionMemorySection {
   readonly title: string;
   /** The template's italic guidance line under the header, when present. */

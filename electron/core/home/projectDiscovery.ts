@@ -4,13 +4,14 @@ import type { SessionQuickInfo, TitleSource } from '../../../shared/model/sessio
 import { toTitle } from '../../../shared/claude/promptText';
 import type { ItemWarning } from '../../../shared/model/warnings';
 import { pathAndAncestors } from '../../../shared/claude/pathAncestors';
-import { slugDisplayName, slugMatchesPath } from '../../../shared/claude/sanitizePath';
+import { MAX_SANITIZED_LENGTH, sanitizePathPrefix, slugDisplayName, slugMatchesPath } from '../../../shared/claude/sanitizePath';
 import { isSessionFileName, sessionIdFromFileName } from '../../../shared/claude/sessionFiles';
 import { entryKind, listDir, statOrNull, warning } from '../fs/readSafely';
 import { INDEX_FILE_NAME, scanMemoryFolder } from '../memory/memoryFolderScan';
 import { readOrphanSessionInfo } from '../transcripts/sessionQuickInfo';
 import { readSessionsIndexProjectPath } from '../transcripts/sessionsIndexFile';
 import type { ConfigRootSpec } from './configRoots';
+import { canonicalGitRoot } from './gitRoot';
 import { mapLimit } from './mapLimit';
 import { resolveMemoryDir } from './memoryDirResolver';
 import { readSettingsFile, validateMemoryDirectory } from './settingsFiles';
@@ -155,6 +156,8 @@ export async function discoverHome(specs: readonly ConfigRootSpec[], readSession
     folders.push(...(await mapLimit(slugs, 4, (slug) => readProjectFolder(spec.path, slug, join(projectsDir, slug), readSession))));
   }
 
+  const slugsByRoot = new Map<string, string[]>();
+  for (const folder of folders) slugsByRoot.set(folder.configRoot, [...(slugsByRoot.get(folder.configRoot) ?? []), folder.slug]);
   const knownCwds = new Set<string>();
   for (const folder of folders)
     for (const session of folder.sessions) if (session.cwd) for (const p of pathAndAncestors(session.cwd)) knownCwds.add(p);
@@ -176,11 +179,13 @@ export async function discoverHome(specs: readonly ConfigRootSpec[], readSession
       }
     }
     const pathOnDisk = path && (await statOrNull(path))?.isDirectory() ? path : null;
+    const memoryOwner = pathOnDisk ? await gitRootProject(pathOnDisk, folder.configRoot, slugsByRoot.get(folder.configRoot) ?? []) : null;
     const memory = await resolveMemoryDir(
       folder.configRoot,
       folder.slug,
       userSettingsByRoot.get(folder.configRoot) ?? { values: null, warning: null },
       pathOnDisk,
+      memoryOwner,
     );
     const memoryDirExists = (await statOrNull(memory.memoryDir))?.isDirectory() ?? false;
     const scan = await scanMemoryFolder(memory.memoryDir);
@@ -200,13 +205,41 @@ export async function discoverHome(specs: readonly ConfigRootSpec[], readSession
       memoryDir: memory.memoryDir,
       memoryDirExists,
       memoryDirSource: memory.source,
+      memoryOwner: memory.source === 'default' ? memoryOwner : null,
+      memorySharedWith: [],
       memoryFileCount: scan.topicFiles.length,
       hasMemoryIndex: indexStats?.isFile() ?? false,
       lastActivity: newest > 0 ? new Date(newest).toISOString() : null,
       warnings: [...folder.warnings, ...memory.warnings, ...scan.warnings, ...sessionWarnings],
     };
   });
-  projects.sort((a, b) => (b.lastActivity ?? '').localeCompare(a.lastActivity ?? '') || a.slug.localeCompare(b.slug));
+  const shared = withSharedMemory(projects);
+  shared.sort((a, b) => (b.lastActivity ?? '').localeCompare(a.lastActivity ?? '') || a.slug.localeCompare(b.slug));
   const sessions = new Map(folders.map((folder) => [projectKey(folder.configRoot, folder.slug), folder.sessions]));
-  return { roots, projects, sessions };
+  return { roots, projects: shared, sessions };
+}
+
+/**
+ * The project folder of a sub-folder's repository root, or null when the folder is its own root or in no
+ * repository: the root's own folder name when it has one, else the one Claude Code would make (paths up to 200
+ * characters; longer ones end in a hash only Claude Code knows).
+ */
+async function gitRootProject(path: string, configRoot: string, slugs: readonly string[]): Promise<string | null> {
+  const root = await canonicalGitRoot(path);
+  if (root === null || root === path) return null;
+  const known = slugs.find((slug) => slugMatchesPath(slug, root));
+  if (known !== undefined) return known;
+  const made = sanitizePathPrefix(root);
+  return made.length <= MAX_SANITIZED_LENGTH && configRoot !== '' ? made : null;
+}
+
+/** Tells each project which others use its memory folder (sub-folders of its repository). */
+function withSharedMemory(projects: readonly ProjectSummary[]): ProjectSummary[] {
+  return projects.map((project) => {
+    const others = projects
+      .filter((other) => other !== project && other.configRoot === project.configRoot && other.memoryDir === project.memoryDir)
+      .map((other) => other.slug)
+      .sort();
+    return others.length === 0 ? project : { ...project, memorySharedWith: others };
+  });
 }

@@ -22,6 +22,7 @@ import {
   type TranscriptOutline,
   type TranscriptPage,
   type TranscriptViewSpec,
+  type ToolOutputPage,
 } from '../../../shared/transcript/transcriptOutline';
 import { readSmallText, statOrNull } from '../fs/readSafely';
 import type { HomeService } from '../home/HomeService';
@@ -32,6 +33,7 @@ import { findSubagentFiles, type SiblingOwnerCache } from './subagentFiles';
 import { linkSubagents, type LinkedSubagent } from './subagentLinks';
 import { MAIN_SCOPE, TranscriptDocument, type ConversationScope, type ResolvedView } from './TranscriptDocument';
 import { exportFileName, renderExportChunk } from './transcriptExport';
+import { readTextPage } from './textPage';
 
 /** Names one session file: the slug is only unique within a config root. */
 export interface SessionRef {
@@ -56,6 +58,8 @@ export interface ResumeTarget {
 
 const MAX_OPEN_SESSIONS = 6;
 const MAX_SESSION_MEMORY_BYTES = 4 * 1024 * 1024;
+/** A spilled tool output is read in pages of this size. */
+const TOOL_OUTPUT_PAGE_BYTES = 64 * 1024;
 /** Fork and root previews are read for at most this many choices; the rest show without one. */
 const MAX_PREVIEWS = 300;
 /** Unreachable lines listed by an outline (all are counted in its stats). */
@@ -324,6 +328,17 @@ export class TranscriptService {
     const text = await readSmallText(found, MAX_SESSION_MEMORY_BYTES);
     const stats = await statOrNull(found);
     return { path: found, exists: true, sections: parseSessionMemorySections(text), modified: stats ? stats.mtime.toISOString() : null };
+  }
+
+  /**
+   * A page of a spilled tool output, `<session>/tool-results/<fileName>`, cut at a character boundary. The name is
+   * one file name (the request schema checks it), so the read never leaves that folder.
+   */
+  async toolOutput(ref: SessionRef, fileName: string, offset: number): Promise<ToolOutputPage> {
+    const session = await this.session(ref, 'as-is');
+    const path = join(dirname(session.path), ref.sessionId, 'tool-results', fileName);
+    const read = await readTextPage(path, offset, TOOL_OUTPUT_PAGE_BYTES);
+    return { fileName, path, ...read };
   }
 
   async resumeTarget(ref: SessionRef): Promise<ResumeTarget> {

@@ -8,6 +8,7 @@ import {
   type FileEdit,
   type HookRun,
   type ImagePlaceholder,
+  type PersistedOutput,
   type TokenUsage,
   type ToolCall,
   type ToolResult,
@@ -199,6 +200,17 @@ function toolResultText(content: unknown): { text: string; images: ImagePlacehol
   return { text: texts.join('\n'), images };
 }
 
+/** `Full output saved to: <path>` inside a `<persisted-output>` preview (Claude Code ≥ 2.1.17). */
+const PERSISTED_PATH = /<persisted-output>[\s\S]*?saved to:\s*(\S+)/;
+
+function persistedOutputOf(text: string, details: JsonObject | null): PersistedOutput | null {
+  const recordedPath = (details ? str(details.persistedOutputPath) : null) ?? PERSISTED_PATH.exec(text)?.[1] ?? null;
+  if (recordedPath === null) return null;
+  const fileName = recordedPath.split(/[\\/]/).pop() ?? '';
+  if (fileName === '' || fileName === '.' || fileName === '..') return null;
+  return { fileName, recordedPath, bytes: details ? num(details.persistedOutputSize) : null };
+}
+
 function toolResultOf(block: JsonObject, toolUseResult: unknown, line: number, options: NormaliseOptions): ToolResult {
   const { text, images } = toolResultText(block.content);
   const kept = cut(text, options.maxTextChars);
@@ -223,6 +235,7 @@ function toolResultOf(block: JsonObject, toolUseResult: unknown, line: number, o
     bash,
     edit,
     agentId: details ? str(details.agentId) : null,
+    persistedOutput: persistedOutputOf(text, details),
     line,
   };
 }

@@ -7,6 +7,7 @@ export type TranscriptRequestName =
   | 'readTranscriptPage'
   | 'findInTranscript'
   | 'readSessionMemory'
+  | 'readToolOutput'
   | 'exportTranscript'
   | 'resumeSession'
   | 'getTerminalSetting'
@@ -24,6 +25,7 @@ export function transcriptRequestHandlers(transcripts: TranscriptService): Pick<
     readTranscriptPage: ({ view, start, limit, ...ref }) => transcripts.page(ref, view, start, limit),
     findInTranscript: ({ view, query, limit, ...ref }) => transcripts.find(ref, view, query, limit),
     readSessionMemory: (ref) => transcripts.sessionMemory(ref),
+    readToolOutput: ({ fileName, offset, ...ref }) => transcripts.toolOutput(ref, fileName, offset),
     exportTranscript: ({ format, cursor, ...ref }) => transcripts.exportChunk(ref, format, cursor),
     resumeSession: async ({ fork, ...ref }) => {
       const target = await transcripts.resumeTarget(ref);
