@@ -236,8 +236,9 @@ async function gitRootProject(path: string, configRoot: string, slugs: readonly 
 /** Tells each project which others use its memory folder (sub-folders of its repository). */
 function withSharedMemory(projects: readonly ProjectSummary[]): ProjectSummary[] {
   return projects.map((project) => {
+    if (project.memoryOwner !== null) return project;
     const others = projects
-      .filter((other) => other !== project && other.configRoot === project.configRoot && other.memoryDir === project.memoryDir)
+      .filter((other) => other.memoryOwner !== null && other.configRoot === project.configRoot && other.memoryDir === project.memoryDir)
       .map((other) => other.slug)
       .sort();
     return others.length === 0 ? project : { ...project, memorySharedWith: others };

@@ -25,6 +25,7 @@ const toolResult = z.strictObject({
   bash: z.strictObject({ stdout: z.string(), stderr: z.string(), interrupted: z.boolean() }).nullable(),
   edit: edit.nullable(),
   agentId: z.string().nullable(),
+  persistedOutput: z.strictObject({ fileName: z.string(), recordedPath: z.string(), bytes: z.number().nullable() }).nullable(),
   line: z.number().int().positive(),
 });
 const hook = z.strictObject({

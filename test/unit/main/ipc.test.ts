@@ -82,6 +82,7 @@ function fakeHandlers(): RequestHandlers {
     readTranscriptPage: vi.fn(() => Promise.reject(new Error('not used'))),
     findInTranscript: vi.fn(() => Promise.reject(new Error('not used'))),
     readSessionMemory: vi.fn(() => Promise.reject(new Error('not used'))),
+    readToolOutput: vi.fn(() => Promise.reject(new Error('not used'))),
     exportTranscript: vi.fn(() => Promise.reject(new Error('not used'))),
     resumeSession: vi.fn(() => Promise.reject(new Error('not used'))),
     getTerminalSetting: vi.fn(() => Promise.reject(new Error('not used'))),
