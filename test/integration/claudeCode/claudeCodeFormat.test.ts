@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runCli } from '../../../electron/cli/main';
 import { sanitizePathPrefix } from '../../../shared/claude/sanitizePath';
-import type { SessionCatalogEntry } from '../../../shared/model/catalog';
+import type { SessionJson } from '../../../electron/cli/commands/sessions';
 import type { TranscriptEntry } from '../../../shared/transcript/transcriptEntry';
 import {
   answerClaudeCodeSideCall,
@@ -124,8 +124,7 @@ describeWithClaudeCode('today\'s Claude Code, read back by ccmem', (binary) => {
           },
         }),
       );
-      // History starts from what is there now, so the write below is a change with a cause.
-      await memory.claude(['-p', 'Hello'], studio, textTurn('Hello.'));
+      // History starts before the memory folder has anything, so the write below is a change with a cause.
       expect((await memory.ccmem(['history', '--json'])).code).toBe(0);
       const topic = join(memoryDir, 'brushes.md');
       const save = await memory.claude(
@@ -188,7 +187,8 @@ describeWithClaudeCode('today\'s Claude Code, read back by ccmem', (binary) => {
     };
 
     await Promise.all([conversation(), memoryWrites(), subagents()]);
-  }, 180_000);
+    // Twelve `claude -p` runs in three chains: about 15 s on an idle machine, far more on a busy one.
+  }, 300_000);
 
   afterAll(async () => {
     for (const h of harnesses) {
@@ -198,7 +198,7 @@ describeWithClaudeCode('today\'s Claude Code, read back by ccmem', (binary) => {
   });
 
   it('resume, continue, compact and rename: one session with its title, prompts, turns, tokens and compaction', async () => {
-    const sessions = await talk.json<SessionCatalogEntry[]>(['sessions']);
+    const sessions = await talk.json<SessionJson[]>(['sessions']);
     const main = sessions.find((s) => s.sessionId === ids.main)!;
     expect(main).toMatchObject({
       mainTranscript: true,
@@ -208,7 +208,7 @@ describeWithClaudeCode('today\'s Claude Code, read back by ccmem', (binary) => {
       userPrompts: 4,
       assistantTurns: 4,
       tokens: { input: 1200 + 1300 + 1400 + 600, output: 30 + 20 + 25 + 10, cacheCreation: 0, cacheRead: 0 },
-      compactions: [expect.objectContaining({ trigger: 'manual' })],
+      compactions: 1,
       versions: ['2.1.328'],
       badLines: 0,
     });
@@ -227,11 +227,12 @@ describeWithClaudeCode('today\'s Claude Code, read back by ccmem', (binary) => {
   });
 
   it('a forked session starts when the fork was made, and holds the copied history', async () => {
-    const sessions = await talk.json<SessionCatalogEntry[]>(['sessions']);
+    const sessions = await talk.json<SessionJson[]>(['sessions']);
     const main = sessions.find((s) => s.sessionId === ids.main)!;
     const fork = sessions.find((s) => s.sessionId === ids.fork)!;
     expect(fork.firstTimestamp! > main.firstTimestamp!).toBe(true);
-    expect(fork).toMatchObject({ title: 'A forked question', titleSource: 'last-prompt', userPrompts: 4 });
+    // The copied prompts count, and its title is the first of them (Claude Code writes no title line for a fork here).
+    expect(fork).toMatchObject({ title: 'Remember that I like green tea', userPrompts: 4, assistantTurns: 4 });
     const entries = await talk.json<TranscriptEntry[]>(['transcript', ids.fork]);
     expect(texts(entries)).toEqual(expect.arrayContaining(['Remember that I like green tea', 'A forked question', 'A forked answer.']));
   });
@@ -246,7 +247,7 @@ describeWithClaudeCode('today\'s Claude Code, read back by ccmem', (binary) => {
   });
 
   it('Write and Edit into the memory folder: memory writes, history caused by the session, hooks under their calls', async () => {
-    const sessions = await memory.json<SessionCatalogEntry[]>(['sessions']);
+    const sessions = await memory.json<SessionJson[]>(['sessions']);
     const save = sessions.find((s) => s.sessionId === ids.memory)!;
     expect(save.memoryWrites).toEqual([join(memoryDir, 'brushes.md')]);
     expect(save).toMatchObject({ title: 'Remember my favourite brushes', userPrompts: 1, assistantTurns: 3, toolCalls: 2 });
@@ -256,10 +257,8 @@ describeWithClaudeCode('today\'s Claude Code, read back by ccmem', (binary) => {
     const history = await memory.json<{ changeSets: { cause: string; sessionId: string | null; files: { path: string; kind: string }[] }[] }>([
       'history',
     ]);
-    const bySession = history.changeSets.filter((set) => set.sessionId === ids.memory);
-    expect(bySession.length).toBeGreaterThan(0);
-    expect(bySession.every((set) => set.cause === 'session')).toBe(true);
-    expect(bySession.flatMap((set) => set.files.map((file) => file.path))).toContain('brushes.md');
+    const bySession = history.changeSets.filter((set) => set.sessionId === ids.memory && set.cause === 'session');
+    expect(bySession.flatMap((set) => set.files.map((file) => [file.path, file.kind]))).toContainEqual(['brushes.md', 'added']);
 
     const entries = await memory.json<TranscriptEntry[]>(['transcript', ids.memory]);
     const hooks = entries.flatMap((entry) => (entry.body.kind === 'attachment' && entry.body.hook ? [entry.body.hook] : []));
@@ -284,7 +283,7 @@ describeWithClaudeCode('today\'s Claude Code, read back by ccmem', (binary) => {
   });
 
   it('parallel, nested and memory-keeping sub-agents: listed with their types, tokens and nesting', async () => {
-    const sessions = await agents.json<SessionCatalogEntry[]>(['sessions']);
+    const sessions = await agents.json<SessionJson[]>(['sessions']);
     const parallel = sessions.find((s) => s.sessionId === ids.parallel)!;
     expect(parallel.subagents.map((a) => [a.agentType, a.description, a.depth, a.tokens.output]).sort()).toEqual([
       ['general-purpose', 'Count teas', 1, 11],
