@@ -95,7 +95,7 @@ describe('ccmem sessions on a scenario home', () => {
       path: checkout.file,
       mainTranscript: true,
       title: 'Checkout rewrite',
-      titleSource: 'ai-title',
+      titleSource: 'custom-title',
       agentName: null,
       mode: null,
       prLinks: [],
