@@ -229,7 +229,11 @@ export function isRequestRecord(line: { readonly type: string; readonly attachme
 }
 
 /** A PreToolUse/PostToolUse hook's result (`hook_success`, `hook_non_blocking_error`, …), written for one tool call. */
-export function isToolHook(line: { readonly type: string; readonly attachmentType: string | null; readonly attachmentToolUseId: string | null }): boolean {
+export function isToolHook(line: {
+  readonly type: string;
+  readonly attachmentType: string | null;
+  readonly attachmentToolUseId: string | null;
+}): boolean {
   return line.type === 'attachment' && line.attachmentToolUseId !== null && (line.attachmentType?.startsWith('hook_') ?? false);
 }
 

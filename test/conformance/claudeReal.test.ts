@@ -187,7 +187,9 @@ async function rootLinkingProjects(home: ScenarioHome, name: string, projectsDir
   });
 
   it('a project whose only readable cwd is in an orphan sub-agent folder takes its path from there', () => {
-    expect(project('eiji', '-Users-tachikawa-eiji-EijiCode-UTAGE3-0-utage3').displayName).toBe('/Users/tachikawa_eiji/EijiCode/UTAGE3.0/utage3');
+    expect(project('eiji', '-Users-tachikawa-eiji-EijiCode-UTAGE3-0-utage3').displayName).toBe(
+      '/Users/tachikawa_eiji/EijiCode/UTAGE3.0/utage3',
+    );
   });
 
   it('Eduardodmb (2.1.128–2.1.136, Windows): titles, timestamps and branches from the lite read', async () => {

@@ -598,10 +598,7 @@ export class SessionCatalog {
   private async runBuild(options: CatalogBuildOptions): Promise<CatalogBuildResult> {
     await this.loadCache();
     const projects = await discoverSessionFiles(this.roots);
-    const allFiles: DiscoveredFile[] = projects.flatMap((p) => [
-      ...p.siblingAgents,
-      ...p.sessions.flatMap((s) => filesOf(s)),
-    ]);
+    const allFiles: DiscoveredFile[] = projects.flatMap((p) => [...p.siblingAgents, ...p.sessions.flatMap((s) => filesOf(s))]);
     let done = 0;
     let bytesDone = 0;
     let filesRead = 0;
@@ -692,8 +689,7 @@ export class SessionCatalog {
       }
       // Then the files of every session of every project from one queue, so both threads stay busy to the end,
       // and a session is recorded once its last file is read.
-      const sessionBytes = (session: DiscoveredSession): number =>
-        filesOf(session).reduce((sum, file) => sum + this.pendingBytes(file), 0);
+      const sessionBytes = (session: DiscoveredSession): number => filesOf(session).reduce((sum, file) => sum + this.pendingBytes(file), 0);
       const sessions = buildOrder(
         projects.flatMap((project) => project.sessions),
         sessionBytes,

@@ -115,8 +115,12 @@ export function buildSessionEntry(facts: SessionFacts): SessionCatalogEntry {
   const { title, titleSource } = pickTitle(facts);
   // A session whose own file is gone is dated by its sub-agents.
   const times = facts.mainTranscript ? [main] : fileAgents;
-  const firstTimestamp = times.map((t) => t.firstTimestamp).reduce<string | null>((a, b) => (a === null || (b !== null && b < a) ? b : a), null);
-  const lastTimestamp = times.map((t) => t.lastTimestamp).reduce<string | null>((a, b) => (a === null || (b !== null && b > a) ? b : a), null);
+  const firstTimestamp = times
+    .map((t) => t.firstTimestamp)
+    .reduce<string | null>((a, b) => (a === null || (b !== null && b < a) ? b : a), null);
+  const lastTimestamp = times
+    .map((t) => t.lastTimestamp)
+    .reduce<string | null>((a, b) => (a === null || (b !== null && b > a) ? b : a), null);
   return {
     configRoot: facts.configRoot,
     slug: facts.slug,

@@ -102,7 +102,10 @@ function withSummariesFromOtherFiles(sessions: readonly SessionQuickInfo[]): Ses
   if (byLeaf.size === 0) return [...sessions];
   return sessions.map((session) => {
     if (!WEAKER_THAN_SUMMARY.has(session.titleSource)) return session;
-    const summary = [...session.leafUuids].reverse().map((leaf) => byLeaf.get(leaf)).find((found) => found !== undefined);
+    const summary = [...session.leafUuids]
+      .reverse()
+      .map((leaf) => byLeaf.get(leaf))
+      .find((found) => found !== undefined);
     return summary === undefined ? session : { ...session, title: toTitle(summary), titleSource: 'summary' };
   });
 }

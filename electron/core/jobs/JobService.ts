@@ -151,7 +151,8 @@ export class JobService {
     const project = await this.project(ref);
     // Sessions started in sub-folders of the repository use the same memory and count toward its gate.
     const sessions = [];
-    for (const user of await this.options.home.projectsUsingMemoryDir(project.memoryDir)) sessions.push(...(await this.options.home.listSessions(user)));
+    for (const user of await this.options.home.projectsUsingMemoryDir(project.memoryDir))
+      sessions.push(...(await this.options.home.listSessions(user)));
     return readDreamGate({
       lock: await readConsolidationLockStatus(project.memoryDir),
       sessionMtimes: sessions.map((s) => Date.parse(s.mtime)),

@@ -169,7 +169,10 @@ export class JobToolbox {
     const entries = await listRealFolder(absoluteToolPath(path, this.roots), MAX_LISTED);
     // Projects that share this memory (sessions started in a sub-folder of the repository) show as folders.
     const linked = path.rel === '' ? Object.keys(this.roots.linkedTranscriptDirs ?? {}) : [];
-    return { content: formatEntries([...entries, ...linked.map((name) => ({ name, type: 'folder' as const, bytes: null }))]), isError: false };
+    return {
+      content: formatEntries([...entries, ...linked.map((name) => ({ name, type: 'folder' as const, bytes: null }))]),
+      isError: false,
+    };
   }
 
   private async readFile(raw: string, offset: number): Promise<ToolOutcome> {
@@ -226,7 +229,8 @@ export class JobToolbox {
       if (stats.isDirectory()) {
         // The folder itself, and at the top the folders of the projects that share this memory.
         const folders = [{ dir: target, shownAs: path.rel }];
-        if (path.rel === '') for (const [name, dir] of Object.entries(this.roots.linkedTranscriptDirs ?? {})) folders.push({ dir, shownAs: name });
+        if (path.rel === '')
+          for (const [name, dir] of Object.entries(this.roots.linkedTranscriptDirs ?? {})) folders.push({ dir, shownAs: name });
         files = [];
         for (const folder of folders) {
           const entries = await fs.readdir(folder.dir, { withFileTypes: true }).catch(() => []);

@@ -258,7 +258,8 @@ export function searchWorkerMain(listFolder: (job: ListingJob) => ListedFile[]):
             const before = at > 0 ? buffer.lastIndexOf(NEWLINE, at - 1) : -1;
             const lineStart = before >= 0 ? position + before + 1 : carriedLineStart;
             const requestRecord = part.kind === 'transcript' && isRequestRecord(fd, lineStart);
-            const hit = requestRecord && !unit.includeRequestRecords ? null : previewAt(fd, size, position + at, raw.length, part.kind, unit.query);
+            const hit =
+              requestRecord && !unit.includeRequestRecords ? null : previewAt(fd, size, position + at, raw.length, part.kind, unit.query);
             if (hit) {
               hits.push({ ...hit, newlinesBefore: newlines, requestRecord });
               lastHitLine = newlines;

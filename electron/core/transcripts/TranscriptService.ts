@@ -374,7 +374,8 @@ export class TranscriptService {
     const path = join(ref.configRoot, 'projects', ref.slug, `${ref.sessionId}.jsonl`);
     const stats = await statOrNull(path);
     if (stats?.isFile()) return { path, bytes: stats.size, mainTranscript: true };
-    if ((await statOrNull(join(dirname(path), ref.sessionId, 'subagents')))?.isDirectory()) return { path, bytes: 0, mainTranscript: false };
+    if ((await statOrNull(join(dirname(path), ref.sessionId, 'subagents')))?.isDirectory())
+      return { path, bytes: 0, mainTranscript: false };
     throw new CodedError('NOT_FOUND', `No session ${ref.sessionId} in ${ref.slug}`);
   }
 

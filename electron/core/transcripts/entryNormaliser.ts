@@ -326,7 +326,9 @@ function hookOf(attachment: JsonObject, line: number): HookRun | null {
   const outcome = str(attachment.type);
   const toolUseId = str(attachment.toolUseID);
   if (outcome === null || !outcome.startsWith('hook_') || toolUseId === null) return null;
-  const said = [str(attachment.content), str(attachment.stdout), str(attachment.stderr)].find((text) => text !== null && text.trim() !== '');
+  const said = [str(attachment.content), str(attachment.stdout), str(attachment.stderr)].find(
+    (text) => text !== null && text.trim() !== '',
+  );
   return {
     event: str(attachment.hookEvent),
     name: str(attachment.hookName),

@@ -183,7 +183,11 @@ export async function readOrphanSessionInfo(projectDir: string, sessionId: strin
     info = {
       ...info,
       firstTimestamp: [info.firstTimestamp, agent.firstTimestamp].filter((t) => t !== null).sort()[0] ?? null,
-      lastTimestamp: [info.lastTimestamp, agent.lastTimestamp].filter((t) => t !== null).sort().at(-1) ?? null,
+      lastTimestamp:
+        [info.lastTimestamp, agent.lastTimestamp]
+          .filter((t) => t !== null)
+          .sort()
+          .at(-1) ?? null,
       cwd: info.cwd ?? agent.cwd,
       gitBranch: info.gitBranch ?? agent.gitBranch,
       version: info.version ?? agent.version,

@@ -151,10 +151,13 @@ function lastText(body: Record<string, unknown>): string {
  */
 export function answerClaudeCodeSideCall(body: Record<string, unknown>): FakeMessage | null {
   if (/create a detailed summary of the conversation/i.test(lastText(body)))
-    return textTurn('<analysis>The scripted test conversation.</analysis>\n<summary>\n1. Primary Request and Intent: the scripted test conversation.\n</summary>', {
-      input_tokens: 500,
-      output_tokens: 40,
-    });
+    return textTurn(
+      '<analysis>The scripted test conversation.</analysis>\n<summary>\n1. Primary Request and Intent: the scripted test conversation.\n</summary>',
+      {
+        input_tokens: 500,
+        output_tokens: 40,
+      },
+    );
   const tools = Array.isArray(body.tools) ? body.tools : [];
   if (tools.length > 0) return null;
   const system = JSON.stringify(body.system ?? '');

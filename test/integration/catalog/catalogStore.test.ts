@@ -60,7 +60,16 @@ function bigIndex(): CatalogIndex {
   return {
     format: CATALOG_CACHE_FORMAT,
     files,
-    metas: [{ path: '/m.meta.json', fileId: '1:1', size: 2, mtimeNs: '1', mtimeMs: 1, meta: { agentType: 'qa', description: null, parentAgentId: null, spawnDepth: 1 } }],
+    metas: [
+      {
+        path: '/m.meta.json',
+        fileId: '1:1',
+        size: 2,
+        mtimeNs: '1',
+        mtimeMs: 1,
+        meta: { agentType: 'qa', description: null, parentAgentId: null, spawnDepth: 1 },
+      },
+    ],
     sessions: files.map((file, i) => ({
       configRoot: '/home/me/.claude',
       slug: '-work-projet-été',

@@ -320,7 +320,12 @@ describe('SessionCatalog: sub-agents, memory and session memory', () => {
 
     const catalog = new SessionCatalog({ dataDir: join(home.tmp, 'data'), roots: [home.root] });
     await catalog.build();
-    expect(catalog.list().map((s) => [s.sessionId, s.mainTranscript]).sort()).toEqual(
+    expect(
+      catalog
+        .list()
+        .map((s) => [s.sessionId, s.mainTranscript])
+        .sort(),
+    ).toEqual(
       [
         [sessionId, true],
         [seededUuid('orphan'), false],

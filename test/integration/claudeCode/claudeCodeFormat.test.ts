@@ -78,7 +78,7 @@ const texts = (entries: readonly TranscriptEntry[]): string[] =>
       : [],
   );
 
-describeWithClaudeCode('today\'s Claude Code, read back by ccmem', (binary) => {
+describeWithClaudeCode("today's Claude Code, read back by ccmem", (binary) => {
   const harnesses: Harness[] = [];
   let talk: Harness;
   let memory: Harness;
@@ -95,10 +95,22 @@ describeWithClaudeCode('today\'s Claude Code, read back by ccmem', (binary) => {
 
     const conversation = async (): Promise<void> => {
       teaShop = await talk.home.project('tea-shop');
-      const first = await talk.claude(['-p', 'Remember that I like green tea'], teaShop, textTurn('Noted: green tea.', { input_tokens: 1200, output_tokens: 30 }));
+      const first = await talk.claude(
+        ['-p', 'Remember that I like green tea'],
+        teaShop,
+        textTurn('Noted: green tea.', { input_tokens: 1200, output_tokens: 30 }),
+      );
       ids.main = sessionIdOf(first);
-      await talk.claude(['-p', 'And oolong too', '--continue'], teaShop, textTurn('Oolong too.', { input_tokens: 1300, output_tokens: 20 }));
-      await talk.claude(['-p', 'What do I drink?', '--resume', ids.main], teaShop, textTurn('Green and oolong.', { input_tokens: 1400, output_tokens: 25 }));
+      await talk.claude(
+        ['-p', 'And oolong too', '--continue'],
+        teaShop,
+        textTurn('Oolong too.', { input_tokens: 1300, output_tokens: 20 }),
+      );
+      await talk.claude(
+        ['-p', 'What do I drink?', '--resume', ids.main],
+        teaShop,
+        textTurn('Green and oolong.', { input_tokens: 1400, output_tokens: 25 }),
+      );
       const fork = await talk.claude(
         ['-p', 'A forked question', '--resume', ids.main, '--fork-session'],
         teaShop,
@@ -106,7 +118,11 @@ describeWithClaudeCode('today\'s Claude Code, read back by ccmem', (binary) => {
       );
       ids.fork = sessionIdOf(fork);
       await talk.claude(['-p', '/compact', '--resume', ids.main], teaShop);
-      await talk.claude(['-p', 'After the compaction', '--resume', ids.main], teaShop, textTurn('Still here.', { input_tokens: 600, output_tokens: 10 }));
+      await talk.claude(
+        ['-p', 'After the compaction', '--resume', ids.main],
+        teaShop,
+        textTurn('Still here.', { input_tokens: 600, output_tokens: 10 }),
+      );
       await talk.claude(['-p', '/rename Tea notes', '--resume', ids.main], teaShop);
     };
 
@@ -130,8 +146,15 @@ describeWithClaudeCode('today\'s Claude Code, read back by ccmem', (binary) => {
       const save = await memory.claude(
         ['-p', 'Remember my favourite brushes', '--allowedTools', 'Write', 'Edit'],
         studio,
-        toolUseTurn([{ name: 'Write', input: { file_path: topic, content: '---\nname: brushes\ndescription: favourite brushes\ntype: user\n---\n\nSable brushes.\n' } }]),
-        toolUseTurn([{ name: 'Edit', input: { file_path: topic, old_string: 'Sable brushes.', new_string: 'Sable and squirrel brushes.' } }]),
+        toolUseTurn([
+          {
+            name: 'Write',
+            input: { file_path: topic, content: '---\nname: brushes\ndescription: favourite brushes\ntype: user\n---\n\nSable brushes.\n' },
+          },
+        ]),
+        toolUseTurn([
+          { name: 'Edit', input: { file_path: topic, old_string: 'Sable brushes.', new_string: 'Sable and squirrel brushes.' } },
+        ]),
         textTurn('Saved to memory.'),
       );
       ids.memory = sessionIdOf(save);
@@ -178,7 +201,10 @@ describeWithClaudeCode('today\'s Claude Code, read back by ccmem', (binary) => {
           agentLab,
           toolUseTurn([agent('Ask the expert', 'Remember that oolong is liked', 'tea-expert')]),
           toolUseTurn([
-            { name: 'Write', input: { file_path: join(agentLab, '.claude', 'agent-memory', 'tea-expert', 'MEMORY.md'), content: '- oolong is liked\n' } },
+            {
+              name: 'Write',
+              input: { file_path: join(agentLab, '.claude', 'agent-memory', 'tea-expert', 'MEMORY.md'), content: '- oolong is liked\n' },
+            },
           ]),
           textTurn('Remembered.'),
           textTurn('The expert remembered.'),
@@ -213,7 +239,9 @@ describeWithClaudeCode('today\'s Claude Code, read back by ccmem', (binary) => {
       badLines: 0,
     });
     // /rename also writes the title beside the transcript.
-    expect(JSON.parse(await readFile(join(talk.home.configDir, 'projects', sanitizePathPrefix(teaShop), ids.main, 'custom-title.json'), 'utf8'))).toEqual({
+    expect(
+      JSON.parse(await readFile(join(talk.home.configDir, 'projects', sanitizePathPrefix(teaShop), ids.main, 'custom-title.json'), 'utf8')),
+    ).toEqual({
       customTitle: 'Tea notes',
     });
     // The live branch crosses the compaction back to the first prompt, and hides the request records.
@@ -254,9 +282,9 @@ describeWithClaudeCode('today\'s Claude Code, read back by ccmem', (binary) => {
     // Claude Code rewrites the frontmatter of what it writes into memory (metadata.originSessionId).
     expect(await readFile(join(memoryDir, 'brushes.md'), 'utf8')).toContain(`originSessionId: ${ids.memory}`);
 
-    const history = await memory.json<{ changeSets: { cause: string; sessionId: string | null; files: { path: string; kind: string }[] }[] }>([
-      'history',
-    ]);
+    const history = await memory.json<{
+      changeSets: { cause: string; sessionId: string | null; files: { path: string; kind: string }[] }[];
+    }>(['history']);
     const bySession = history.changeSets.filter((set) => set.sessionId === ids.memory && set.cause === 'session');
     expect(bySession.flatMap((set) => set.files.map((file) => [file.path, file.kind]))).toContainEqual(['brushes.md', 'added']);
 
@@ -272,7 +300,7 @@ describeWithClaudeCode('today\'s Claude Code, read back by ccmem', (binary) => {
     expect(hooks.every((hook) => callIds.includes(hook.toolUseId!))).toBe(true);
   });
 
-  it('a session started in a sub-folder of the repository uses the root\'s memory folder', async () => {
+  it("a session started in a sub-folder of the repository uses the root's memory folder", async () => {
     const projects = await memory.json<{ slug: string; memoryDir: string; memoryOwner: string | null; memorySharedWith: string[] }[]>([
       'projects',
     ]);

@@ -90,7 +90,7 @@ describe('HomeService on the standard scenario', () => {
     });
   });
 
-  it('monorepo: the sub-folder slug has the sessions and uses the git root\'s memory (as Claude Code does)', () => {
+  it("monorepo: the sub-folder slug has the sessions and uses the git root's memory (as Claude Code does)", () => {
     expect(project(scenario.monorepo.sessionSlug)).toMatchObject({
       path: scenario.monorepo.apiPath,
       pathSource: 'transcript-cwd',

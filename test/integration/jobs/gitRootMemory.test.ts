@@ -17,7 +17,8 @@ describe('a repository root memory shared with its sub-folders', () => {
     const root = world.home.workPath('shop');
     await mkdir(join(root, '.git'), { recursive: true });
     const api = world.home.project(join(root, 'services', 'api'));
-    for (const day of [7, 8, 9]) await api.session({ turns: 1, prompts: ['Tune the api pool size'], start: `2026-05-0${day}T09:00:00.000Z` });
+    for (const day of [7, 8, 9])
+      await api.session({ turns: 1, prompts: ['Tune the api pool size'], start: `2026-05-0${day}T09:00:00.000Z` });
     await world.engine.home.refresh();
 
     const sharing = await world.engine.home.projectsUsingMemoryDir(join(world.home.root, 'projects', world.project.slug, 'memory'));
@@ -33,9 +34,7 @@ describe('a repository root memory shared with its sub-folders', () => {
     const started = await world.jobs.startDream({ kind: 'project', ...world.ref });
     const record = await world.finished(started);
     expect(record.status).toBe('ready');
-    const toolResults = world.fake.requests
-      .slice(1)
-      .map((request) => JSON.stringify((request.body.messages as unknown[]).at(-1)));
+    const toolResults = world.fake.requests.slice(1).map((request) => JSON.stringify((request.body.messages as unknown[]).at(-1)));
     expect(toolResults[0]).toContain(api.slug);
     expect(toolResults[1]).toContain(`@transcripts/${api.slug}/`);
     expect(toolResults[1]).toContain('Tune the api pool size');

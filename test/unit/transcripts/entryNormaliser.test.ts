@@ -191,7 +191,9 @@ describe('normaliseLine', () => {
     expect(
       normalise({ type: 'api-request', sessionId: 's', id: 'x', querySource: 'sdk', params: { model: 'claude-opus-5-5' } }).body,
     ).toEqual({ kind: 'metadata', text: 'API request to claude-opus-5-5 (sdk)' });
-    expect(normalise({ type: 'attachment', uuid: 'p', attachment: { type: 'prompt_snapshot', systemPrompt: ['x'], tools: [{}, {}] } }).body).toMatchObject({
+    expect(
+      normalise({ type: 'attachment', uuid: 'p', attachment: { type: 'prompt_snapshot', systemPrompt: ['x'], tools: [{}, {}] } }).body,
+    ).toMatchObject({
       attachmentType: 'prompt_snapshot',
       text: 'Prompt snapshot: the system prompt and 2 tools as sent',
     });

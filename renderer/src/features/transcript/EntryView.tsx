@@ -87,8 +87,8 @@ export function EntryView(props: EntryViewProps) {
   return (
     <>
       <p className="tx-dangling muted small" role="note">
-        The line this entry follows ({entry.danglingParentUuid.slice(0, 8)}…) is in no line of the file: it is shown after the line
-        before it.
+        The line this entry follows ({entry.danglingParentUuid.slice(0, 8)}…) is in no line of the file: it is shown after the line before
+        it.
       </p>
       <EntryBodyView {...props} />
     </>

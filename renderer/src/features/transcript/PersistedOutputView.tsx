@@ -36,15 +36,17 @@ export function PersistedOutputView({ output }: PersistedOutputViewProps) {
   return (
     <div className="tx-persisted" aria-label="Full output">
       <p className="muted small">
-        Claude Code kept this preview in the transcript; the whole output{output.bytes !== null ? ` (${formatBytes(output.bytes)})` : ''} is in{' '}
-        <code title={output.recordedPath}>tool-results/{output.fileName}</code>.
+        Claude Code kept this preview in the transcript; the whole output{output.bytes !== null ? ` (${formatBytes(output.bytes)})` : ''} is
+        in <code title={output.recordedPath}>tool-results/{output.fileName}</code>.
       </p>
       {pages.length === 0 ? (
         <button type="button" disabled={busy || !session} onClick={() => void read(0)}>
           Show full output
         </button>
       ) : null}
-      {last && !last.exists ? <p className="muted small">That file is not on this machine (it was not copied, or Claude Code removed it).</p> : null}
+      {last && !last.exists ? (
+        <p className="muted small">That file is not on this machine (it was not copied, or Claude Code removed it).</p>
+      ) : null}
       {pages.some((page) => page.exists) ? <pre className="tx-pre tx-full-output">{pages.map((page) => page.text).join('')}</pre> : null}
       {last?.nextOffset !== null && last?.nextOffset !== undefined ? (
         <button type="button" disabled={busy} onClick={() => void read(last.nextOffset as number)}>

@@ -119,8 +119,12 @@ export function SessionSidePanel({ outline, onOpenSubagent }: SessionSidePanelPr
             <>
               <dt>On no branch</dt>
               <dd aria-label="Messages on no branch">
-                {outline.unreachable.map((item) => `line ${item.line} (${item.reason === 'no-uuid' ? 'no uuid' : 'uuid reused later'})`).join(', ')}
-                {outline.stats.unreachableLines > outline.unreachable.length ? ` and ${outline.stats.unreachableLines - outline.unreachable.length} more` : ''}
+                {outline.unreachable
+                  .map((item) => `line ${item.line} (${item.reason === 'no-uuid' ? 'no uuid' : 'uuid reused later'})`)
+                  .join(', ')}
+                {outline.stats.unreachableLines > outline.unreachable.length
+                  ? ` and ${outline.stats.unreachableLines - outline.unreachable.length} more`
+                  : ''}
               </dd>
             </>
           ) : null}
