@@ -10,13 +10,11 @@ const ORPHAN = seededUuid('e2e-fidelity-orphan');
 /** Shapes real homes hold (issue #16) seen through the UI: a PR badge, a hook under its call, a spilled output, an orphan. */
 test.describe('format fidelity in the web shell', () => {
   let home: ScenarioHome;
-  let slug: string;
   let served: Awaited<ReturnType<typeof startServe>>;
 
   test.beforeAll(async () => {
     home = await createScenarioHome({ prefix: 'ccmem-e2e-fidelity-' });
     const project = home.project(home.workPath('atelier'));
-    slug = project.slug;
     const cwd = home.workPath('atelier');
     const envelope = (uuid: string, parentUuid: string | null, minute: number) => ({
       sessionId: PR,
