@@ -140,7 +140,8 @@ describeWithClaudeCode("today's Claude Code, read back by ccmem", (binary) => {
           },
         }),
       );
-      // History starts before the memory folder has anything, so the write below is a change with a cause.
+      // History starts from what the project has after a first session, so the write below is a change with a cause.
+      await memory.claude(['-p', 'Hello'], studio, textTurn('Hello.'));
       expect((await memory.ccmem(['history', '--json'])).code).toBe(0);
       const topic = join(memoryDir, 'brushes.md');
       const save = await memory.claude(
@@ -213,7 +214,7 @@ describeWithClaudeCode("today's Claude Code, read back by ccmem", (binary) => {
     };
 
     await Promise.all([conversation(), memoryWrites(), subagents()]);
-    // Twelve `claude -p` runs in three chains: about 15 s on an idle machine, far more on a busy one.
+    // Thirteen `claude -p` runs in three chains: about 15 s on an idle machine, far more on a busy one.
   }, 300_000);
 
   afterAll(async () => {
