@@ -137,4 +137,12 @@ test.describe('the web shell token stays in its own tab and origin', () => {
     expect(new URL(page.url()).origin).toBe(origin);
     expect(redirects).toEqual([]);
   });
+
+  test('the web shell cannot change where the API key goes', async ({ page }) => {
+    await page.goto(first.url);
+    await page.getByRole('tab', { name: 'Settings' }).click();
+    await expect(page.getByLabel('Base URL')).toBeDisabled();
+    await expect(page.getByText('only the desktop app changes it')).toBeVisible();
+    await expect(page.getByLabel('Requests go to')).toContainText(/the Anthropic API|from ANTHROPIC_BASE_URL/);
+  });
 });
