@@ -1,7 +1,7 @@
 import { timingSafeEqual, randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import type { IncomingMessage } from 'node:http';
-import { TOKEN_PROTOCOL_PREFIX } from '../../shared/contract/wire';
+import { TOKEN_PROTOCOL_PREFIX } from '../../shared/contract/webShellAccess';
 
 /** A fresh URL-safe token, printed once in the serve URL (like Jupyter's). */
 export function createAccessToken(): string {

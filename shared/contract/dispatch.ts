@@ -14,7 +14,7 @@ export interface DispatchOptions {
 }
 
 /** The capability a request needs with these (valid) arguments, if any. */
-function neededCapability(name: RequestName, args: unknown): ShellCapability | null {
+export function neededCapability(name: RequestName, args: unknown): ShellCapability | null {
   const spec: { readonly mutates: boolean; readonly needs?: (args: never) => ShellCapability | null } = requestSchemas[name];
   return spec.needs ? spec.needs(args as never) : null;
 }

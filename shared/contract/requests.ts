@@ -14,7 +14,7 @@ import {
   jobTargetSchema,
   llmSettingsPatchSchema,
 } from '../jobs/jobRequestSchemas';
-import type { ApplyOutcome, DreamGate, ExtractionEstimate, JobRecord, JobSummary } from '../jobs/jobTypes';
+import type { ApplyOutcome, DreamGate, ExtractionEstimate, JobRecordView, JobSummary } from '../jobs/jobTypes';
 import type { ConnectionTestResult, LlmSettingsView } from '../jobs/llmSettings';
 import { historyRequestSchemas, type HistoryRequestResults } from '../history/historyRequestSchemas';
 import { memoryRequestSchemas } from '../memory/memoryRequestSchemas';
@@ -99,7 +99,12 @@ export const requestSchemas = {
   startExtraction: { args: z.strictObject({ source: extractionSourceSchema }), mutates: true },
   cancelJob: { args: jobIdSchema, mutates: true },
   listJobs: { args: noArgs, mutates: false },
-  getJob: { args: jobIdSchema, mutates: false },
+  getJob: {
+    args: jobIdSchema.extend({ revealSecrets: z.boolean().optional() }),
+    mutates: false,
+    // Secrets in the summary and proposals are masked unless revealed, which only the desktop app does.
+    needs: (args: { readonly revealSecrets?: boolean }): ShellCapability | null => (args.revealSecrets === true ? 'revealSecrets' : null),
+  },
   applyJob: { args: applyJobSchema, mutates: true },
   discardJob: { args: jobIdSchema, mutates: true },
   ...memoryRequestSchemas,
@@ -141,7 +146,7 @@ export interface RequestResults extends HistoryRequestResults {
   startExtraction: JobSummary;
   cancelJob: JobSummary;
   listJobs: readonly JobSummary[];
-  getJob: JobRecord;
+  getJob: JobRecordView;
   applyJob: ApplyOutcome;
   discardJob: JobSummary;
   getMemoryReview: MemoryReview;

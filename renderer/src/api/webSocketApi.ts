@@ -1,14 +1,9 @@
 import type { Api } from '../../../shared/contract/api';
 import { eventNames, subscriberName, type EventName } from '../../../shared/contract/events';
 import { requestNames } from '../../../shared/contract/channels';
-import {
-  ACCESS_CHECK_PATH,
-  TOKEN_PATTERN,
-  TOKEN_PROTOCOL_PREFIX,
-  WIRE_PROTOCOL,
-  type WireEvent,
-  type WireReply,
-} from '../../../shared/contract/wire';
+import { ACCESS_CHECK_PATH, TOKEN_PATTERN, TOKEN_PROTOCOL_PREFIX, WIRE_PROTOCOL } from '../../../shared/contract/webShellAccess';
+// Types only: the schemas in wire.ts stay out of the renderer's bundle.
+import type { WireEvent, WireReply } from '../../../shared/contract/wire';
 import { fail, type Result } from '../../../shared/result';
 
 type Listener = (payload: unknown) => void;

@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { createStandardScenario, type StandardScenario } from '../../fixtures/scenarioHome';
-import { ACCESS_CHECK_PATH } from '../../../shared/contract/wire';
+import { ACCESS_CHECK_PATH } from '../../../shared/contract/webShellAccess';
 import { recordFigure } from '../../reliability/support/figureLog';
 import { expect, serveEnv, startServe, test } from './serveFixture';
 

@@ -7,7 +7,7 @@ import { createEngine, type Engine } from '../../../electron/core/engine';
 import { llmEnvironmentFrom } from '../../../electron/core/settings/LlmSettingsService';
 import { SessionSecretStore } from '../../../electron/core/settings/secretStore';
 import { WebShellServer } from '../../../electron/server/WebShellServer';
-import { TOKEN_PROTOCOL_PREFIX, WIRE_PROTOCOL } from '../../../shared/contract/wire';
+import { TOKEN_PROTOCOL_PREFIX, WIRE_PROTOCOL } from '../../../shared/contract/webShellAccess';
 import { startFakeAnthropicServer, textTurn, type FakeAnthropicServer } from '../../helpers/fakeAnthropicServer';
 import { createStandardScenario, type StandardScenario } from '../../fixtures/scenarioHome';
 import { recordFigure } from '../support/figureLog';

@@ -7,8 +7,9 @@ import { createEngine, type Engine } from '../../../electron/core/engine';
 import { WebShellServer } from '../../../electron/server/WebShellServer';
 import type { ShellCapability } from '../../../shared/contract/capabilities';
 import { requestNames } from '../../../shared/contract/channels';
+import { neededCapability } from '../../../shared/contract/dispatch';
 import { requestSchemas, type RequestName } from '../../../shared/contract/requests';
-import { TOKEN_PROTOCOL_PREFIX, WIRE_PROTOCOL } from '../../../shared/contract/wire';
+import { TOKEN_PROTOCOL_PREFIX, WIRE_PROTOCOL } from '../../../shared/contract/webShellAccess';
 import type { HomeSnapshot } from '../../../shared/model/home';
 import { createStandardScenario, type StandardScenario } from '../../fixtures/scenarioHome';
 import { recordFigure } from '../support/figureLog';
@@ -92,9 +93,14 @@ const EXPECTED_FLAGS: Readonly<Record<RequestName, Flag>> = {
 };
 
 /** Requests that need a capability only the desktop app has, and an example of arguments that need it. */
-const EXPECTED_CAPABILITIES: readonly { name: RequestName; args: unknown; needs: ShellCapability }[] = [
+const EXPECTED_CAPABILITIES: readonly { name: RequestName; args: unknown; needs: ShellCapability | null }[] = [
   { name: 'updateLlmSettings', args: { baseUrl: 'https://proxy.example.com' }, needs: 'changeLlmEndpoint' },
   { name: 'updateLlmSettings', args: { baseUrl: null }, needs: 'changeLlmEndpoint' },
+  { name: 'updateLlmSettings', args: { model: 'claude-haiku-4-5' }, needs: null },
+  { name: 'readMemoryFile', args: { revealSecrets: true }, needs: 'revealSecrets' },
+  { name: 'readMemoryFile', args: { revealSecrets: false }, needs: null },
+  { name: 'getJob', args: { jobId: 'x', revealSecrets: true }, needs: 'revealSecrets' },
+  { name: 'getJob', args: { jobId: 'x' }, needs: null },
 ];
 
 describe('every request of the contract says whether it changes something', () => {
@@ -106,12 +112,9 @@ describe('every request of the contract says whether it changes something', () =
   });
 
   it('names the capability a request needs only where it needs one', () => {
-    for (const { name, args, needs } of EXPECTED_CAPABILITIES) {
-      const spec: { readonly needs?: (args: never) => ShellCapability | null } = requestSchemas[name];
-      expect(spec.needs?.(args as never), name).toBe(needs);
-    }
-    const spec: { readonly needs?: (args: never) => ShellCapability | null } = requestSchemas.updateLlmSettings;
-    expect(spec.needs?.({ model: 'claude-haiku-4-5' } as never)).toBeNull();
+    for (const { name, args, needs } of EXPECTED_CAPABILITIES) expect(neededCapability(name, args), name).toBe(needs);
+    const withCapability = requestNames.filter((name) => 'needs' in requestSchemas[name]);
+    expect(withCapability.sort()).toEqual([...new Set(EXPECTED_CAPABILITIES.map((c) => c.name))].sort());
   });
 });
 
