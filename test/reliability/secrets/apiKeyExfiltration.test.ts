@@ -7,7 +7,6 @@ import { createEngine, type Engine } from '../../../electron/core/engine';
 import { llmEnvironmentFrom } from '../../../electron/core/settings/LlmSettingsService';
 import { SessionSecretStore } from '../../../electron/core/settings/secretStore';
 import { WebShellServer } from '../../../electron/server/WebShellServer';
-import { TOKEN_PROTOCOL_PREFIX, WIRE_PROTOCOL } from '../../../shared/contract/webShellAccess';
 import { startFakeAnthropicServer, textTurn, type FakeAnthropicServer } from '../../helpers/fakeAnthropicServer';
 import { createStandardScenario, type StandardScenario } from '../../fixtures/scenarioHome';
 import { recordFigure } from '../support/figureLog';
@@ -26,7 +25,8 @@ function keysArrived(foreign: FakeAnthropicServer): number {
 
 /** A client of a web shell, as anyone holding its token could be. */
 async function tokenHolder(port: number): Promise<{ call: (method: string, args: unknown) => Promise<unknown>; close: () => void }> {
-  const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`, [WIRE_PROTOCOL, `${TOKEN_PROTOCOL_PREFIX}${TOKEN}`]);
+  // A script holding the token, as an attacker would use it: a bearer header, no browser.
+  const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`, { headers: { authorization: `Bearer ${TOKEN}` } });
   await new Promise((resolve, reject) => {
     ws.once('open', resolve);
     ws.once('error', reject);

@@ -9,7 +9,6 @@ import type { ShellCapability } from '../../../shared/contract/capabilities';
 import { requestNames } from '../../../shared/contract/channels';
 import { neededCapability } from '../../../shared/contract/dispatch';
 import { requestSchemas, type RequestName } from '../../../shared/contract/requests';
-import { TOKEN_PROTOCOL_PREFIX, WIRE_PROTOCOL } from '../../../shared/contract/webShellAccess';
 import type { HomeSnapshot } from '../../../shared/model/home';
 import { createStandardScenario, type StandardScenario } from '../../fixtures/scenarioHome';
 import { recordFigure } from '../support/figureLog';
@@ -160,7 +159,8 @@ describe('a read-only server changes nothing any client sees', () => {
 
   /** One client of the server: a WebSocket that sends a request and waits for its reply. */
   async function client(): Promise<{ call: (method: string, args: unknown) => Promise<unknown>; close: () => void }> {
-    const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`, [WIRE_PROTOCOL, `${TOKEN_PROTOCOL_PREFIX}${token}`]);
+    // A script holding the token, as an attacker would use it: a bearer header, no browser.
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`, { headers: { authorization: `Bearer ${token}` } });
     await new Promise((resolveOpen, reject) => {
       ws.once('open', resolveOpen);
       ws.once('error', reject);
