@@ -11,6 +11,7 @@ import { HomeService, type HomeServiceOptions } from './home/HomeService';
 import { JobService } from './jobs/JobService';
 import { createLiveHome, type LiveHome } from './liveHome';
 import { MemoryReviewService } from './memory/MemoryReviewService';
+import { testReadDelayFrom } from './memory/scanProgress';
 import { llmEnvironmentFrom, LlmSettingsService, type LlmEnvironment } from './settings/LlmSettingsService';
 import { SessionSecretStore, type SecretStore } from './settings/secretStore';
 import { TranscriptService } from './transcripts/TranscriptService';
@@ -80,7 +81,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const llm = options.llm ?? { secrets: new SessionSecretStore(), environment: llmEnvironmentFrom(process.env, { useApiKey: true }) };
   const llmSettings = new LlmSettingsService(options.dataDir, llm.secrets, llm.environment);
   const jobs = new JobService({ home, llm: llmSettings, writer, dataDir: options.dataDir });
-  const memory = new MemoryReviewService({ home, writer, live });
+  const memory = new MemoryReviewService({ home, writer, live, testReadDelayMs: testReadDelayFrom(process.env) });
   const transcripts = new TranscriptService(home, live);
   const roots = options.roots.map((root) => root.path);
   const catalog = new CatalogService({ home, live, dataDir: options.dataDir, roots, scanWorker: options.catalogScanWorker ?? null });

@@ -13,6 +13,7 @@ export function forwardEngineEvents(
     jobs.onDidProgress((progress) => sink('jobProgress', progress)),
     jobs.onDidFinish((summary) => sink('jobFinished', summary)),
     memory.onDidChangeMemory((change) => sink('memoryChanged', change)),
+    memory.onDidProgress((progress) => sink('memoryReviewProgress', progress)),
     transcripts.onDidChangeTranscript(({ configRoot, slug, sessionId, generation, bytes }) =>
       sink('transcriptChanged', { configRoot, slug, sessionId, generation, bytes }),
     ),

@@ -13,6 +13,7 @@ import { TranscriptPage } from './features/transcript/TranscriptPage';
 import { ProjectSidebar } from './features/sidebar/ProjectSidebar';
 import { assertNever } from '../../shared/result';
 import { MiddleTruncate } from './components/MiddleTruncate';
+import { PendingState } from './components/PendingState';
 import { CommandPalette } from './shell/CommandPalette';
 import { openOverlay, useOverlayStore } from './shell/overlayStore';
 import { MOD } from './shell/shortcuts';
@@ -71,7 +72,7 @@ export function App() {
 
   if (accessProblem) return <AccessPage problem={accessProblem} />;
   if (error && !home) return <p className="error">Cannot load: {error}</p>;
-  if (!home) return <p className="muted">Loading…</p>;
+  if (!home) return <PendingState label="Finding Claude Code's projects" />;
   if (home.empty) return <EmptyHome />;
   return <Shell project={project} page={page} />;
 }

@@ -1,6 +1,7 @@
 import type { HistoryChangedEvent } from '../history/historyRequestSchemas';
 import type { JobProgress, JobSummary } from '../jobs/jobTypes';
 import type { MemoryFolderRef } from '../memory/memoryFolderRef';
+import type { MemoryReviewProgress } from '../memory/memoryReviewProgress';
 import type { HomeSnapshot } from '../model/home';
 import type { CatalogProgress, SessionUpdate } from '../model/catalog';
 import type { SearchDoneEvent, SearchHitsEvent } from '../model/search';
@@ -27,6 +28,7 @@ export interface EventPayloads {
   jobProgress: JobProgress;
   jobFinished: JobSummary;
   memoryChanged: MemoryChangedEvent;
+  memoryReviewProgress: MemoryReviewProgress;
   agentMemoriesChanged: AgentMemoriesChangedEvent;
   transcriptChanged: TranscriptChangedEvent;
   catalogProgress: CatalogProgress;
@@ -44,6 +46,7 @@ export const eventNames = [
   'jobProgress',
   'jobFinished',
   'memoryChanged',
+  'memoryReviewProgress',
   'agentMemoriesChanged',
   'transcriptChanged',
   'catalogProgress',

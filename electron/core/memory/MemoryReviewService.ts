@@ -5,6 +5,7 @@ import { bodyStartOf } from '../../../shared/memory/frontmatterBlock';
 import { replaceBody, setFrontmatterField } from '../../../shared/memory/frontmatterPatch';
 import { appendPointer, removePointersTo, retargetPointers } from '../../../shared/memory/indexEdits';
 import type { MemoryFolderRef } from '../../../shared/memory/memoryFolderRef';
+import type { MemoryReviewProgress } from '../../../shared/memory/memoryReviewProgress';
 import type {
   FrontmatterFieldView,
   IndexView,
@@ -27,6 +28,7 @@ import type { WatchedChange } from '../watch/watchedChange';
 import { frontmatterField, parseFrontmatter } from './frontmatter';
 import { MemoryFolderAnalyzer, MAX_TOPIC_FILE_BYTES, type AnalyzedFile, type AnalyzedIndex } from './memoryFolderAnalyzer';
 import { MemoryFolderResolver, type ResolvedMemoryFolder } from './memoryFolderResolver';
+import { ScanProgress } from './scanProgress';
 import { SecretMasker } from './secretMasker';
 
 export type MemoryFileEvent = 'add' | 'change' | 'unlink';
@@ -53,6 +55,8 @@ export interface MemoryReviewServiceOptions {
   readonly analyzer?: MemoryFolderAnalyzer;
   readonly now?: () => number;
   readonly staleAfterDays?: number;
+  /** Test seam: every file read of a review waits this long (see `testReadDelayFrom`). */
+  readonly testReadDelayMs?: number;
 }
 
 export interface FieldEdits {
@@ -115,6 +119,7 @@ export class MemoryReviewService {
   private readonly writer: ChangeSetWriter;
   private readonly masker = new SecretMasker();
   private readonly listeners = new Set<(change: MemoryChange) => void>();
+  private readonly progressListeners = new Set<(progress: MemoryReviewProgress) => void>();
   private readonly knownAgentDirs = new Set<string>();
   private readonly unsubscribe: (() => void)[];
 
@@ -132,9 +137,22 @@ export class MemoryReviewService {
     return () => this.listeners.delete(listener);
   }
 
+  /** How far each review got: files read of all, then the findings, then done. */
+  onDidProgress(listener: (progress: MemoryReviewProgress) => void): () => void {
+    this.progressListeners.add(listener);
+    return () => this.progressListeners.delete(listener);
+  }
+
+  private reportProgress(progress: MemoryReviewProgress): void {
+    for (const listener of this.progressListeners) listener(progress);
+  }
+
   async getReview(ref: MemoryFolderRef): Promise<MemoryReview> {
     const folder = await this.resolve(ref);
     const now = this.now();
+    const progress = new ScanProgress((report) => this.reportProgress({ folder: folder.ref, ...report }), {
+      readDelayMs: this.options.testReadDelayMs,
+    });
     const analysis = await this.analyzer.analyze({
       memoryDir: folder.memoryDir,
       kind: folder.kind,
@@ -143,6 +161,7 @@ export class MemoryReviewService {
       staleAfterDays: this.options.staleAfterDays,
       // An agent's folder comes from a repository: one that leads out of its project is not read.
       boundary: folder.kind === 'agent' ? folder.root.boundary : null,
+      progress,
     });
     const inScan = new Set(analysis.findings.filter((f) => f.code === 'scan.beyond-cap').map((f) => f.file));
     const files = analysis.files.map((file) => this.reviewedFile(file, !inScan.has(file.relativePath), analysis.findings, now));
@@ -167,7 +186,7 @@ export class MemoryReviewService {
           : folderSymlinkOutside
             ? 'The memory folder is a symlink that leads elsewhere; nothing is written through it'
             : null;
-    return this.maskReview({
+    const review = await this.maskReview({
       folder: folder.ref,
       title: folder.title,
       memoryDir: folder.memoryDir,
@@ -182,6 +201,8 @@ export class MemoryReviewService {
       staleAfterDays: this.options.staleAfterDays ?? 30,
       warnings: analysis.warnings,
     });
+    this.reportProgress({ folder: folder.ref, step: 'done', done: files.length, total: files.length });
+    return review;
   }
 
   /** Masks secrets in the texts of a review (the indexes, descriptions and manifest lines) with one scan. */

@@ -25,6 +25,7 @@ import { describeFsError, warning } from '../fs/readSafely';
 import { readConsolidationLockStatus } from '../lock/consolidationLockStatus';
 import { isLiveDreamLock } from '../lock/liveDreamLock';
 import { frontmatterField, parseFrontmatter } from './frontmatter';
+import type { ScanProgressSink } from './scanProgress';
 import { SecretScanner } from './secretScan';
 
 /** Files larger than this are not memories anyone wrote by hand; they are listed, not read. */
@@ -96,6 +97,8 @@ export interface AnalyzeOptions {
    * that leads out of it through a symlink is not read at all: its review is the `folder.outside-root` finding.
    */
   readonly boundary?: string | null;
+  /** Told how many files there are to read and each one read, so a slow first scan can show how far it got. */
+  readonly progress?: ScanProgressSink;
 }
 
 const NO_LOCK: ConsolidationLockStatus = { exists: false, lastConsolidatedAt: null, holderPid: null, holderAlive: null };
@@ -179,6 +182,7 @@ export class MemoryFolderAnalyzer {
     const otherSymlinksOutside = found.filter((e) => e.outside && e.relativePath.endsWith(ENTRYPOINT_NAME)).map((e) => e.relativePath);
     const indexes = this.readIndexes(memoryDir, options.kind, found, warnings);
     const topics = found.filter((e) => basename(e.relativePath) !== ENTRYPOINT_NAME);
+    options.progress?.begin(topics.length);
     this.forgetGone(memoryDir, found);
     const projectRoot =
       options.projectPath && statSync(options.projectPath, { throwIfNoEntry: false })?.isDirectory() ? options.projectPath : null;
@@ -195,6 +199,7 @@ export class MemoryFolderAnalyzer {
     const files: AnalyzedFile[] = [];
     for (const entry of topics) {
       const text = entry.outside ? this.outsideText() : await this.analyzeText(entry);
+      await options.progress?.fileRead();
       if (text.warning) warnings.push(text.warning);
       const scope = entry.relativePath.startsWith('team/') && options.kind === 'project' ? 'team' : 'private';
       const missingPaths = projectRoot
@@ -226,6 +231,7 @@ export class MemoryFolderAnalyzer {
         },
       });
     }
+    options.progress?.checking();
     const findings = computeFindings({
       kind: options.kind,
       files: files.map((f) => f.facts),

@@ -92,7 +92,7 @@ test.describe('a UI that fits, reads in both themes and works from the keyboard'
       open: async (page) => {
         await page.getByRole('tab', { name: 'History' }).click();
         await expect(page.getByRole('heading', { name: 'History', level: 1 })).toBeVisible();
-        await expect(page.getByRole('region', { name: 'History' }).getByText('Loading…')).toHaveCount(0);
+        await expect(page.getByRole('region', { name: 'History' }).getByRole('status', { name: 'Reading the history' })).toHaveCount(0);
       },
     },
     {

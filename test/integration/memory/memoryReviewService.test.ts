@@ -66,6 +66,24 @@ describe('MemoryReviewService: review', () => {
     expect(review.readOnlyReason).toBeNull();
   });
 
+  it('tells how far a review got (files read of all, the findings, done), forwarded to the shells as memoryReviewProgress', async () => {
+    const events: unknown[] = [];
+    const stop = engine.subscribe((event, payload) => {
+      if (event === 'memoryReviewProgress') events.push(payload);
+    });
+    const review = await engine.memory.getReview(folder);
+    stop();
+    const total = review.files.length;
+    expect(events[0]).toEqual({ folder, step: 'reading', done: 0, total });
+    expect(events.slice(-3)).toEqual([
+      { folder, step: 'reading', done: total, total },
+      { folder, step: 'checking', done: total, total },
+      { folder, step: 'done', done: total, total },
+    ]);
+    const reads = events.filter((e) => (e as { step: string }).step === 'reading') as { done: number }[];
+    expect(reads.map((e) => e.done)).toEqual([...reads.map((e) => e.done)].sort((a, b) => a - b));
+  });
+
   it('opens a file with its fields, body and recalled text', async () => {
     const file = await engine.memory.readFile(folder, 'feedback_no_force_push.md');
     expect(file.hash).toBe(contentHash(await read('feedback_no_force_push.md')));

@@ -8,6 +8,7 @@ import { agentsChanged, useAgentsStore } from './agentsStore';
 import { SnapshotFileDiff } from './SnapshotFileDiff';
 import { SnapshotPlanDialog } from './SnapshotPlanDialog';
 import { ACTION_TEXT, COMMAND_TITLES, STATE_TEXT } from './snapshotTexts';
+import { PendingState } from '../../components/PendingState';
 
 export interface AgentSnapshotPanelProps {
   readonly agent: AgentMemorySummary;
@@ -72,7 +73,7 @@ export function AgentSnapshotPanel({ agent, readOnly }: AgentSnapshotPanelProps)
   const [error, setError] = useState<string | null>(null);
 
   if (diff.status === 'error') return <p className="error">{diff.message}</p>;
-  if (shown.current === null) return <p className="muted">Loading the snapshot…</p>;
+  if (shown.current === null) return <PendingState label="Comparing the snapshot with local memory" />;
   const { entries, token, warnings } = shown.current;
   const available = availableCommands(agent, shown.current);
 

@@ -8,6 +8,7 @@ import { loadAgents, selectAgent, useAgentsStore } from './agentsStore';
 import { ACTION_BADGE } from './snapshotTexts';
 import { moveFocusByArrows } from '../../components/listKeyboard';
 import { MiddleTruncate } from '../../components/MiddleTruncate';
+import { PendingState } from '../../components/PendingState';
 
 function SnapshotCell({ agent }: { readonly agent: AgentMemorySummary }) {
   if (!agent.snapshot.dir) return <span className="muted">—</span>;
@@ -38,7 +39,7 @@ export function AgentsPage() {
         </button>
       </header>
       {error ? <p className="error">{error}</p> : null}
-      {agents === null ? <p className="muted">Loading…</p> : null}
+      {agents === null && !error ? <PendingState label="Finding agent memories in every project" /> : null}
       {agents !== null && agents.length === 0 ? <p className="muted">No sub-agent has memory or a snapshot yet.</p> : null}
       {agents !== null && agents.length > 0 ? (
         <div className="table-scroll">

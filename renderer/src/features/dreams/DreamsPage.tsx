@@ -11,6 +11,7 @@ import { JobRecordsTable } from './JobRecordsTable';
 import { DreamsReview } from '../history/DreamsReview';
 import { clearJobError, loadJobs, useJobsStore } from './jobsStore';
 import './dreams.css';
+import { PendingState } from '../../components/PendingState';
 
 /** Claude Code's dreams for a project (the gate), our own dreams and extraction replays, their review and records. */
 export function DreamsPage({ project }: { readonly project: ProjectSummary }) {
@@ -54,7 +55,7 @@ export function DreamsPage({ project }: { readonly project: ProjectSummary }) {
       {selected ? <JobDetail job={selected} readOnly={readOnly} /> : null}
       <ExtractionPanel project={project} disabled={readOnly || running} />
       <h2>Job records</h2>
-      {jobs ? <JobRecordsTable jobs={jobs} selectedId={selectedId} /> : <p className="muted">Loading…</p>}
+      {jobs ? <JobRecordsTable jobs={jobs} selectedId={selectedId} /> : <PendingState label="Reading the job records" />}
     </section>
   );
 }

@@ -3,6 +3,7 @@ import type { ProjectSummary } from '../../../../shared/model/home';
 import { api } from '../../api/connectApi';
 import { RelativeTime } from '../../components/RelativeTime';
 import { useRequest } from '../../components/useRequest';
+import { PendingState } from '../../components/PendingState';
 
 export interface GatePanelProps {
   readonly project: ProjectSummary;
@@ -28,7 +29,7 @@ export function GatePanel({ project, revision }: GatePanelProps) {
   const gate = useRequest(`${project.configRoot}\0${project.slug}\0${revision}`, () =>
     api.getDreamGate({ configRoot: project.configRoot, slug: project.slug }),
   );
-  if (gate.status === 'loading') return <p className="muted">Loading…</p>;
+  if (gate.status === 'loading') return <PendingState label="Reading the consolidation lock and the sessions since" />;
   if (gate.status === 'error') return <p className="error">{gate.message}</p>;
   const value = gate.value;
   return (

@@ -11,6 +11,7 @@ import { DiffViewer } from './DiffViewer';
 import { CauseBadge, EvidenceView } from './EvidenceView';
 import { historyChanged, setLayout, showFileVersions, useHistoryStore } from './historyStore';
 import { RollbackDialog } from './RollbackDialog';
+import { PendingState } from '../../components/PendingState';
 
 interface PendingRollback {
   readonly title: string;
@@ -106,7 +107,7 @@ export function ChangeSetDetail({ changeSet, wholeRevertElsewhere = false }: Cha
           }}
         />
       ) : null}
-      {pairs.status === 'loading' ? <p className="muted">Loading the diff…</p> : null}
+      {pairs.status === 'loading' ? <PendingState label="Reading the diff" /> : null}
       {pairs.status === 'error' ? <p className="error">{pairs.message}</p> : null}
       {changeSet.files.map((file) => {
         const pair = pairs.status === 'done' ? pairs.value.find((p) => p.path === file.path) : undefined;

@@ -9,6 +9,7 @@ import { ChangeSetDetail } from './ChangeSetDetail';
 import { historyChanged, useHistoryStore } from './historyStore';
 import { RollbackDialog } from './RollbackDialog';
 import './history.css';
+import { PendingState } from '../../components/PendingState';
 
 function reviewText(item: DreamReviewItem): string {
   if (!item.review) return 'Not reviewed';
@@ -98,7 +99,7 @@ export function DreamsReview({ project }: { readonly project: ProjectSummary }) 
   return (
     <section className="dreams-review" aria-label="Dreams, after the fact">
       <h2>Dreams, after the fact {unreviewed > 0 ? <span className="badge warn">{unreviewed} to review</span> : null}</h2>
-      {dreams.status === 'loading' ? <p className="muted">Loading…</p> : null}
+      {dreams.status === 'loading' ? <PendingState label="Finding the dreams in history" /> : null}
       {dreams.status === 'error' ? <p className="error">{dreams.message}</p> : null}
       {dreams.status === 'done' && dreams.value.length === 0 ? (
         <p className="muted">No dream has changed this memory since history started.</p>

@@ -11,6 +11,7 @@ import { DiffViewer } from './DiffViewer';
 import { CauseBadge } from './EvidenceView';
 import { closeFileVersions, historyChanged, useHistoryStore } from './historyStore';
 import { RollbackDialog } from './RollbackDialog';
+import { PendingState } from '../../components/PendingState';
 
 export interface FileVersionsProps {
   readonly folder: MemoryFolderRef;
@@ -37,7 +38,7 @@ function ComparePair({
 }) {
   const { revision, layout } = useHistoryStore(useShallow((s) => ({ revision: s.revision, layout: s.layout })));
   const pair = useRequest(`${path}\0${from}\0${to}\0${revision}`, () => api.readVersionPair({ folder, path, before: from, after: to }));
-  if (pair.status === 'loading') return <p className="muted">Loading…</p>;
+  if (pair.status === 'loading') return <PendingState label="Reading both versions" />;
   if (pair.status === 'error') return <p className="error">{pair.message}</p>;
   if (pair.value.binary) return <p className="muted">Not shown: binary or too large to compare.</p>;
   return (
@@ -56,7 +57,7 @@ export function FileVersions({ folder, path }: FileVersionsProps) {
   const [choice, setChoice] = useState<{ from: Choice; to: Choice } | null>(null);
   const [pending, setPending] = useState<{ plan: RollbackPlan; version: string } | null>(null);
   const [message, setMessage] = useState<string | null>(null);
-  if (versions.status === 'loading') return <p className="muted">Loading versions…</p>;
+  if (versions.status === 'loading') return <PendingState label="Reading the versions of this file" />;
   if (versions.status === 'error') return <p className="error">{versions.message}</p>;
   const list = versions.value;
   const newest = list[list.length - 1];

@@ -12,6 +12,7 @@ import { FileVersions } from './FileVersions';
 import { selectChangeSet, setScope, toggleCause, useHistoryStore } from './historyStore';
 import './history.css';
 import { countOf } from '../../components/plural';
+import { PendingState } from '../../components/PendingState';
 
 const PAGE_SIZE = 1000;
 
@@ -84,7 +85,7 @@ export function HistoryPage({ project }: { readonly project: ProjectSummary }) {
       {page.status === 'error' ? <p className="error">{page.message}</p> : null}
       <div className="history-body">
         <div className="history-list-pane">
-          {page.status === 'loading' ? <p className="muted">Loading…</p> : null}
+          {page.status === 'loading' ? <PendingState label="Reading the history" /> : null}
           {page.status === 'done' && changeSets.length === 0 ? <p className="muted">No changes recorded here yet.</p> : null}
           {changeSets.length > 0 ? (
             <ChangeSetList changeSets={changeSets} selectedId={selectedId} showFolder={scope === 'all'} onSelect={selectChangeSet} />

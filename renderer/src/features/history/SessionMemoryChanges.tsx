@@ -6,6 +6,7 @@ import { navigate } from '../../stores/navigationStore';
 import { CauseBadge } from './EvidenceView';
 import { selectChangeSet, setScope, useHistoryStore } from './historyStore';
 import './history.css';
+import { PendingState } from '../../components/PendingState';
 
 export interface SessionMemoryChangesProps {
   readonly configRoot: string;
@@ -20,7 +21,7 @@ export interface SessionMemoryChangesProps {
 export function SessionMemoryChanges({ configRoot, slug, sessionId }: SessionMemoryChangesProps) {
   const revision = useHistoryStore((s) => s.revision);
   const changes = useRequest(`${sessionId}\0${revision}`, () => api.listHistory({ sessionId, limit: 200 }));
-  if (changes.status === 'loading') return <p className="muted small">Loading memory changes…</p>;
+  if (changes.status === 'loading') return <PendingState label="Reading the memory changes of this session" />;
   if (changes.status === 'error') return <p className="error small">{changes.message}</p>;
   const list = changes.value.changeSets;
   return (

@@ -11,6 +11,7 @@ import { FindingBadge, TypeBadge } from './MemoryBadges';
 import { MemoryEditor } from './MemoryEditor';
 import { offerUndo, refreshAll, selectFile, setMode, useMemoryReviewStore } from './memoryReviewStore';
 import { useMemoryFile } from './useMemoryFile';
+import { PendingState } from '../../components/PendingState';
 
 const TABS = ['Rendered', 'Raw', 'Frontmatter', 'As recalled'] as const;
 type Tab = (typeof TABS)[number];
@@ -193,7 +194,7 @@ export function FileDetail({ folder, review, entry }: FileDetailProps) {
           ))}
         </ul>
       ) : null}
-      {state.status === 'loading' ? <p className="muted">Loading…</p> : null}
+      {state.status === 'loading' ? <PendingState label="Reading the file" /> : null}
       {state.status === 'error' ? <p className="error">{state.message}</p> : null}
       {mode === 'edit' && editing ? (
         <>

@@ -8,6 +8,7 @@ import { WarningList } from '../../components/WarningList';
 import { FileDetail } from './FileDetail';
 import { FindingsPanel } from './FindingsPanel';
 import { MemoryFilterBar } from './MemoryFilterBar';
+import { MemoryReviewLoading } from './MemoryReviewLoading';
 import { filterFiles } from './memoryFilters';
 import { offerUndo, openFolder, refreshAll, selectFile, setMode, useMemoryReviewStore } from './memoryReviewStore';
 import { ModelViewPanel } from './ModelViewPanel';
@@ -88,7 +89,7 @@ export function MemoryReviewPage({ folder, heading = 'Memory', onOpenSession }: 
     [changed, now],
   );
   if (error && !review) return <p className="error">Cannot read this memory: {error}</p>;
-  if (!review) return <p className="muted">Loading…</p>;
+  if (!review) return <MemoryReviewLoading folder={folder} />;
   const entry = selected ? (review.files.find((f) => f.relativePath === selected) ?? null) : null;
   const counts = { error: 0, warn: 0, info: 0 };
   for (const f of review.findings) counts[f.severity]++;

@@ -11,6 +11,7 @@ import { TimelineFilters } from './TimelineFilters';
 import { setTimelineFilter, useTimelineFilterStore } from './timelineFilterStore';
 import './timeline.css';
 import { countOf } from '../../components/plural';
+import { PendingState } from '../../components/PendingState';
 
 /**
  * The timeline: every session of the chosen project (or of all projects), newest first, with filters and a
@@ -52,7 +53,7 @@ export function SessionsPage({ project }: { readonly project: ProjectSummary }) 
         onSelectDay={(day) => setTimelineFilter({ from: day, to: day })}
       />
       {error ? <p className="error">{error}</p> : null}
-      {!loaded && !error ? <p className="muted">Loading…</p> : null}
+      {!loaded && !error ? <PendingState label="Reading the session list" /> : null}
       {loaded ? (
         <p className="muted small" aria-live="polite">
           {visible.length === sessions.length

@@ -3,13 +3,14 @@ import { useRequest } from '../../components/useRequest';
 import { api } from '../../api/connectApi';
 import type { SessionKey } from './transcriptStore';
 import { formatTime } from './transcriptFormat';
+import { PendingState } from '../../components/PendingState';
 
 /** The session's rolling notes (`<session>/session-memory/summary.md`), section by section. */
 export function SessionMemoryPanel({ session, generation }: { readonly session: SessionKey; readonly generation: number }) {
   const state = useRequest(`${session.configRoot}\0${session.slug}\0${session.sessionId}\0${generation}`, () =>
     api.readSessionMemory(session),
   );
-  if (state.status === 'loading') return <p className="muted small">Loading session memory…</p>;
+  if (state.status === 'loading') return <PendingState label="Reading session memory" />;
   if (state.status === 'error') return <p className="error small">{state.message}</p>;
   const memory = state.value;
   if (!memory.exists) return <p className="muted small">This session has no session memory.</p>;

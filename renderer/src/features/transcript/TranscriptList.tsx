@@ -97,7 +97,7 @@ export function TranscriptList({ outline, onOpenSubagent }: TranscriptListProps)
               {row ? (
                 <EntryView entry={row.entry} onOpenSubagent={onOpenSubagent} continued={continued} />
               ) : (
-                <div className="tx-placeholder">Loading…</div>
+                <div className="tx-placeholder">Reading these lines…</div>
               )}
               {fork ? <ForkSwitcher fork={fork} /> : null}
             </div>

@@ -11,6 +11,7 @@ import { changeView, openSessionTranscript, useTranscriptStore } from './transcr
 import { formatBytes, formatTime, shortId } from './transcriptFormat';
 import './transcript.css';
 import { MiddleTruncate } from '../../components/MiddleTruncate';
+import { PendingState } from '../../components/PendingState';
 
 export interface TranscriptPageProps {
   readonly project: ProjectSummary;
@@ -99,7 +100,7 @@ export function TranscriptPage({ project, route }: TranscriptPageProps) {
           </div>
         </>
       ) : error ? null : (
-        <p className="muted">Opening the transcript…</p>
+        <PendingState label="Opening the transcript" />
       )}
     </section>
   );

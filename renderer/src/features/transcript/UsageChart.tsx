@@ -11,6 +11,7 @@ import { scrollToRow, useTranscriptStore } from './transcriptStore';
 import { usageTotals } from '../../../../shared/transcript/turnUsage';
 import { usageBars } from './usageSeries';
 import './usageChart.css';
+import { PendingState } from '../../components/PendingState';
 
 const MAX_BARS = 120;
 const WIDTH = 240;
@@ -27,7 +28,7 @@ export function UsageChart({ outline }: { readonly outline: TranscriptOutline })
   const session = { configRoot: outline.configRoot, slug: outline.slug, sessionId: outline.sessionId };
   const key = [outline.configRoot, outline.slug, outline.sessionId, outline.generation, outline.rowCount, JSON.stringify(view)].join('\0');
   const state = useRequest(key, () => api.readTranscriptUsage({ ...session, view }));
-  if (state.status === 'loading') return <p className="muted small">Adding up token use…</p>;
+  if (state.status === 'loading') return <PendingState label="Adding up token use" />;
   if (state.status === 'error') return <p className="error small">{state.message}</p>;
   const turns = state.value.turns;
   if (turns.length === 0) return <p className="muted small">No model responses with token counts here.</p>;
