@@ -1,6 +1,16 @@
 /** Error codes the renderer can act on; Electron only passes an Error's message through IPC, so codes travel in the envelope. */
 export type ErrorCode =
-  'INVALID_INPUT' | 'NOT_FOUND' | 'OUTSIDE_ROOT' | 'CONFLICT' | 'LOCK_HELD' | 'READ_ONLY' | 'FORBIDDEN' | 'UNSUPPORTED' | 'INTERNAL';
+  | 'INVALID_INPUT'
+  | 'NOT_FOUND'
+  | 'OUTSIDE_ROOT'
+  | 'CONFLICT'
+  | 'LOCK_HELD'
+  | 'READ_ONLY'
+  | 'FORBIDDEN'
+  | 'UNSUPPORTED'
+  | 'INTERNAL'
+  /** The page cannot reach the engine right now (the web shell's server stopped, a tunnel dropped). */
+  | 'UNAVAILABLE';
 
 export interface AppError {
   readonly code: ErrorCode;

@@ -6,7 +6,7 @@ import type { RequestHandlers } from '../../shared/contract/api';
 import type { ShellCapability } from '../../shared/contract/capabilities';
 import { dispatchRequest } from '../../shared/contract/dispatch';
 import { ACCESS_CHECK_PATH, WIRE_PROTOCOL } from '../../shared/contract/webShellAccess';
-import { wireRequestSchema, type WireEvent, type WireReply } from '../../shared/contract/wire';
+import { wireHeartbeatSchema, wireRequestSchema, type WireEvent, type WireHeartbeat, type WireReply } from '../../shared/contract/wire';
 import { fail } from '../../shared/result';
 import type { EventSink } from '../core/engineEvents';
 import { isAllowedHost, isAllowedOrigin, tokenSource, type HostPolicy } from './requestAuth';
@@ -163,6 +163,11 @@ export class WebShellServer {
     } catch {
       message = undefined;
     }
+    const heartbeat = wireHeartbeatSchema.safeParse(message);
+    if (heartbeat.success) {
+      this.send(client, heartbeat.data);
+      return;
+    }
     const request = wireRequestSchema.safeParse(message);
     if (!request.success) {
       const id = typeof (message as { id?: unknown } | undefined)?.id === 'number' ? (message as { id: number }).id : -1;
@@ -176,7 +181,7 @@ export class WebShellServer {
     this.send(client, { id: request.data.id, result });
   }
 
-  private send(client: WebSocket, message: WireReply | WireEvent): void {
+  private send(client: WebSocket, message: WireReply | WireEvent | WireHeartbeat): void {
     if (client.readyState === client.OPEN) client.send(JSON.stringify(message));
   }
 

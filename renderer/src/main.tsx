@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { api } from './api/connectApi';
+import { ConnectionBanner } from './shell/ConnectionBanner';
 import { loadHome } from './stores/homeStore';
 import { followTheme } from './theme/followTheme';
 import './theme.css';
@@ -10,6 +11,7 @@ import './styles.css';
 followTheme();
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
+    <ConnectionBanner />
     <App />
   </StrictMode>,
 );

@@ -9,6 +9,14 @@ export const wireRequestSchema = z.strictObject({
 
 export type WireRequest = z.infer<typeof wireRequestSchema>;
 
+/**
+ * A liveness probe: the page sends one when the socket has been quiet for a while and the server echoes it at once.
+ * A connection that stays silent after one (a tunnel whose far end went away) is given up and reconnected.
+ */
+export const wireHeartbeatSchema = z.strictObject({ heartbeat: z.number().int().nonnegative() });
+
+export type WireHeartbeat = z.infer<typeof wireHeartbeatSchema>;
+
 export interface WireReply {
   readonly id: number;
   readonly result: unknown;

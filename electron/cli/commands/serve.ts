@@ -6,11 +6,28 @@ import { bundledScanWorkerScript } from '../../core/catalog/scanWorkerScript';
 import { createEngine } from '../../core/engine';
 import { configRootsFromEnv } from '../../core/home/configRoots';
 import { defaultDataDir } from '../../core/home/dataDir';
+import { TOKEN_PATTERN } from '../../../shared/contract/webShellAccess';
 import { createAccessToken, isLoopbackHost } from '../../server/requestAuth';
 import { WebShellServer } from '../../server/WebShellServer';
 import { CliError, type CliIo } from '../cliIo';
 
 export const DEFAULT_PORT = 7420;
+
+/** A token set in the environment must be at least as long as a generated one (24 random bytes, base64url). */
+const MIN_TOKEN_LENGTH = 32;
+
+/**
+ * The access token: `CCMEM_SERVE_TOKEN` when set, so a restarted server (an upgrade, a supervisor's restart) keeps
+ * the pages already open working; otherwise a fresh random one. The environment, not an option: a command line is
+ * visible to every user of the machine.
+ */
+function accessTokenFrom(env: NodeJS.ProcessEnv): string {
+  const given = env.CCMEM_SERVE_TOKEN;
+  if (given === undefined || given === '') return createAccessToken();
+  if (given.length < MIN_TOKEN_LENGTH || !TOKEN_PATTERN.test(given))
+    throw new CliError(`CCMEM_SERVE_TOKEN must be ${MIN_TOKEN_LENGTH} to 256 characters of A-Z, a-z, 0-9, - and _`, 2);
+  return given;
+}
 
 export interface RunningServe {
   readonly url: string;
@@ -32,6 +49,7 @@ export async function startServe(argv: readonly string[], io: CliIo): Promise<Ru
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new CliError(`--port must be a number from 0 to 65535, not ${values.port}`, 2);
   const host = values.host ?? '127.0.0.1';
+  const token = accessTokenFrom(io.env);
   const appRoot = findAppRoot(import.meta.dirname);
   const staticDir = appRoot ? join(appRoot, 'out', 'renderer') : null;
   if (!staticDir || !existsSync(join(staticDir, 'index.html'))) {
@@ -51,7 +69,7 @@ export async function startServe(argv: readonly string[], io: CliIo): Promise<Ru
     handlers: engine.handlers,
     subscribe: (sink) => engine.subscribe(sink),
     staticDir,
-    token: createAccessToken(),
+    token,
     host,
     port,
     readOnly: values['read-only'],

@@ -2,6 +2,7 @@ import { create } from 'zustand';
 import type { HomeSnapshot } from '../../../shared/model/home';
 import type { Result } from '../../../shared/result';
 import { api } from '../api/connectApi';
+import { onReconnected } from '../api/connectionStore';
 
 interface HomeState {
   readonly home: HomeSnapshot | null;
@@ -32,3 +33,5 @@ export async function openDemoHome(): Promise<void> {
 }
 
 api.onHomeChanged((home) => useHomeStore.setState({ home }));
+// Projects may have come or gone while the connection was lost.
+onReconnected(() => void loadHome());

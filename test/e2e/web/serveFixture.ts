@@ -12,14 +12,17 @@ export interface ServedApp {
 }
 
 /**
- * Starts the built `ccmem serve` on a free port for one home, and stops it afterwards. Resolves once the server
- * follows changes, so a test that changes files sees them live.
+ * Starts the built `ccmem serve` for one home, on a free port unless `port` names one (a server restarted where the
+ * page expects it), and stops it afterwards. Resolves once the server follows changes, so a test that changes files
+ * sees them live.
  */
 export async function startServe(
   env: NodeJS.ProcessEnv,
   extraArgs: readonly string[] = [],
+  port = 0,
 ): Promise<ServedApp & { stop: () => Promise<void> }> {
-  const child: ChildProcess = spawn(process.execPath, [resolve(repoRoot, 'out/cli/index.js'), 'serve', '--port', '0', ...extraArgs], {
+  const args = [resolve(repoRoot, 'out/cli/index.js'), 'serve', '--port', String(port), ...extraArgs];
+  const child: ChildProcess = spawn(process.execPath, args, {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

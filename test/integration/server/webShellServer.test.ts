@@ -171,6 +171,21 @@ describe('web shell server', () => {
     }
   });
 
+  it('echoes a heartbeat at once, so the page can tell a live connection from a silent one', async () => {
+    const ws = await openSocket(address.port, { origin }, pageProtocols);
+    try {
+      const echoed = new Promise<unknown>((resolve) => ws.once('message', (data: Buffer) => resolve(JSON.parse(data.toString()))));
+      ws.send(JSON.stringify({ heartbeat: 7 }));
+      expect(await echoed).toEqual({ heartbeat: 7 });
+      // Anything more in the message makes it a malformed request, not a heartbeat.
+      const malformed = new Promise<unknown>((resolve) => ws.once('message', (data: Buffer) => resolve(JSON.parse(data.toString()))));
+      ws.send(JSON.stringify({ heartbeat: 9, method: 'getHome' }));
+      expect(await malformed).toMatchObject({ id: -1, result: { ok: false, error: { code: 'INVALID_INPUT' } } });
+    } finally {
+      ws.close();
+    }
+  });
+
   it('carries a backup archive of several megabytes both ways', async () => {
     // Random base64 barely compresses: the archive, and the request carrying it, are well over 1 MiB.
     writeFileSync(join(scenario.webshop.memoryDir, 'big-notes.md'), `# Notes\n${randomBytes(1_500_000).toString('base64')}\n`);

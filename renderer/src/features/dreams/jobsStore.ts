@@ -2,6 +2,7 @@ import { create } from 'zustand';
 import type { ExtractionSource, JobProgress, JobSummary, JobTarget } from '../../../../shared/jobs/jobTypes';
 import type { Result } from '../../../../shared/result';
 import { api } from '../../api/connectApi';
+import { onReconnected } from '../../api/connectionStore';
 
 interface JobsState {
   /** Every job record, newest first; null until loaded. */
@@ -72,3 +73,7 @@ export function clearJobError(): void {
 
 api.onJobProgress((progress) => useJobsStore.setState((state) => ({ progress: { ...state.progress, [progress.jobId]: progress } })));
 api.onJobFinished((summary) => upsert(summary));
+// A job may have finished while the connection was lost, its event unheard.
+onReconnected(() => {
+  if (useJobsStore.getState().jobs !== null) void loadJobs();
+});

@@ -2,6 +2,7 @@ import { create } from 'zustand';
 import type { UnreviewedDreamCount } from '../../../../shared/history/historyRequestSchemas';
 import { CHANGE_CAUSES, type ChangeCause } from '../../../../shared/history/historyModel';
 import { api } from '../../api/connectApi';
+import { onReconnected } from '../../api/connectionStore';
 
 export type HistoryScope = 'project' | 'all';
 export type DiffLayout = 'side-by-side' | 'inline';
@@ -68,3 +69,5 @@ export function historyChanged(): void {
 
 api.onHistoryChanged(() => historyChanged());
 void loadUnreviewedDreams();
+// The history views read again by themselves (useRequest); the badge's count is kept here.
+onReconnected(() => void loadUnreviewedDreams());

@@ -2,6 +2,7 @@ import { create } from 'zustand';
 import { memoryFolderKey, sameMemoryFolder, type MemoryFolderRef } from '../../../../shared/memory/memoryFolderRef';
 import type { MemoryReview } from '../../../../shared/memory/memoryReview';
 import { api } from '../../api/connectApi';
+import { onReconnected } from '../../api/connectionStore';
 import { DEFAULT_FILTERS, type MemoryFilters } from './memoryFilters';
 
 /** What the detail pane shows. */
@@ -99,3 +100,6 @@ export function refreshAll(): void {
   useMemoryReviewStore.setState((s) => ({ revision: s.revision + 1 }));
   void reloadReview();
 }
+
+// Changes made while the connection was lost were never heard of: read the open folder again.
+onReconnected(refreshAll);

@@ -2,6 +2,7 @@ import { create } from 'zustand';
 import type { ProjectRef } from '../../../../shared/model/home';
 import type { SearchDoneEvent, SearchHit, SearchHitKind, SearchHitsEvent, SearchScope } from '../../../../shared/model/search';
 import { api } from '../../api/connectApi';
+import { onReconnected } from '../../api/connectionStore';
 
 export const SEARCH_LIMIT = 500;
 
@@ -53,6 +54,9 @@ export const useSearchStore = create<SearchState>()(() => ({
   error: null,
 }));
 
+/** Whether the last search also looked at API request records, to make it again the same way. */
+let lastIncludeRequestRecords = false;
+
 /** Events that arrive before `startSearch` has answered with their id. */
 let early: (SearchHitsEvent | SearchDoneEvent)[] = [];
 let awaitingId = false;
@@ -68,6 +72,7 @@ function apply(event: SearchHitsEvent | SearchDoneEvent): void {
 export async function startSearch(query: string, includeRequestRecords = false): Promise<void> {
   const trimmed = query.trim();
   if (trimmed === '') return;
+  lastIncludeRequestRecords = includeRequestRecords;
   useSearchStore.setState({ query, searchId: null, hits: [], running: true, done: null, error: null });
   early = [];
   awaitingId = true;
@@ -103,3 +108,11 @@ function receive(event: SearchHitsEvent | SearchDoneEvent): void {
 
 api.onSearchHits(receive);
 api.onSearchDone(receive);
+
+// A search under way when the connection was lost lost its hits too: it is stopped and made again.
+onReconnected(() => {
+  const { running, searchId, query } = useSearchStore.getState();
+  if (!running) return;
+  if (searchId) void api.cancelSearch({ searchId });
+  void startSearch(query, lastIncludeRequestRecords);
+});

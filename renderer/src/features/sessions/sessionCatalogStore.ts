@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import type { CatalogProgress, SessionCatalogEntry, SessionKey, SessionUpdate } from '../../../../shared/model/catalog';
 import { api } from '../../api/connectApi';
+import { onReconnected } from '../../api/connectionStore';
 
 interface CatalogState {
   /** Every known session, newest first. */
@@ -82,3 +83,11 @@ api.onSessionUpdated((update) => {
 });
 
 api.onCatalogProgress((progress) => useSessionCatalogStore.setState({ progress, building: progress.running }));
+
+// Updates and progress were missed while the connection was lost: a catalog that was asked for is listed again.
+onReconnected(() => {
+  const { loaded, error } = useSessionCatalogStore.getState();
+  if (!loaded && error === null) return;
+  loading = null;
+  void loadSessionCatalog();
+});

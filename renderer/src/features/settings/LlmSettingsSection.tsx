@@ -2,6 +2,8 @@ import { useEffect, useState } from 'react';
 import type { BaseUrlSource, ConnectionTestResult, LlmSettingsPatch, LlmSettingsView } from '../../../../shared/jobs/llmSettings';
 import type { Result } from '../../../../shared/result';
 import { api } from '../../api/connectApi';
+import { useConnectionStore } from '../../api/connectionStore';
+import { PendingState } from '../../components/PendingState';
 
 const KEY_SOURCE_TEXT = {
   environment: 'from ANTHROPIC_API_KEY',
@@ -77,11 +79,16 @@ export function LlmSettingsSection({ readOnly }: { readonly readOnly: boolean })
     setCap(String(next.maxCostUsdPerJob));
   }
 
+  const reconnections = useConnectionStore((s) => s.reconnections);
   useEffect(() => {
-    void api
-      .getLlmSettings({})
-      .then((result) => (result.ok ? show(result.value) : setMessage({ text: result.error.message, error: true })));
-  }, []);
+    // Read again when the connection comes back after a failed first read; a loaded form keeps what is typed in it.
+    if (view !== null) return;
+    void api.getLlmSettings({}).then((result) => {
+      if (!result.ok) return setMessage({ text: result.error.message, error: true });
+      setMessage(null);
+      show(result.value);
+    });
+  }, [reconnections]);
 
   async function save(action: () => Promise<Result<LlmSettingsView>>, done: string): Promise<void> {
     setBusy(true);
@@ -93,7 +100,7 @@ export function LlmSettingsSection({ readOnly }: { readonly readOnly: boolean })
     } else setMessage({ text: result.error.message, error: true });
   }
 
-  if (!view) return message ? <p className="error">{message.text}</p> : <p className="muted">Loading…</p>;
+  if (!view) return message ? <p className="error">{message.text}</p> : <PendingState label="Reading the model settings" />;
   const capValue = Number(cap);
   const typedBaseUrl = baseUrl.trim() === '' ? null : baseUrl.trim();
   // Only the desktop app saves a base URL; the web shell never sends one (its server would refuse it).

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { TerminalSetting } from '../../../../shared/transcript/transcriptOutline';
 import { api } from '../../api/connectApi';
+import { useConnectionStore } from '../../api/connectionStore';
 
 /** The command that opens a terminal, with its placeholders; empty goes back to this platform's default. */
 export function TerminalSettingForm() {
@@ -8,13 +9,16 @@ export function TerminalSettingForm() {
   const [draft, setDraft] = useState('');
   const [message, setMessage] = useState<string | null>(null);
 
+  const reconnections = useConnectionStore((s) => s.reconnections);
   useEffect(() => {
+    // Read again when the connection comes back after a failed first read; a loaded form keeps what is typed in it.
+    if (setting !== null) return;
     void api.getTerminalSetting({}).then((result) => {
       if (!result.ok) return;
       setSetting(result.value);
       setDraft(result.value.command);
     });
-  }, []);
+  }, [reconnections]);
 
   const save = async (command: string) => {
     const result = await api.setTerminalSetting({ command });

@@ -8,6 +8,7 @@ import {
   type TranscriptViewSpec,
 } from '../../../../shared/transcript/transcriptOutline';
 import { api } from '../../api/connectApi';
+import { onReconnected } from '../../api/connectionStore';
 
 export const PAGE_SIZE = 100;
 
@@ -230,3 +231,12 @@ export function rowAt(pages: TranscriptState['pages'], row: number): TranscriptR
 }
 
 api.onTranscriptChanged((change) => void onTranscriptChanged(change));
+
+// The open session may have grown while the connection was lost; pages that failed meanwhile are asked for again.
+onReconnected(() => {
+  const { session, outline } = useTranscriptStore.getState();
+  if (!session) return;
+  useTranscriptStore.setState({ error: null });
+  if (outline) void onTranscriptChanged({ ...session, generation: outline.generation });
+  else void loadOutline(null);
+});
