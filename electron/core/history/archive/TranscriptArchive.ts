@@ -1,0 +1,795 @@
+import { promises as fs } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+import { errorCode, readSmallText } from '../../fs/readSafely';
+import type { RandomAccessSource } from '../../fs/randomAccessSource';
+import { ArchivedFileSource, readFrame } from './ArchivedFileSource';
+import { encodeDataFrame, encodeMetaFrame, FRAME_HEADER_BYTES, MAX_FRAME_BYTES } from './archiveFrames';
+import { backupDataFileName, fileHistoryDir, generationOf, transcriptDataFileName, transcriptsDir } from './archiveDataFiles';
+import { manifestExists, readManifest, writeManifest } from './archiveManifestFile';
+import {
+  type ArchivedAgentMeta,
+  type ArchivedBackupRecord,
+  type ArchivedFileRecord,
+  type ArchivedLayout,
+  type ArchiveManifest,
+  type DataFileDescription,
+  type FrameRef,
+  type ReleasedRecord,
+  type SourceIdentity,
+} from './archiveModel';
+import { HEAD_BYTES, rebuildManifest, reconcileManifest, TAIL_BYTES } from './archiveRecovery';
+import { SnapshotLineCollector } from './fileHistorySnapshots';
+
+/** A file-history backup larger than this is not a memory file's (Claude Code caps those far lower); it is not kept. */
+const MAX_BACKUP_BYTES = 32 * 1024 * 1024;
+const MAX_META_BYTES = 64 * 1024;
+/** A long run saves the manifest this often, so a crash loses at most this much work (the frames are re-archived). */
+const SAVE_EVERY_MS = 10_000;
+/** A transcript whose frames outnumber this many times its size in full frames (many small appends) is packed anew. */
+const REPACK_FACTOR = 2;
+const REPACK_SLACK = 16;
+
+/** A transcript on disk as the catalog knows it, to be archived (or found up to date). */
+export interface ArchiveCandidate {
+  readonly path: string;
+  readonly configRoot: string;
+  readonly slug: string;
+  readonly sessionId: string;
+  /** Null for the session's own transcript. */
+  readonly agentId: string | null;
+  readonly layout: ArchivedLayout;
+  /** The file as the catalog last saw it: a file the archive holds in this version is not even opened. */
+  readonly identity: SourceIdentity;
+  /** The session's folder, against which file-history snapshots may name paths. */
+  readonly cwd: string | null;
+  /** Whether a path lies in a memory folder: the file-history backups of memory files are kept too. */
+  readonly isMemoryPath: (path: string) => boolean;
+}
+
+export interface ArchiveProgress {
+  readonly filesDone: number;
+  readonly filesTotal: number;
+  readonly bytesDone: number;
+  readonly bytesTotal: number;
+}
+
+export interface ArchiveRunOptions {
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (progress: ArchiveProgress) => void;
+  /**
+   * The sessions (`configRoot\0slug\0sessionId`) the candidates cover: archived files of these sessions missing from the
+   * candidates are checked on disk and marked gone. Without it the candidates are every transcript on disk.
+   */
+  readonly sessions?: ReadonlySet<string>;
+}
+
+export interface ArchiveRunResult {
+  readonly filesChecked: number;
+  /** Files archived from their start, continued, or archived anew after a rewrite. */
+  readonly filesArchived: number;
+  readonly filesRewritten: number;
+  /** Transcript bytes compressed by this run. */
+  readonly bytesArchived: number;
+  /** Archived files this run found deleted from disk. */
+  readonly filesGone: number;
+  readonly backupsArchived: number;
+  readonly cancelled: boolean;
+}
+
+/** What removing sessions from the archive freed. */
+export interface ArchiveRemoval {
+  readonly sessions: number;
+  readonly files: number;
+  readonly compressedBytes: number;
+}
+
+/** One project's share of the archive. */
+export interface ArchivedProjectTotals {
+  readonly configRoot: string;
+  readonly slug: string;
+  readonly sessions: number;
+  /** Sessions whose own transcript Claude Code deleted: the archive is the only copy. */
+  readonly deletedSessions: number;
+  readonly bytes: number;
+  readonly compressedBytes: number;
+  /** Last activity (file mtime) of its oldest and newest archived session. */
+  readonly oldestMs: number | null;
+  readonly newestMs: number | null;
+}
+
+export interface ArchiveTotals {
+  readonly sessions: number;
+  readonly deletedSessions: number;
+  readonly files: number;
+  /** Transcript and backup bytes held, before compression; `compressedBytes` is what they take in the archive. */
+  readonly bytes: number;
+  readonly compressedBytes: number;
+  readonly backups: number;
+  readonly oldestMs: number | null;
+  readonly projects: readonly ArchivedProjectTotals[];
+}
+
+interface SessionGroup {
+  readonly configRoot: string;
+  readonly slug: string;
+  readonly sessionId: string;
+  readonly files: ArchivedFileRecord[];
+  lastActivityMs: number;
+}
+
+export function archiveSessionKey(configRoot: string, slug: string, sessionId: string): string {
+  return `${configRoot}\0${slug}\0${sessionId}`;
+}
+
+function sameIdentity(a: SourceIdentity, b: SourceIdentity): boolean {
+  return a.fileId === b.fileId && a.size === b.size && a.mtimeNs === b.mtimeNs;
+}
+
+function identityOf(stats: { dev: bigint; ino: bigint; size: bigint; mtimeNs: bigint; mtimeMs: bigint }): SourceIdentity {
+  return {
+    fileId: `${stats.dev}:${stats.ino}`,
+    size: Number(stats.size),
+    mtimeNs: stats.mtimeNs.toString(),
+    mtimeMs: Number(stats.mtimeMs),
+  };
+}
+
+async function readExactly(handle: FileHandle, length: number, position: number): Promise<Buffer> {
+  const buffer = Buffer.alloc(length);
+  const { bytesRead } = await handle.read(buffer, 0, length, position);
+  return buffer.subarray(0, bytesRead);
+}
+
+/** The `.meta.json` beside a sub-agent transcript, as far as it can be read (it is optional). */
+async function readAgentMeta(path: string): Promise<ArchivedAgentMeta | null> {
+  try {
+    const value: unknown = JSON.parse(await readSmallText(path.replace(/\.jsonl$/, '.meta.json'), MAX_META_BYTES));
+    if (!value || typeof value !== 'object') return null;
+    const meta = value as Record<string, unknown>;
+    const text = (key: string) => (typeof meta[key] === 'string' && meta[key] !== '' ? (meta[key] as string) : null);
+    return { agentType: text('agentType'), description: text('description'), toolUseId: text('toolUseId') };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The transcript archive: a compressed copy, in the app data folder, of every session and sub-agent transcript the
+ * catalog finds, kept up to date by appending only what a transcript gained, so what Claude Code deletes after
+ * `cleanupPeriodDays` can still be read. Also keeps the `file-history` backups that snapshot lines name for memory
+ * files. It never writes under a config root.
+ *
+ * Layout under its folder: `manifest.json` (every archived file, its frames and where it stood on disk), and data
+ * files of independent frames (see archiveFrames.ts) in `transcripts/` and `file-history/`. Reads by byte offset
+ * (`openSource`) decode only the frames they touch. Changes are made one at a time.
+ */
+export class TranscriptArchive {
+  private records = new Map<string, ArchivedFileRecord>();
+  private backups = new Map<string, ArchivedBackupRecord>();
+  private released = new Map<string, ReleasedRecord>();
+  private loaded: Promise<void> | null = null;
+  private queue: Promise<unknown> = Promise.resolve();
+  /** Data files replaced or dropped: removed once a manifest that no longer names them is saved. */
+  private obsolete: string[] = [];
+
+  constructor(readonly dir: string) {}
+
+  /** Reads the manifest once (rebuilding it from the data files if it is unreadable); later calls share the first. */
+  load(): Promise<void> {
+    this.loaded ??= this.readState();
+    return this.loaded;
+  }
+
+  /** Every archived transcript: on disk still, or only here (`goneSince` set). */
+  files(): readonly ArchivedFileRecord[] {
+    return [...this.records.values()];
+  }
+
+  record(path: string): ArchivedFileRecord | null {
+    return this.records.get(path) ?? null;
+  }
+
+  fileHistoryBackups(): readonly ArchivedBackupRecord[] {
+    return [...this.backups.values()];
+  }
+
+  /** Where a record's frames are (for readers that decode them themselves, such as the search threads). */
+  dataPath(record: ArchivedFileRecord): string {
+    return join(transcriptsDir(this.dir), record.dataFile);
+  }
+
+  /** An archived transcript read by byte offset, as it was on disk when last archived; null when not archived. */
+  async openSource(path: string): Promise<RandomAccessSource | null> {
+    await this.load();
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const record = this.records.get(path);
+      if (!record) return null;
+      try {
+        return await ArchivedFileSource.open(this.dataPath(record), record.frames, record.bytes, record.source);
+      } catch (error) {
+        // Archived anew between the look-up and the open: the next look-up finds the new data file.
+        if (errorCode(error) !== 'ENOENT' || attempt > 0) throw error;
+      }
+    }
+    return null;
+  }
+
+  /** A kept file-history backup's bytes; null when the archive has none by that name. */
+  async readFileHistoryBackup(configRoot: string, sessionId: string, backupFileName: string): Promise<Buffer | null> {
+    await this.load();
+    const backup = this.backups.get(this.backupKey(configRoot, sessionId, backupFileName));
+    if (!backup) return null;
+    const handle = await open(join(fileHistoryDir(this.dir), backup.dataFile), 'r');
+    try {
+      return await readFrame(handle, backup.frame);
+    } finally {
+      await handle.close();
+    }
+  }
+
+  totals(): ArchiveTotals {
+    const projects = new Map<string, ArchivedProjectTotals>();
+    const sessions = this.sessionGroups();
+    let deletedSessions = 0;
+    let oldestMs: number | null = null;
+    for (const group of sessions.values()) {
+      const deleted = this.isDeleted(group);
+      if (deleted) deletedSessions++;
+      oldestMs = oldestMs === null ? group.lastActivityMs : Math.min(oldestMs, group.lastActivityMs);
+      const key = `${group.configRoot}\0${group.slug}`;
+      const project = projects.get(key) ?? {
+        configRoot: group.configRoot,
+        slug: group.slug,
+        sessions: 0,
+        deletedSessions: 0,
+        bytes: 0,
+        compressedBytes: 0,
+        oldestMs: null,
+        newestMs: null,
+      };
+      projects.set(key, {
+        ...project,
+        sessions: project.sessions + 1,
+        deletedSessions: project.deletedSessions + (deleted ? 1 : 0),
+        bytes: project.bytes + group.files.reduce((sum, file) => sum + file.bytes, 0),
+        compressedBytes: project.compressedBytes + group.files.reduce((sum, file) => sum + file.compressedBytes, 0),
+        oldestMs: project.oldestMs === null ? group.lastActivityMs : Math.min(project.oldestMs, group.lastActivityMs),
+        newestMs: project.newestMs === null ? group.lastActivityMs : Math.max(project.newestMs, group.lastActivityMs),
+      });
+    }
+    let bytes = 0;
+    let compressedBytes = 0;
+    for (const record of this.records.values()) {
+      bytes += record.bytes;
+      compressedBytes += record.compressedBytes;
+    }
+    for (const backup of this.backups.values()) {
+      bytes += backup.bytes;
+      compressedBytes += backup.compressedBytes;
+    }
+    return {
+      sessions: sessions.size,
+      deletedSessions,
+      files: this.records.size,
+      bytes,
+      compressedBytes,
+      backups: this.backups.size,
+      oldestMs,
+      projects: [...projects.values()].sort((a, b) => a.configRoot.localeCompare(b.configRoot) || a.slug.localeCompare(b.slug)),
+    };
+  }
+
+  /**
+   * Archives what the candidates gained since the last run, oldest first (the files Claude Code deletes next), and
+   * marks archived files that left the disk. Cancelling stops after the frame being written; what was written counts.
+   */
+  update(candidates: readonly ArchiveCandidate[], options: ArchiveRunOptions = {}): Promise<ArchiveRunResult> {
+    return this.serialize(async () => {
+      await this.load();
+      return this.runUpdate(candidates, options);
+    });
+  }
+
+  /** Removes the sessions whose last activity is before `before`; files still on disk are not archived again unless they change. */
+  prune(before: Date): Promise<ArchiveRemoval> {
+    return this.serialize(async () => {
+      await this.load();
+      const keys = [...this.sessionGroups()].filter(([, group]) => group.lastActivityMs < before.getTime()).map(([key]) => key);
+      return this.removeSessions(keys, true);
+    });
+  }
+
+  /** Removes the sessions with the oldest activity until the archive takes no more than `maxBytes`. */
+  pruneToSize(maxBytes: number): Promise<ArchiveRemoval> {
+    return this.serialize(async () => {
+      await this.load();
+      let total = this.totals().compressedBytes;
+      if (total <= maxBytes) return { sessions: 0, files: 0, compressedBytes: 0 };
+      const keys: string[] = [];
+      const oldestFirst = [...this.sessionGroups()].sort(([, a], [, b]) => a.lastActivityMs - b.lastActivityMs);
+      for (const [key, group] of oldestFirst) {
+        if (total <= maxBytes) break;
+        keys.push(key);
+        total -= group.files.reduce((sum, file) => sum + file.compressedBytes, 0) + this.backupBytesOf(group);
+      }
+      return this.removeSessions(keys, true);
+    });
+  }
+
+  /** Removes every archived session of one project (of every config root when `configRoot` is null). */
+  deleteProject(configRoot: string | null, slug: string): Promise<ArchiveRemoval> {
+    return this.serialize(async () => {
+      await this.load();
+      const keys = [...this.sessionGroups()]
+        .filter(([, group]) => group.slug === slug && (configRoot === null || group.configRoot === configRoot))
+        .map(([key]) => key);
+      return this.removeSessions(keys, false);
+    });
+  }
+
+  /** Waits for a running change and saves what it left. */
+  async dispose(): Promise<void> {
+    await this.queue.catch(() => undefined);
+  }
+
+  // --- running ----------------------------------------------------------------------------------------------
+
+  private serialize<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(task, task);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async readState(): Promise<void> {
+    const exists = await manifestExists(this.dir);
+    const saved = exists ? await readManifest(this.dir) : null;
+    let manifest: ArchiveManifest;
+    let changed: boolean;
+    if (saved === null) {
+      manifest = await rebuildManifest(this.dir, new Date().toISOString());
+      changed = exists || manifest.files.length > 0 || manifest.backups.length > 0;
+    } else {
+      ({ manifest, changed } = await reconcileManifest(this.dir, saved));
+    }
+    this.records = new Map(manifest.files.map((record) => [record.path, record]));
+    this.backups = new Map(manifest.backups.map((b) => [this.backupKey(b.configRoot, b.sessionId, b.backupFileName), b]));
+    this.released = new Map(manifest.released.map((entry) => [entry.path, entry]));
+    if (changed) await this.save();
+  }
+
+  private async runUpdate(candidates: readonly ArchiveCandidate[], options: ArchiveRunOptions): Promise<ArchiveRunResult> {
+    const pending = candidates
+      .filter((candidate) => !this.upToDate(candidate))
+      .sort((a, b) => a.identity.mtimeMs - b.identity.mtimeMs || a.path.localeCompare(b.path));
+    const bytesTotal = pending.reduce((sum, candidate) => sum + this.bytesToArchive(candidate), 0);
+    let filesDone = 0;
+    let bytesDone = 0;
+    const report = (): void => options.onProgress?.({ filesDone, filesTotal: pending.length, bytesDone, bytesTotal });
+    report();
+    let filesArchived = 0;
+    let filesRewritten = 0;
+    let filesGone = 0;
+    let backupsArchived = 0;
+    let cancelled = false;
+    let savedAt = Date.now();
+    const now = () => new Date().toISOString();
+    for (const candidate of pending) {
+      if (options.signal?.aborted) {
+        cancelled = true;
+        break;
+      }
+      const outcome = await this.archiveFile(candidate, options.signal, (bytes) => {
+        bytesDone += bytes;
+        report();
+      });
+      filesDone++;
+      if (outcome.kind === 'gone') filesGone++;
+      if (outcome.kind === 'created' || outcome.kind === 'appended' || outcome.kind === 'rewritten') filesArchived++;
+      if (outcome.kind === 'rewritten') filesRewritten++;
+      backupsArchived += await this.archiveBackups(candidate, outcome.backups, now());
+      report();
+      if (Date.now() - savedAt > SAVE_EVERY_MS) {
+        await this.save();
+        savedAt = Date.now();
+      }
+    }
+    cancelled ||= options.signal?.aborted ?? false;
+    if (!cancelled) filesGone += await this.markGone(candidates, options.sessions ?? null, now());
+    await this.save();
+    return {
+      filesChecked: candidates.length,
+      filesArchived,
+      filesRewritten,
+      bytesArchived: bytesDone,
+      filesGone,
+      backupsArchived,
+      cancelled,
+    };
+  }
+
+  /** The archive holds this version of the file already (or the user released it and it has not changed since). */
+  private upToDate(candidate: ArchiveCandidate): boolean {
+    const released = this.released.get(candidate.path);
+    if (released && candidate.identity.mtimeMs <= released.mtimeMs) return true;
+    const record = this.records.get(candidate.path);
+    if (!record || !sameIdentity(record.source, candidate.identity) || record.bytes !== candidate.identity.size) return false;
+    if (record.goneSince !== null) this.records.set(record.path, { ...record, goneSince: null });
+    return true;
+  }
+
+  private bytesToArchive(candidate: ArchiveCandidate): number {
+    const record = this.records.get(candidate.path);
+    const canAppend = record && record.source.fileId === candidate.identity.fileId && candidate.identity.size >= record.bytes;
+    return canAppend ? candidate.identity.size - record.bytes : candidate.identity.size;
+  }
+
+  private async archiveFile(
+    candidate: ArchiveCandidate,
+    signal: AbortSignal | undefined,
+    onBytes: (bytes: number) => void,
+  ): Promise<{ kind: 'unchanged' | 'created' | 'appended' | 'rewritten' | 'gone'; backups: ReadonlyMap<string, string> }> {
+    const none = new Map<string, string>();
+    let source: FileHandle;
+    try {
+      source = await open(candidate.path, 'r');
+    } catch (error) {
+      if (errorCode(error) !== 'ENOENT') throw error;
+      const record = this.records.get(candidate.path);
+      if (record && record.goneSince === null) this.records.set(record.path, { ...record, goneSince: new Date().toISOString() });
+      return { kind: record ? 'gone' : 'unchanged', backups: none };
+    }
+    try {
+      this.released.delete(candidate.path);
+      const identity = identityOf(await source.stat({ bigint: true }));
+      const record = this.records.get(candidate.path) ?? null;
+      let kind: 'created' | 'appended' | 'rewritten';
+      if (!record) kind = 'created';
+      else if (record.source.fileId === identity.fileId && identity.size >= record.bytes && (await this.prefixUnchanged(source, record)))
+        kind = 'appended';
+      else kind = 'rewritten';
+      const collector = new SnapshotLineCollector(candidate.isMemoryPath, candidate.cwd);
+      const written =
+        kind === 'appended' && record
+          ? await this.append(source, record, identity, collector, signal, onBytes)
+          : await this.archiveAnew(source, candidate, record, identity, collector, signal, onBytes);
+      const packed = this.needsRepack(written) ? await this.repack(written) : written;
+      this.records.set(packed.path, packed);
+      return { kind, backups: collector.found };
+    } finally {
+      await source.close();
+    }
+  }
+
+  /** Whether the bytes the archive holds are still the file's first bytes (an append-only transcript keeps them). */
+  private async prefixUnchanged(source: FileHandle, record: ArchivedFileRecord): Promise<boolean> {
+    const headLength = record.head.length / 2;
+    const head = await readExactly(source, headLength, 0);
+    if (head.toString('hex') !== record.head) return false;
+    const tailLength = record.tail.length / 2;
+    const tail = await readExactly(source, tailLength, record.bytes - tailLength);
+    return tail.toString('hex') === record.tail;
+  }
+
+  /** Archives a file from its start into a new data file (first time, or after Claude Code rewrote it). */
+  private async archiveAnew(
+    source: FileHandle,
+    candidate: ArchiveCandidate,
+    previous: ArchivedFileRecord | null,
+    identity: SourceIdentity,
+    collector: SnapshotLineCollector,
+    signal: AbortSignal | undefined,
+    onBytes: (bytes: number) => void,
+  ): Promise<ArchivedFileRecord> {
+    const generation = previous ? generationOf(previous.dataFile) + 1 : 0;
+    const dataFile = transcriptDataFileName(candidate.path, generation);
+    const now = new Date().toISOString();
+    const meta = candidate.layout === 'session' ? null : await readAgentMeta(candidate.path);
+    const description: DataFileDescription = {
+      kind: 'transcript',
+      path: candidate.path,
+      configRoot: candidate.configRoot,
+      slug: candidate.slug,
+      sessionId: candidate.sessionId,
+      agentId: candidate.agentId,
+      layout: candidate.layout,
+      meta,
+      createdAt: now,
+    };
+    const descriptionFrame = encodeMetaFrame(description);
+    await fs.mkdir(transcriptsDir(this.dir), { recursive: true });
+    const data = await open(join(transcriptsDir(this.dir), dataFile), 'w', 0o600);
+    try {
+      await data.write(descriptionFrame, 0, descriptionFrame.length, 0);
+      const base: ArchivedFileRecord = {
+        path: candidate.path,
+        configRoot: candidate.configRoot,
+        slug: candidate.slug,
+        sessionId: candidate.sessionId,
+        agentId: candidate.agentId,
+        layout: candidate.layout,
+        dataFile,
+        bytes: 0,
+        compressedBytes: descriptionFrame.length,
+        frames: [],
+        head: '',
+        tail: '',
+        lineStart: 0,
+        source: identity,
+        meta,
+        firstArchivedAt: previous?.firstArchivedAt ?? now,
+        lastArchivedAt: now,
+        goneSince: null,
+        rewrites: previous ? previous.rewrites + 1 : 0,
+      };
+      const record = await this.writeFrames(source, data, base, identity, 0, collector, signal, onBytes);
+      if (previous) this.obsolete.push(join(transcriptsDir(this.dir), previous.dataFile));
+      return record;
+    } finally {
+      await data.close();
+    }
+  }
+
+  /** Archives what a file gained since the last run, as new frames at the end of its data file. */
+  private async append(
+    source: FileHandle,
+    record: ArchivedFileRecord,
+    identity: SourceIdentity,
+    collector: SnapshotLineCollector,
+    signal: AbortSignal | undefined,
+    onBytes: (bytes: number) => void,
+  ): Promise<ArchivedFileRecord> {
+    // The last line archived may be a snapshot line still being written: read it again for the collector.
+    const rescan = await readExactly(source, record.bytes - record.lineStart, record.lineStart);
+    collector.push(rescan);
+    const data = await open(this.dataPath(record), 'r+');
+    try {
+      return await this.writeFrames(source, data, record, identity, record.bytes, collector, signal, onBytes);
+    } finally {
+      await data.close();
+    }
+  }
+
+  /** Compresses `[from, size)` of the source frame by frame after the record's last frame; returns the record updated. */
+  private async writeFrames(
+    source: FileHandle,
+    data: FileHandle,
+    record: ArchivedFileRecord,
+    identity: SourceIdentity,
+    from: number,
+    collector: SnapshotLineCollector,
+    signal: AbortSignal | undefined,
+    onBytes: (bytes: number) => void,
+  ): Promise<ArchivedFileRecord> {
+    const frames = [...record.frames];
+    let position = record.compressedBytes;
+    let at = from;
+    let head = record.head;
+    let lineStart = record.lineStart;
+    const buffer = Buffer.allocUnsafe(Math.min(MAX_FRAME_BYTES, Math.max(1, identity.size - from)));
+    let last = Buffer.alloc(0);
+    while (at < identity.size && !signal?.aborted) {
+      const { bytesRead } = await source.read(buffer, 0, Math.min(buffer.length, identity.size - at), at);
+      if (bytesRead === 0) break;
+      const slice = buffer.subarray(0, bytesRead);
+      collector.push(slice);
+      const { frame, crc } = await encodeDataFrame(slice);
+      await data.write(frame, 0, frame.length, position);
+      frames.push([at, position, bytesRead, frame.length - FRAME_HEADER_BYTES, crc]);
+      if (head.length < HEAD_BYTES * 2)
+        head = Buffer.concat([Buffer.from(head, 'hex'), slice])
+          .subarray(0, HEAD_BYTES)
+          .toString('hex');
+      const newline = slice.lastIndexOf(0x0a);
+      if (newline >= 0) lineStart = at + newline + 1;
+      last = Buffer.concat([last, slice]).subarray(-TAIL_BYTES);
+      position += frame.length;
+      at += bytesRead;
+      onBytes(bytesRead);
+    }
+    const tail =
+      at === record.bytes
+        ? record.tail
+        : Buffer.concat([Buffer.from(record.tail, 'hex'), last])
+            .subarray(-TAIL_BYTES)
+            .toString('hex');
+    return {
+      ...record,
+      bytes: at,
+      compressedBytes: position,
+      frames,
+      head,
+      tail,
+      lineStart,
+      // Stopped early (cancelled, or the file shrank while read): the next run compares and goes on from here.
+      source: at === identity.size ? identity : { ...identity, size: at },
+      lastArchivedAt: new Date().toISOString(),
+      goneSince: null,
+    };
+  }
+
+  private needsRepack(record: ArchivedFileRecord): boolean {
+    return record.frames.length > Math.ceil(record.bytes / MAX_FRAME_BYTES) * REPACK_FACTOR + REPACK_SLACK;
+  }
+
+  /** Rewrites a data file of many small frames (a session appended to for hours) into full frames, from its own frames. */
+  private async repack(record: ArchivedFileRecord): Promise<ArchivedFileRecord> {
+    const dataFile = transcriptDataFileName(record.path, generationOf(record.dataFile) + 1);
+    const oldHandle = await open(this.dataPath(record), 'r');
+    const newHandle = await open(join(transcriptsDir(this.dir), dataFile), 'w', 0o600);
+    try {
+      const description = await readExactly(oldHandle, record.frames.length > 0 ? record.frames[0][1] : record.compressedBytes, 0);
+      await newHandle.write(description, 0, description.length, 0);
+      const frames: FrameRef[] = [];
+      let position = description.length;
+      let pending: Buffer[] = [];
+      let pendingBytes = 0;
+      let at = 0;
+      const flush = async (): Promise<void> => {
+        if (pendingBytes === 0) return;
+        const slice = Buffer.concat(pending, pendingBytes);
+        const { frame, crc } = await encodeDataFrame(slice);
+        await newHandle.write(frame, 0, frame.length, position);
+        frames.push([at, position, slice.length, frame.length - FRAME_HEADER_BYTES, crc]);
+        position += frame.length;
+        at += slice.length;
+        pending = [];
+        pendingBytes = 0;
+      };
+      for (const frame of record.frames) {
+        const bytes = await readFrame(oldHandle, frame);
+        if (pendingBytes + bytes.length > MAX_FRAME_BYTES) await flush();
+        pending.push(bytes);
+        pendingBytes += bytes.length;
+      }
+      await flush();
+      this.obsolete.push(this.dataPath(record));
+      return { ...record, dataFile, frames, compressedBytes: position };
+    } finally {
+      await oldHandle.close();
+      await newHandle.close();
+    }
+  }
+
+  private backupKey(configRoot: string, sessionId: string, backupFileName: string): string {
+    return `${configRoot}\0${sessionId}\0${backupFileName}`;
+  }
+
+  /** Keeps the file-history backups a transcript's snapshot lines named for memory files, once each. */
+  private async archiveBackups(candidate: ArchiveCandidate, found: ReadonlyMap<string, string>, now: string): Promise<number> {
+    let archived = 0;
+    for (const [backupFileName, trackedPath] of found) {
+      const key = this.backupKey(candidate.configRoot, candidate.sessionId, backupFileName);
+      if (this.backups.has(key)) continue;
+      const sourcePath = join(candidate.configRoot, 'file-history', candidate.sessionId, backupFileName);
+      let bytes: Buffer;
+      try {
+        const stats = await fs.stat(sourcePath);
+        if (!stats.isFile() || stats.size > MAX_BACKUP_BYTES) continue;
+        bytes = await fs.readFile(sourcePath);
+      } catch {
+        // Claude Code removed it already (or never wrote it): nothing left to keep.
+        continue;
+      }
+      const description: DataFileDescription = {
+        kind: 'file-history',
+        configRoot: candidate.configRoot,
+        sessionId: candidate.sessionId,
+        backupFileName,
+        trackedPath,
+        createdAt: now,
+      };
+      const descriptionFrame = encodeMetaFrame(description);
+      const { frame, crc } = await encodeDataFrame(bytes);
+      const dataFile = backupDataFileName(candidate.configRoot, candidate.sessionId, backupFileName);
+      await fs.mkdir(fileHistoryDir(this.dir), { recursive: true });
+      await fs.writeFile(join(fileHistoryDir(this.dir), dataFile), Buffer.concat([descriptionFrame, frame]), { mode: 0o600 });
+      this.backups.set(key, {
+        configRoot: candidate.configRoot,
+        sessionId: candidate.sessionId,
+        backupFileName,
+        trackedPath,
+        dataFile,
+        bytes: bytes.length,
+        compressedBytes: descriptionFrame.length + frame.length,
+        frame: [0, descriptionFrame.length, bytes.length, frame.length - FRAME_HEADER_BYTES, crc],
+        archivedAt: now,
+      });
+      archived++;
+    }
+    return archived;
+  }
+
+  /** Archived files of the covered sessions (all, without `sessions`) that the candidates left out and the disk lost. */
+  private async markGone(candidates: readonly ArchiveCandidate[], sessions: ReadonlySet<string> | null, now: string): Promise<number> {
+    const present = new Set(candidates.map((candidate) => candidate.path));
+    let gone = 0;
+    for (const record of this.records.values()) {
+      if (record.goneSince !== null || present.has(record.path)) continue;
+      if (sessions && !sessions.has(archiveSessionKey(record.configRoot, record.slug, record.sessionId))) continue;
+      try {
+        await fs.stat(record.path);
+      } catch (error) {
+        if (errorCode(error) !== 'ENOENT') continue;
+        this.records.set(record.path, { ...record, goneSince: now });
+        gone++;
+      }
+    }
+    return gone;
+  }
+
+  private sessionGroups(): Map<string, SessionGroup> {
+    const groups = new Map<string, SessionGroup>();
+    for (const record of this.records.values()) {
+      const key = archiveSessionKey(record.configRoot, record.slug, record.sessionId);
+      let group = groups.get(key);
+      if (!group) {
+        group = { configRoot: record.configRoot, slug: record.slug, sessionId: record.sessionId, files: [], lastActivityMs: 0 };
+        groups.set(key, group);
+      }
+      group.files.push(record);
+      group.lastActivityMs = Math.max(group.lastActivityMs, record.source.mtimeMs);
+    }
+    return groups;
+  }
+
+  /** A session is deleted once Claude Code removed its own transcript (or, without one archived, all its files). */
+  private isDeleted(group: SessionGroup): boolean {
+    const main = group.files.find((file) => file.agentId === null);
+    return main ? main.goneSince !== null : group.files.every((file) => file.goneSince !== null);
+  }
+
+  private backupBytesOf(group: SessionGroup): number {
+    let bytes = 0;
+    for (const backup of this.backups.values())
+      if (backup.configRoot === group.configRoot && backup.sessionId === group.sessionId) bytes += backup.compressedBytes;
+    return bytes;
+  }
+
+  /** Drops sessions (their transcripts and backups); with `release`, files still on disk are not archived again unchanged. */
+  private async removeSessions(keys: readonly string[], release: boolean): Promise<ArchiveRemoval> {
+    const wanted = new Set(keys);
+    const sessions = new Set<string>();
+    let files = 0;
+    let compressedBytes = 0;
+    const now = new Date().toISOString();
+    for (const record of [...this.records.values()]) {
+      const key = archiveSessionKey(record.configRoot, record.slug, record.sessionId);
+      if (!wanted.has(key)) continue;
+      sessions.add(key);
+      files++;
+      compressedBytes += record.compressedBytes;
+      this.records.delete(record.path);
+      this.obsolete.push(this.dataPath(record));
+      if (release && record.goneSince === null)
+        this.released.set(record.path, { path: record.path, mtimeMs: record.source.mtimeMs, releasedAt: now });
+    }
+    // A session's backups go with it (they are keyed by config root and session id, as Claude Code files them).
+    const removedSessions = new Set(
+      [...sessions].map((key) => key.split('\0')).map(([configRoot, , sessionId]) => `${configRoot}\0${sessionId}`),
+    );
+    const stillHeld = new Set([...this.records.values()].map((record) => `${record.configRoot}\0${record.sessionId}`));
+    for (const [key, backup] of [...this.backups]) {
+      const owner = `${backup.configRoot}\0${backup.sessionId}`;
+      if (!removedSessions.has(owner) || stillHeld.has(owner)) continue;
+      this.backups.delete(key);
+      compressedBytes += backup.compressedBytes;
+      this.obsolete.push(join(fileHistoryDir(this.dir), backup.dataFile));
+    }
+    await this.save();
+    return { sessions: sessions.size, files, compressedBytes };
+  }
+
+  /** Saves the manifest, then removes the data files it no longer names. */
+  private async save(): Promise<void> {
+    const manifest: ArchiveManifest = {
+      files: [...this.records.values()],
+      backups: [...this.backups.values()],
+      released: [...this.released.values()],
+    };
+    await fs.mkdir(this.dir, { recursive: true });
+    await writeManifest(this.dir, manifest);
+    const obsolete = this.obsolete.splice(0);
+    for (const path of obsolete) await fs.rm(path, { force: true });
+  }
+}
