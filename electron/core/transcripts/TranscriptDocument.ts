@@ -12,6 +12,7 @@ import {
 } from '../../../shared/transcript/transcriptOutline';
 import { buildTranscriptRows, type TranscriptRows } from '../../../shared/transcript/transcriptRows';
 import { normaliseLine, withResult, type NormaliseOptions } from './entryNormaliser';
+import type { SourceOpener } from '../fs/randomAccessSource';
 import { readLineTexts } from './lineTextReader';
 import { TranscriptIndex, type IndexUpdate } from './TranscriptIndex';
 
@@ -72,8 +73,11 @@ export class TranscriptDocument {
    * Opens and indexes a transcript. With `budgetMs` the index stops after about that long (the first screen of a
    * huge file needs only its beginning); `complete` then says so, and further `refresh()` calls go on from there.
    */
-  static async open(path: string, options: { maxLineBytes?: number; budgetMs?: number } = {}): Promise<TranscriptDocument> {
-    const document = new TranscriptDocument(new TranscriptIndex(path, options.maxLineBytes));
+  static async open(
+    path: string,
+    options: { maxLineBytes?: number; budgetMs?: number; opener?: SourceOpener } = {},
+  ): Promise<TranscriptDocument> {
+    const document = new TranscriptDocument(new TranscriptIndex(path, options.maxLineBytes, options.opener));
     await document.refresh(options.budgetMs);
     return document;
   }
@@ -211,14 +215,14 @@ export class TranscriptDocument {
   /** Normalised entries for some lines, read by offset. */
   async readEntries(numbers: Iterable<number>, options: NormaliseOptions = PAGE_OPTIONS): Promise<Map<number, TranscriptEntry>> {
     const lines = this.indexedLines(numbers);
-    const texts = await readLineTexts(this.path, lines);
+    const texts = await readLineTexts(this.path, lines, this.index.opener);
     return new Map(lines.map((line) => [line.line, normaliseLine(line, texts.get(line.line) ?? null, options)]));
   }
 
   /** The parsed JSON of some lines (for the few facts entries do not carry, such as an Agent call's prompt). */
   async readRecords(numbers: Iterable<number>): Promise<Map<number, Record<string, unknown>>> {
     const lines = this.indexedLines(numbers);
-    const texts = await readLineTexts(this.path, lines);
+    const texts = await readLineTexts(this.path, lines, this.index.opener);
     const out = new Map<number, Record<string, unknown>>();
     for (const [number, text] of texts) {
       if (text === null) continue;
@@ -330,7 +334,7 @@ export class TranscriptDocument {
     let truncated = false;
     for (let i = 0; i < searched.length && !truncated; i += FIND_BATCH_LINES) {
       const batch = searched.slice(i, i + FIND_BATCH_LINES);
-      const texts = await readLineTexts(this.path, batch);
+      const texts = await readLineTexts(this.path, batch, this.index.opener);
       const candidates = batch.filter((line) => {
         const text = texts.get(line.line)?.toLowerCase();
         return text !== undefined && (text.includes(needle) || text.includes(escapedNeedle));

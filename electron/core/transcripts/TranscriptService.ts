@@ -26,10 +26,11 @@ import type { HomeService } from '../home/HomeService';
 import type { LiveHome } from '../liveHome';
 import type { WatchedChange } from '../watch/watchedChange';
 import { readSessionQuickInfo } from './sessionQuickInfo';
-import { findSubagentFiles, type SiblingOwnerCache } from './subagentFiles';
+import { findSubagentFiles, type SiblingOwnerCache, type SubagentFile } from './subagentFiles';
 import { linkSubagents, type LinkedSubagent } from './subagentLinks';
 import { MAIN_SCOPE, TranscriptDocument, type ConversationScope, type ResolvedView } from './TranscriptDocument';
 import { exportFileName, renderExportChunk } from './transcriptExport';
+import { DISK_SOURCES, type TranscriptSources } from './transcriptSources';
 
 /** Names one session file: the slug is only unique within a config root. */
 export interface SessionRef {
@@ -69,6 +70,11 @@ const BACKGROUND_START_DELAY_MS = 150;
 const PROGRESS_EVERY_MS = 400;
 /** Session memory filed under another project's folder is looked for again at most this often. */
 const MEMORY_LOOKUP_EVERY_MS = 60_000;
+
+/** Why an archived session cannot be resumed: Claude Code looks for the transcript it deleted, not for our copy. */
+export const ARCHIVED_RESUME_REASON =
+  'Claude Code deleted this transcript (it removes sessions older than cleanupPeriodDays), so `claude --resume` cannot find it. ' +
+  "What you see is the copy in this app's archive.";
 
 /** When a newly opened file is indexed only in part before the first answer (tests shrink these to force it). */
 export interface FirstScreenOptions {
@@ -143,6 +149,8 @@ export class TranscriptService {
     private readonly home: HomeService,
     live: LiveHome | null,
     private readonly firstScreen: FirstScreenOptions = FIRST_SCREEN,
+    /** Where files are read: the disk, then the archive for what Claude Code deleted. */
+    private readonly sources: TranscriptSources = DISK_SOURCES,
   ) {
     this.unsubscribeLive = live ? live.onDidChange((changes) => void this.onFilesChanged(changes)) : null;
   }
@@ -174,7 +182,9 @@ export class TranscriptService {
           return { configRoot: root.path, slug, sessionId };
       }
     }
-    return null;
+    const archived = await this.sources.archive?.archivedSessions(sessionId);
+    const known = archived?.find((place) => snapshot.roots.some((root) => root.path === place.configRoot));
+    return known ? { configRoot: known.configRoot, slug: known.slug, sessionId } : null;
   }
 
   async outline(ref: SessionRef, spec: TranscriptViewSpec, focusLine: number | null = null): Promise<TranscriptOutline> {
@@ -195,6 +205,7 @@ export class TranscriptService {
     const mainView = session.document.resolve(MAIN_SCOPE, { ...LIVE_VIEW, showMeta: spec.showMeta, showMetadata: spec.showMetadata });
     const info = await this.quickInfo(session);
     const cwdExists = await directoryExists(info.cwd);
+    const archived = (await this.sources.archivedOnly(session.path)) !== null;
     const lines = target.document.lines;
     const tree = view.tree;
     const outline: TranscriptOutline = {
@@ -234,6 +245,8 @@ export class TranscriptService {
       },
       hasSessionMemory: (await this.sessionMemoryPath(session)) !== null,
       resume: resumeCommands(ref.sessionId, info.cwd),
+      archived,
+      resumeUnavailable: archived ? ARCHIVED_RESUME_REASON : null,
     };
     this.indexInBackground(session);
     return outline;
@@ -263,9 +276,11 @@ export class TranscriptService {
     const next = page.start + page.rows.length;
     const last = next >= total;
     const info = await this.quickInfo(session);
+    const archived = cursor === 0 && (await this.sources.archivedOnly(session.path)) !== null;
     const text = renderExportChunk(
       format,
       {
+        archived,
         title: info.title,
         sessionId: ref.sessionId,
         cwd: info.cwd,
@@ -296,8 +311,10 @@ export class TranscriptService {
     return { path: found, exists: true, sections: parseSessionMemorySections(text), modified: stats ? stats.mtime.toISOString() : null };
   }
 
+  /** Where and how to resume a session; refused (NOT_FOUND, with the reason) for one only the archive still holds. */
   async resumeTarget(ref: SessionRef): Promise<ResumeTarget> {
     const session = await this.session(ref, 'as-is');
+    if ((await this.sources.archivedOnly(session.path)) !== null) throw new CodedError('NOT_FOUND', ARCHIVED_RESUME_REASON);
     const info = await this.quickInfo(session);
     const cwdExists = await directoryExists(info.cwd);
     return { sessionId: ref.sessionId, cwd: info.cwd, cwdExists, commands: resumeCommands(ref.sessionId, info.cwd) };
@@ -321,8 +338,11 @@ export class TranscriptService {
     }
     const path = join(ref.configRoot, 'projects', ref.slug, `${ref.sessionId}.jsonl`);
     const stats = await statOrNull(path);
-    if (!stats?.isFile()) throw new CodedError('NOT_FOUND', `No session ${ref.sessionId} in ${ref.slug}`);
-    return { path, bytes: stats.size };
+    if (stats?.isFile()) return { path, bytes: stats.size };
+    // Deleted by Claude Code's cleanup: the archived copy reads the same.
+    const archived = await this.sources.archivedOnly(path);
+    if (archived) return { path, bytes: archived.bytes };
+    throw new CodedError('NOT_FOUND', `No session ${ref.sessionId} in ${ref.slug}`);
   }
 
   private async session(ref: SessionRef, freshness: Freshness): Promise<OpenSession> {
@@ -341,7 +361,7 @@ export class TranscriptService {
       session = {
         ref,
         path,
-        document: await TranscriptDocument.open(path, { budgetMs }),
+        document: await TranscriptDocument.open(path, { budgetMs, opener: this.sources.open }),
         subagents: null,
         agentDocuments: new Map(),
         quickInfo: null,
@@ -392,7 +412,8 @@ export class TranscriptService {
 
   private async quickInfo(session: OpenSession): Promise<SessionQuickInfo> {
     const key = `${session.document.index.bytes}:${session.document.index.mtimeMs}`;
-    if (session.quickInfo?.key !== key) session.quickInfo = { key, info: await readSessionQuickInfo(session.path, session.ref.sessionId) };
+    if (session.quickInfo?.key !== key)
+      session.quickInfo = { key, info: await readSessionQuickInfo(session.path, session.ref.sessionId, this.sources.open) };
     return session.quickInfo.info;
   }
 
@@ -400,9 +421,20 @@ export class TranscriptService {
     const version = `${session.document.generation}:${session.document.lines.length}`;
     if (session.subagents?.version === version) return session.subagents.list;
     const files = await findSubagentFiles(session.path, session.ref.sessionId, this.siblingOwners);
-    const list = await linkSubagents(session.document, files);
+    const list = await linkSubagents(
+      session.document,
+      [...files, ...(await this.archivedSubagentFiles(session.ref, files))],
+      this.sources.open,
+    );
     session.subagents = { version, list };
     return list;
+  }
+
+  /** Sub-agent transcripts of the session that only the archive still holds (the disk's are listed already). */
+  private async archivedSubagentFiles(ref: SessionRef, onDisk: readonly SubagentFile[]): Promise<SubagentFile[]> {
+    const archived = (await this.sources.archive?.archivedSubagents(ref.configRoot, ref.slug, ref.sessionId)) ?? [];
+    const found = new Set(onDisk.map((file) => file.path));
+    return archived.filter((file) => !found.has(file.path));
   }
 
   /** The document and scope a view reads from: the session file, or a sub-agent's file or inline run. */
@@ -418,7 +450,7 @@ export class TranscriptService {
       return { document: session.document, scope: { kind: 'inline-agent', rootUuid: agent.rootUuid as string }, agent };
     let document = session.agentDocuments.get(agent.path);
     if (!document) {
-      document = await TranscriptDocument.open(agent.path);
+      document = await TranscriptDocument.open(agent.path, { opener: this.sources.open });
       session.agentDocuments.set(agent.path, document);
     } else {
       await document.refresh();

@@ -3,6 +3,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errorCode, readSmallText } from '../../fs/readSafely';
 import type { RandomAccessSource } from '../../fs/randomAccessSource';
+import type { ArchivedSubagentFile, ArchivedTranscriptInfo, TranscriptArchiveLookup } from '../../transcripts/transcriptSources';
 import { ArchivedFileSource, readFrame } from './ArchivedFileSource';
 import { encodeDataFrame, encodeMetaFrame, FRAME_HEADER_BYTES, MAX_FRAME_BYTES } from './archiveFrames';
 import { backupDataFileName, fileHistoryDir, generationOf, transcriptDataFileName, transcriptsDir } from './archiveDataFiles';
@@ -164,7 +165,7 @@ async function readAgentMeta(path: string): Promise<ArchivedAgentMeta | null> {
  * files of independent frames (see archiveFrames.ts) in `transcripts/` and `file-history/`. Reads by byte offset
  * (`openSource`) decode only the frames they touch. Changes are made one at a time.
  */
-export class TranscriptArchive {
+export class TranscriptArchive implements TranscriptArchiveLookup {
   private records = new Map<string, ArchivedFileRecord>();
   private backups = new Map<string, ArchivedBackupRecord>();
   private released = new Map<string, ReleasedRecord>();
@@ -213,6 +214,36 @@ export class TranscriptArchive {
       }
     }
     return null;
+  }
+
+  async archivedTranscript(path: string): Promise<ArchivedTranscriptInfo | null> {
+    await this.load();
+    const record = this.records.get(path);
+    return record
+      ? { configRoot: record.configRoot, slug: record.slug, sessionId: record.sessionId, bytes: record.bytes, goneSince: record.goneSince }
+      : null;
+  }
+
+  async archivedSubagents(configRoot: string, slug: string, sessionId: string): Promise<readonly ArchivedSubagentFile[]> {
+    await this.load();
+    const out: ArchivedSubagentFile[] = [];
+    for (const record of this.records.values()) {
+      if (record.agentId === null || record.configRoot !== configRoot || record.slug !== slug || record.sessionId !== sessionId) continue;
+      out.push({
+        agentId: record.agentId,
+        path: record.path,
+        layout: record.layout === 'sibling' ? 'sibling-file' : 'subagents-folder',
+        meta: record.meta,
+      });
+    }
+    return out.sort((a, b) => a.path.localeCompare(b.path));
+  }
+
+  async archivedSessions(sessionId: string): Promise<readonly { configRoot: string; slug: string }[]> {
+    await this.load();
+    return [...this.records.values()]
+      .filter((record) => record.agentId === null && record.sessionId === sessionId)
+      .map((record) => ({ configRoot: record.configRoot, slug: record.slug }));
   }
 
   /** A kept file-history backup's bytes; null when the archive has none by that name. */
