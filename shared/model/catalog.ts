@@ -69,6 +69,11 @@ export interface SessionCatalogEntry {
   readonly memoryWrites: readonly string[];
   /** Whether `<slug>/<sessionId>/session-memory/summary.md` exists. */
   readonly hasSessionMemory: boolean;
+  /**
+   * Claude Code deleted the session's transcript (it removes sessions older than `cleanupPeriodDays`): everything
+   * shown comes from the app's archived copy, and the session can no longer be resumed.
+   */
+  readonly archived: boolean;
   readonly bytes: number;
   /** Lines that could not be used: invalid JSON or UTF-8, NUL bytes, over-long lines; in the session and its sub-agents. */
   readonly badLines: number;

@@ -4,6 +4,7 @@ import type { HomeSnapshot } from '../../../shared/model/home';
 import type { HomeService } from '../home/HomeService';
 import type { LiveHome } from '../liveHome';
 import type { WatchedChange } from '../watch/watchedChange';
+import type { CatalogArchive } from './archivedSessionFiles';
 import { SessionCatalog, type CatalogBuildOptions, type CatalogBuildResult, type CatalogFilter } from './SessionCatalog';
 
 /** Changes to one session within this window are read together (a streamed answer writes many lines quickly). */
@@ -18,6 +19,8 @@ export interface CatalogServiceOptions {
   readonly roots: readonly string[];
   /** The built scan worker, which gives big builds a second thread; null to read in the engine's thread only. */
   readonly scanWorker: string | null;
+  /** Keeps sessions Claude Code deleted in the catalog, read from their archived copies. */
+  readonly archive?: CatalogArchive;
 }
 
 function sessionKeyString(key: SessionKey): string {
@@ -55,6 +58,7 @@ export class CatalogService {
       dataDir: options.dataDir,
       roots: options.roots,
       scanWorker: options.scanWorker ? { script: options.scanWorker } : undefined,
+      archive: options.archive,
       memoryDirFor: (configRoot, slug) =>
         this.memoryDirs.get(`${configRoot}\0${slug}`) ?? `${configRoot}${sep}projects${sep}${slug}${sep}memory`,
     });

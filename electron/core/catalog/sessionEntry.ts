@@ -25,6 +25,8 @@ export interface SessionFacts {
   readonly bytes: number;
   readonly mtimeMs: number;
   readonly hasSessionMemory: boolean;
+  /** The session's own transcript comes from the archive. */
+  readonly archived: boolean;
   readonly main: FileSummary;
   readonly subagents: readonly SubagentFileFacts[];
 }
@@ -118,6 +120,7 @@ export function buildSessionEntry(facts: SessionFacts): SessionCatalogEntry {
     memoryReads: distinct([main.memoryReads, ...facts.subagents.map((agent) => agent.summary.memoryReads)]),
     memoryWrites: distinct([main.memoryWrites, ...facts.subagents.map((agent) => agent.summary.memoryWrites)]),
     hasSessionMemory: facts.hasSessionMemory,
+    archived: facts.archived,
     bytes: facts.bytes,
     badLines: main.badLines + facts.subagents.reduce((sum, agent) => sum + agent.summary.badLines, 0),
     mtime: new Date(facts.mtimeMs).toISOString(),

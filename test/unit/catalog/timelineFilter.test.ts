@@ -34,6 +34,7 @@ function session(id: string, start: string, more: Partial<SessionCatalogEntry> =
     memoryReads: [],
     memoryWrites: [],
     hasSessionMemory: false,
+    archived: false,
     bytes: 100,
     badLines: 0,
     mtime: start,
