@@ -19,6 +19,8 @@ export interface SearchHit {
   readonly matchLength: number;
   /** ISO mtime of the file: results come newest file first. */
   readonly fileTime: string;
+  /** Claude Code deleted the transcript: the hit comes from the app's archived copy. */
+  readonly archived: boolean;
 }
 
 export interface SearchHitsEvent {

@@ -4,6 +4,8 @@ import { MAX_SEARCH_LIMIT, MAX_SEARCH_QUERY_LENGTH } from '../../../shared/catal
 import { configRootsFromEnv } from '../../core/home/configRoots';
 import { HomeService } from '../../core/home/HomeService';
 import { defaultDataDir } from '../../core/home/dataDir';
+import { archiveDir } from '../../core/history/archive/archiveDir';
+import { TranscriptArchive } from '../../core/history/archive/TranscriptArchive';
 import { HomeSearch } from '../../core/search/HomeSearch';
 import { CliError, type CliIo } from '../cliIo';
 
@@ -17,10 +19,12 @@ export interface SearchHitJson {
   /** 1-based. */
   readonly line: number;
   readonly preview: string;
+  /** Claude Code deleted the transcript; the hit comes from the app's archived copy. */
+  readonly archived: boolean;
 }
 
 export function toSearchHitJson(hit: SearchHit): SearchHitJson {
-  return { kind: hit.kind, sessionId: hit.sessionId, path: hit.path, line: hit.line, preview: hit.preview };
+  return { kind: hit.kind, sessionId: hit.sessionId, path: hit.path, line: hit.line, preview: hit.preview, archived: hit.archived };
 }
 
 /** `ccmem search <query> [--json] [--limit N]`: lines of every transcript and memory file that contain the query, newest file first. */
@@ -38,15 +42,18 @@ export async function runSearch(argv: readonly string[], io: CliIo): Promise<num
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SEARCH_LIMIT) {
     throw new CliError(`--limit must be a whole number from 1 to ${MAX_SEARCH_LIMIT}, not ${values.limit}`, 2);
   }
+  const dataDir = defaultDataDir(io.env);
   const home = new HomeService({
     roots: configRootsFromEnv(io.env),
-    dataDir: defaultDataDir(io.env),
+    dataDir,
     demoHomeSource: null,
     shell: 'cli',
     readOnly: true,
   });
   const snapshot = await home.getHome();
+  const archive = new TranscriptArchive(archiveDir(dataDir));
   const search = new HomeSearch({
+    archived: () => archive.searchTargets(),
     roots: snapshot.roots.filter((root) => root.exists).map((root) => root.path),
     memoryFolders: () =>
       Promise.resolve(
@@ -59,11 +66,12 @@ export async function runSearch(argv: readonly string[], io: CliIo): Promise<num
       limit,
       onHit: (hit) => {
         if (values.json) hits.push(hit);
-        else io.stdout(`${hit.path}:${hit.line}: ${hit.preview}\n`);
+        else io.stdout(`${hit.path}:${hit.line}:${hit.archived ? ' (archived)' : ''} ${hit.preview}\n`);
       },
     });
   } finally {
     await search.dispose();
+    await archive.dispose();
     await home.dispose();
   }
   if (values.json) io.stdout(`${JSON.stringify(hits.map(toSearchHitJson), null, 2)}\n`);

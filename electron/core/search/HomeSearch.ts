@@ -1,5 +1,5 @@
 import type { SearchHit } from '../../../shared/model/search';
-import { listSearchTargets, type MemoryFolderTarget, type SearchTarget } from './searchCorpus';
+import { listSearchTargets, type ArchivedSearchTarget, type MemoryFolderTarget, type SearchTarget } from './searchCorpus';
 import { searchPatternsFor } from './searchPattern';
 import type { SearchPart, UnitResult } from './searchWorker';
 import { SearchWorkerPool } from './SearchWorkerPool';
@@ -19,6 +19,8 @@ export interface HomeSearchOptions {
   readonly workers?: number;
   /** Files larger than this are cut into ranges of this size, scanned in parallel; default 16 MiB. */
   readonly unitBytes?: number;
+  /** Transcripts the archive holds: those Claude Code deleted are searched in their archived copies. */
+  readonly archived?: () => Promise<readonly ArchivedSearchTarget[]>;
 }
 
 export interface SearchOptions {
@@ -61,11 +63,17 @@ function planUnits(targets: readonly SearchTarget[], unitBytes: number): Planned
       flush();
       for (let start = 0; start < target.size; start += unitBytes) {
         const end = Math.min(target.size, start + unitBytes);
-        units.push([{ target, part: { path: target.path, kind: target.kind, start, end }, lastOfFile: end >= target.size }]);
+        units.push([
+          { target, part: { path: target.path, kind: target.kind, start, end, archive: target.archive }, lastOfFile: end >= target.size },
+        ]);
       }
       continue;
     }
-    batch.push({ target, part: { path: target.path, kind: target.kind, start: 0, end: target.size }, lastOfFile: true });
+    batch.push({
+      target,
+      part: { path: target.path, kind: target.kind, start: 0, end: target.size, archive: target.archive },
+      lastOfFile: true,
+    });
     batchBytes += target.size;
     if (batchBytes >= BATCH_BYTES || batch.length >= BATCH_FILES) flush();
   }
@@ -118,7 +126,8 @@ export class HomeSearch {
     // Listed afresh by every search (fast enough since the threads list, see searchListing.ts) rather than
     // reusing the last listing: files created or grown since then are read in their place, newest first,
     // where a reused listing would put the session being written after every older file.
-    const targets = await listSearchTargets(this.roots, memoryFolders, (jobs) => this.pool.list(jobs));
+    const archived = (await this.options.archived?.()) ?? [];
+    const targets = await listSearchTargets(this.roots, memoryFolders, (jobs) => this.pool.list(jobs), archived);
     const planned = planUnits(targets, this.options.unitBytes ?? DEFAULT_UNIT_BYTES);
 
     let hitCount = 0;
@@ -161,6 +170,7 @@ export class HomeSearch {
               matchStart: hit.matchStart,
               matchLength: hit.matchLength,
               fileTime: new Date(target.mtimeMs).toISOString(),
+              archived: target.archive !== null,
             });
             hitCount++;
             if (hitCount >= limit) {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { SearchDoneEvent, SearchHit, SearchHitsEvent } from '../../../shared/model/search';
 import { HomeSearch, DEFAULT_SEARCH_LIMIT } from './HomeSearch';
 import type { HomeService } from '../home/HomeService';
-import type { MemoryFolderTarget } from './searchCorpus';
+import type { ArchivedSearchTarget, MemoryFolderTarget } from './searchCorpus';
 
 /** Hits are sent to the UI in small batches: often enough to stream, rarely enough not to flood the socket. */
 const HIT_BATCH_MS = 50;
@@ -12,6 +12,8 @@ export interface SearchServiceOptions {
   readonly home: HomeService;
   /** The config roots the engine starts with (the home may switch to the demo later). */
   readonly roots: readonly string[];
+  /** The transcripts the archive holds: those Claude Code deleted are searched in their archived copies. */
+  readonly archived?: () => Promise<readonly ArchivedSearchTarget[]>;
 }
 
 /** Every existing memory folder of the home's projects (settings may have moved some outside the config root). */
@@ -35,7 +37,7 @@ export class SearchService {
   private readonly unsubscribe: () => void;
 
   constructor(options: SearchServiceOptions) {
-    this.search = new HomeSearch({ roots: options.roots, memoryFolders: () => memoryFoldersOf(options.home) });
+    this.search = new HomeSearch({ roots: options.roots, memoryFolders: () => memoryFoldersOf(options.home), archived: options.archived });
     this.unsubscribe = options.home.onDidChangeHome((snapshot) =>
       this.search.setRoots(snapshot.roots.filter((root) => root.exists).map((root) => root.path)),
     );

@@ -13,6 +13,7 @@ const hitSchema = z.strictObject({
   path: z.string().min(1),
   line: z.number().int().positive(),
   preview: z.string(),
+  archived: z.boolean(),
 });
 
 async function ccmem(argv: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -45,6 +46,7 @@ describe('ccmem search on a scenario home', () => {
       path: checkout.file,
       line: 2,
       preview: 'Rewrite the checkout flow to use the new payment API',
+      archived: false,
     });
     expect(hits).toContainEqual({
       kind: 'memory',
@@ -52,6 +54,7 @@ describe('ccmem search on a scenario home', () => {
       path: join(scenario.webshop.memoryDir, 'project_checkout_rewrite.md'),
       line: 3,
       preview: 'description: Checkout moves to the payment API v3 before 2026-06-01',
+      archived: false,
     });
     expect(await snapshotTree(scenario.home.root)).toEqual(before);
   });

@@ -3,6 +3,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errorCode, readSmallText } from '../../fs/readSafely';
 import type { RandomAccessSource } from '../../fs/randomAccessSource';
+import type { ArchivedSearchTarget } from '../../search/searchCorpus';
 import type { ArchivedSubagentFile, ArchivedTranscriptInfo, TranscriptArchiveLookup } from '../../transcripts/transcriptSources';
 import { ArchivedFileSource, readFrame } from './ArchivedFileSource';
 import { encodeDataFrame, encodeMetaFrame, FRAME_HEADER_BYTES, MAX_FRAME_BYTES } from './archiveFrames';
@@ -244,6 +245,20 @@ export class TranscriptArchive implements TranscriptArchiveLookup {
     return [...this.records.values()]
       .filter((record) => record.agentId === null && record.sessionId === sessionId)
       .map((record) => ({ configRoot: record.configRoot, slug: record.slug }));
+  }
+
+  /** Every archived transcript with where its frames are, for the search threads (which decode them themselves). */
+  async searchTargets(): Promise<ArchivedSearchTarget[]> {
+    await this.load();
+    return [...this.records.values()].map((record) => ({
+      path: record.path,
+      configRoot: record.configRoot,
+      slug: record.slug,
+      sessionId: record.sessionId,
+      agentId: record.agentId,
+      mtimeMs: record.source.mtimeMs,
+      archive: { dataPath: this.dataPath(record), size: record.bytes, frames: record.frames },
+    }));
   }
 
   /** A kept file-history backup's bytes; null when the archive has none by that name. */
