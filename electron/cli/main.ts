@@ -1,5 +1,6 @@
 import { CliError, type CliIo } from './cliIo';
 import { runAgents } from './commands/agents';
+import { runArchive } from './commands/archive';
 import { runBench } from './commands/bench';
 import { runDoctorCommand } from './commands/doctor';
 import { runDream } from './commands/dream';
@@ -31,6 +32,8 @@ Commands:
                                               Replay memory extraction over a session; prints the proposed changes
   transcript <sessionId> [--json | --html] [--agent ID]
                                               A session's live branch: Markdown, HTML, or normalised entries as JSON
+  archive [--json] [--prune-before DATE] [--delete-project SLUG] [--enable | --disable] [--max-size SIZE|none]
+                                              Keep compressed copies of transcripts against Claude Code's cleanup; show, prune
   history [--project SLUG] [--file PATH] [--json]
                                               Record what changed in memory since the last run, then list every change set
   restore --project SLUG --file PATH --version HASH [--dry-run]
@@ -57,6 +60,7 @@ const COMMANDS: Readonly<Record<string, (argv: readonly string[], io: CliIo) => 
   extract: runExtract,
   transcript: runTranscript,
   history: runHistory,
+  archive: runArchive,
   restore: runRestore,
   revert: runRevert,
   bench: runBench,

@@ -62,5 +62,11 @@ export const requestNames = [
   'exportMemoryBackup',
   'previewMemoryImport',
   'applyMemoryImport',
+  'getArchiveStatus',
+  'updateArchive',
+  'cancelArchiveUpdate',
+  'setArchiveSettings',
+  'pruneArchive',
+  'deleteProjectArchive',
   'rendererReady',
 ] as const;

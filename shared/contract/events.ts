@@ -2,6 +2,7 @@ import type { HistoryChangedEvent } from '../history/historyRequestSchemas';
 import type { JobProgress, JobSummary } from '../jobs/jobTypes';
 import type { MemoryFolderRef } from '../memory/memoryFolderRef';
 import type { HomeSnapshot } from '../model/home';
+import type { ArchiveProgress, ArchiveStatus } from '../model/archive';
 import type { CatalogProgress, SessionUpdate } from '../model/catalog';
 import type { SearchDoneEvent, SearchHitsEvent } from '../model/search';
 import type { TranscriptChangedEvent } from '../transcript/transcriptOutline';
@@ -34,6 +35,10 @@ export interface EventPayloads {
   searchHits: SearchHitsEvent;
   searchDone: SearchDoneEvent;
   historyChanged: HistoryChangedEvent;
+  /** A transcript archive run moved on, finished or was cancelled. */
+  archiveProgress: ArchiveProgress;
+  /** What the archive holds or how it is set changed. */
+  archiveChanged: ArchiveStatus;
 }
 
 export type EventName = keyof EventPayloads;
@@ -51,6 +56,8 @@ export const eventNames = [
   'searchHits',
   'searchDone',
   'historyChanged',
+  'archiveProgress',
+  'archiveChanged',
 ] as const satisfies readonly EventName[];
 
 /** The name of a subscriber method on the renderer's Api: `homeChanged` → `onHomeChanged`. */

@@ -66,6 +66,11 @@ export class CatalogService {
     if (options.live) this.disposers.push(options.live.onDidChange((changes) => this.onChanges(changes)));
   }
 
+  /** Whether a build was asked for since the engine started (the UI's first listing asks for one). */
+  get hasRefreshed(): boolean {
+    return this.refreshedOnce;
+  }
+
   onDidUpdateSessions(listener: (update: SessionUpdate) => void): () => void {
     return this.catalog.onDidUpdateSessions(listener);
   }

@@ -81,6 +81,8 @@ export interface ArchiveRunResult {
 
 /** What removing sessions from the archive freed. */
 export interface ArchiveRemoval {
+  /** The sessions removed (the catalog drops those no longer on disk). */
+  readonly removed: readonly { readonly configRoot: string; readonly slug: string; readonly sessionId: string }[];
   readonly sessions: number;
   readonly files: number;
   readonly compressedBytes: number;
@@ -351,7 +353,7 @@ export class TranscriptArchive implements TranscriptArchiveLookup {
     return this.serialize(async () => {
       await this.load();
       let total = this.totals().compressedBytes;
-      if (total <= maxBytes) return { sessions: 0, files: 0, compressedBytes: 0 };
+      if (total <= maxBytes) return { removed: [], sessions: 0, files: 0, compressedBytes: 0 };
       const keys: string[] = [];
       const oldestFirst = [...this.sessionGroups()].sort(([, a], [, b]) => a.lastActivityMs - b.lastActivityMs);
       for (const [key, group] of oldestFirst) {
@@ -823,7 +825,11 @@ export class TranscriptArchive implements TranscriptArchiveLookup {
       this.obsolete.push(join(fileHistoryDir(this.dir), backup.dataFile));
     }
     await this.save();
-    return { sessions: sessions.size, files, compressedBytes };
+    const removed = [...sessions].map((key) => {
+      const [configRoot, slug, sessionId] = key.split('\0');
+      return { configRoot, slug, sessionId };
+    });
+    return { removed, sessions: sessions.size, files, compressedBytes };
   }
 
   /** Saves the manifest, then removes the data files it no longer names. */
