@@ -80,6 +80,8 @@ export class ArchiveService {
   private liveTimer: NodeJS.Timeout | null = null;
   private liveDeadline: number | null = null;
   private startTimer: NodeJS.Timeout | null = null;
+  /** Set by the catalog's first finished build: session changes before it are covered by the run that follows it. */
+  private catalogBuilt = false;
   private disposed = false;
 
   constructor(private readonly options: ArchiveServiceOptions) {
@@ -87,7 +89,9 @@ export class ArchiveService {
     if (!options.follow) return;
     this.disposers.push(
       options.catalog.onDidProgress((progress) => {
-        if (!progress.running && !progress.cancelled) this.request({ kind: 'full' });
+        if (progress.running || progress.cancelled) return;
+        this.catalogBuilt = true;
+        this.request({ kind: 'full' });
       }),
       options.catalog.onDidUpdateSessions((update) => this.sessionsChanged(update.updated)),
     );
@@ -261,7 +265,7 @@ export class ArchiveService {
 
   /** Sessions the catalog saw change: archived once they are quiet (or after the longest wait). */
   private sessionsChanged(updated: readonly SessionKey[]): void {
-    if (updated.length === 0) return;
+    if (updated.length === 0 || !this.catalogBuilt) return;
     for (const { configRoot, slug, sessionId } of updated)
       this.pendingSessions.set(keyOf({ configRoot, slug, sessionId }), { configRoot, slug, sessionId });
     const now = Date.now();

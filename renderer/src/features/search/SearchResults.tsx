@@ -60,6 +60,11 @@ export function SearchResults({ hits, projectNames }: SearchResultsProps) {
               <button type="button" className="search-hit" onClick={() => open(hit)} title={`${hit.path}:${hit.line}`}>
                 <span className="search-hit-where small">
                   <span className="badge">{hit.kind}</span>
+                  {hit.archived ? (
+                    <span className="badge archived-badge" title="Claude Code deleted this transcript; found in the app's archived copy">
+                      archived
+                    </span>
+                  ) : null}
                   <span className="muted">{projectNames.get(`${hit.configRoot}\0${hit.slug}`) ?? hit.slug}</span>
                   <code>
                     {fileLabel(hit)}:{hit.line}

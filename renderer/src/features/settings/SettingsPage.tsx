@@ -1,5 +1,6 @@
 import { WarningList } from '../../components/WarningList';
 import { refreshHome, useHomeStore } from '../../stores/homeStore';
+import { ArchiveSettingsSection } from './ArchiveSettingsSection';
 import { LlmSettingsSection } from './LlmSettingsSection';
 
 const ROOT_SOURCES = { CLAUDE_CONFIG_DIR: 'from CLAUDE_CONFIG_DIR', default: 'default', demo: 'demo data' } as const;
@@ -37,6 +38,7 @@ export function SettingsPage() {
       <button type="button" disabled={busy} onClick={() => void refreshHome()}>
         Rescan
       </button>
+      <ArchiveSettingsSection readOnly={home.readOnly} />
       <LlmSettingsSection readOnly={home.readOnly} />
     </section>
   );
