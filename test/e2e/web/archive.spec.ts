@@ -59,6 +59,9 @@ test.describe('the transcript archive in the web shell', () => {
       .getByRole('button', { name: /Rewrite the checkout flow/ })
       .first();
     await expect(hit.getByText('archived', { exact: true })).toBeVisible();
+
+    await page.getByRole('tab', { name: 'Settings' }).click();
+    await expect(page.getByLabel('Archive contents')).toContainText('6 sessions (1 deleted by Claude Code)');
   });
 
   test("Settings show the archive beside cleanupPeriodDays, turn it off, and delete a deleted project's archive once confirmed", async ({
@@ -87,8 +90,10 @@ test.describe('the transcript archive in the web shell', () => {
     await expect(projects.getByRole('row', { name: scenario.windows.slug })).toHaveCount(0);
     await expect(archive.getByLabel('Archive contents')).toContainText('5 sessions');
 
-    await archive.getByLabel('Keep copies of transcripts').uncheck();
+    // The box follows the engine's answer, not the click.
+    await archive.getByLabel('Keep copies of transcripts').click();
     await expect(archive.getByLabel('Archive state')).toHaveText('off');
+    await expect(archive.getByLabel('Keep copies of transcripts')).not.toBeChecked();
     await expect(archive.getByRole('list', { name: 'Archive warnings' })).toContainText('The archive is off');
   });
 });

@@ -7,7 +7,7 @@ import type {
   ArchiveStatus,
   ArchivedProjectSummary,
 } from '../../../../shared/model/archive';
-import type { SessionKey } from '../../../../shared/model/catalog';
+import type { SessionCatalogEntry, SessionKey } from '../../../../shared/model/catalog';
 import { CodedError } from '../../../../shared/result';
 import type { CatalogService } from '../../catalog/CatalogService';
 import type { HomeService } from '../../home/HomeService';
@@ -73,6 +73,8 @@ export class ArchiveService {
   private readonly disposers: (() => void)[] = [];
   private pendingFull = false;
   private readonly pendingSessions = new Map<string, SessionKey>();
+  /** Sessions whose transcript just left the disk: marked deleted at once (cheap), not after the live delay. */
+  private readonly deletedSessions = new Map<string, SessionKey>();
   private loop: Promise<void> | null = null;
   private controller: AbortController | null = null;
   private progress: ArchiveProgress | null = null;
@@ -193,6 +195,7 @@ export class ArchiveService {
   cancel(): void {
     this.pendingFull = false;
     this.pendingSessions.clear();
+    this.deletedSessions.clear();
     this.controller?.abort();
   }
 
@@ -263,11 +266,23 @@ export class ArchiveService {
     return readArchiveSettings(this.archive.dir);
   }
 
-  /** Sessions the catalog saw change: archived once they are quiet (or after the longest wait). */
-  private sessionsChanged(updated: readonly SessionKey[]): void {
+  /**
+   * Sessions the catalog saw change: archived once they are quiet (or after the longest wait); a session now read from
+   * the archive (Claude Code deleted its transcript) is recorded as deleted at once.
+   */
+  private sessionsChanged(updated: readonly SessionCatalogEntry[]): void {
     if (updated.length === 0 || !this.catalogBuilt) return;
-    for (const { configRoot, slug, sessionId } of updated)
-      this.pendingSessions.set(keyOf({ configRoot, slug, sessionId }), { configRoot, slug, sessionId });
+    const key = ({ configRoot, slug, sessionId }: SessionKey): [string, SessionKey] => [
+      keyOf({ configRoot, slug, sessionId }),
+      { configRoot, slug, sessionId },
+    ];
+    for (const entry of updated) {
+      const [id, session] = key(entry);
+      if (entry.archived) this.deletedSessions.set(id, session);
+      else this.pendingSessions.set(id, session);
+    }
+    if (this.deletedSessions.size > 0) this.kick();
+    if (updated.every((entry) => entry.archived)) return;
     const now = Date.now();
     this.liveDeadline ??= now + this.timing.liveMaxDelayMs;
     if (this.liveTimer) clearTimeout(this.liveTimer);
@@ -290,8 +305,9 @@ export class ArchiveService {
   /** What to run next: a full run (which covers every waiting session too), or the sessions whose wait is over. */
   private nextScope(): RunScope | null {
     if (this.pendingFull) return { kind: 'full' };
-    if (this.pendingSessions.size > 0 && this.liveTimer === null) return { kind: 'sessions', keys: [...this.pendingSessions.values()] };
-    return null;
+    const due = this.liveTimer === null ? [...this.pendingSessions.values()] : [];
+    const keys = [...this.deletedSessions.values(), ...due];
+    return keys.length > 0 ? { kind: 'sessions', keys } : null;
   }
 
   /** Runs what is pending, one run at a time. */
@@ -299,8 +315,9 @@ export class ArchiveService {
     if (this.loop || this.disposed || this.nextScope() === null) return;
     this.loop = (async () => {
       for (let scope = this.nextScope(); scope !== null && !this.disposed; scope = this.nextScope()) {
+        if (scope.kind === 'full' || this.liveTimer === null) this.pendingSessions.clear();
         this.pendingFull = false;
-        this.pendingSessions.clear();
+        this.deletedSessions.clear();
         await this.runOnce(scope).catch(() => undefined);
       }
     })().finally(() => {
