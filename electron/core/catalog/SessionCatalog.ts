@@ -748,7 +748,8 @@ export class SessionCatalog {
     const removed: string[] = [];
     for (const { configRoot, slug, sessionId } of keys) {
       const key = sessionKeyOf(configRoot, slug, sessionId);
-      const discovered = await this.withArchivedSession(configRoot, slug, sessionId, discoverSession(configRoot, slug, sessionId));
+      // The live path asks the archive only about a session whose file is gone (a full build merges the rest).
+      const discovered = discoverSession(configRoot, slug, sessionId) ?? (await this.archivedSession(configRoot, slug, sessionId));
       if (!discovered) {
         if (this.sessions.has(key)) removed.push(key);
         continue;
@@ -774,24 +775,13 @@ export class SessionCatalog {
     return withArchivedFiles(projects, this.archive.files(), this.roots);
   }
 
-  /** One session as discovered on disk (or not), with what only the archive still holds of it. */
-  private async withArchivedSession(
-    configRoot: string,
-    slug: string,
-    sessionId: string,
-    discovered: DiscoveredSession | null,
-  ): Promise<DiscoveredSession | null> {
-    if (!this.archive) return discovered;
+  /** A session whose own transcript is gone from disk, as the archive holds it (with its sub-agents); null when it does not. */
+  private async archivedSession(configRoot: string, slug: string, sessionId: string): Promise<DiscoveredSession | null> {
+    if (!this.archive) return null;
     await this.archive.load();
     const files = this.archive.files().filter((f) => f.configRoot === configRoot && f.slug === slug && f.sessionId === sessionId);
-    if (files.length === 0) return discovered;
-    const project = {
-      configRoot,
-      slug,
-      dir: join(configRoot, 'projects', slug),
-      sessions: discovered ? [discovered] : [],
-      siblingAgents: [],
-    };
+    if (files.length === 0) return null;
+    const project = { configRoot, slug, dir: join(configRoot, 'projects', slug), sessions: [], siblingAgents: [] };
     return withArchivedFiles([project], files, this.roots)[0]?.sessions[0] ?? null;
   }
 

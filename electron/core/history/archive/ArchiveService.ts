@@ -208,7 +208,8 @@ export class ArchiveService {
     await writeArchiveSettings(this.archive.dir, next);
     if (!next.enabled) this.cancel();
     if (next.maxBytes !== null) await this.applyRemoval(await this.archive.pruneToSize(next.maxBytes));
-    if (next.enabled && !current.enabled) this.request({ kind: 'full' });
+    // The app shells catch up at once; a one-shot command brings the archive up to date itself.
+    if (next.enabled && !current.enabled && this.options.follow) this.request({ kind: 'full' });
     return this.changed();
   }
 
