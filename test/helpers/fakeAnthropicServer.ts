@@ -11,6 +11,9 @@
  * as JSON otherwise), an HTTP error, a stream cut off after some events, a hang until the client aborts,
  * or any of the first two after a delay.
  * An empty queue answers 500 so a test that runs further than scripted fails loudly.
+ *
+ * Claude Code makes side calls besides the conversation (a session title, a compaction summary): pass
+ * `answerSideCall` to answer those from the request itself, so the queue holds only the turns a test scripts.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -56,6 +59,8 @@ export interface FakeDelay {
 export type FakeResponse = FakeMessage | FakeError | FakeCut | FakeHang | FakeDelay;
 
 export interface RecordedRequest {
+  /** False when `answerSideCall` answered it without taking a scripted response. */
+  readonly fromQueue: boolean;
   readonly method: string;
   readonly path: string;
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
@@ -187,7 +192,12 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-export async function startFakeAnthropicServer(): Promise<FakeAnthropicServer> {
+export interface FakeServerOptions {
+  /** Answers a request outside the queue when it returns a message (side calls); null lets the queue answer. */
+  readonly answerSideCall?: (body: Record<string, unknown>) => FakeMessage | null;
+}
+
+export async function startFakeAnthropicServer(options: FakeServerOptions = {}): Promise<FakeAnthropicServer> {
   const queue: FakeResponse[] = [];
   const requests: RecordedRequest[] = [];
   const waiters: { count: number; resolve: (request: RecordedRequest) => void }[] = [];
@@ -212,13 +222,15 @@ export async function startFakeAnthropicServer(): Promise<FakeAnthropicServer> {
     } catch {
       body = {};
     }
-    record({ method: req.method ?? 'GET', path, headers: { ...req.headers }, rawBody, body });
-    if (req.method !== 'POST' || path !== '/v1/messages') {
+    const isMessages = req.method === 'POST' && path === '/v1/messages';
+    const sideAnswer = isMessages ? (options.answerSideCall?.(body) ?? null) : null;
+    record({ fromQueue: isMessages && sideAnswer === null, method: req.method ?? 'GET', path, headers: { ...req.headers }, rawBody, body });
+    if (!isMessages) {
       res.writeHead(404, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: `No route ${path}` } }));
       return;
     }
-    let next = queue.shift();
+    let next = sideAnswer ?? queue.shift();
     if (next?.kind === 'delay') {
       const { ms, then } = next;
       await new Promise((resolve) => setTimeout(resolve, ms));
