@@ -32,6 +32,8 @@ export interface ArchiveTiming {
  */
 const DEFAULT_TIMING: ArchiveTiming = { liveDelayMs: 60_000, liveMaxDelayMs: 10 * 60_000, startDelayMs: 5_000 };
 const PROGRESS_EVERY_MS = 250;
+/** When another process (`ccmem archive`, a second app) was writing the archive, the app shells try again this much later. */
+const BUSY_RETRY_MS = 60_000;
 
 export interface ArchiveServiceOptions {
   readonly archive: TranscriptArchive;
@@ -82,6 +84,7 @@ export class ArchiveService {
   private liveTimer: NodeJS.Timeout | null = null;
   private liveDeadline: number | null = null;
   private startTimer: NodeJS.Timeout | null = null;
+  private retryTimer: NodeJS.Timeout | null = null;
   /** Set by the catalog's first finished build: session changes before it are covered by the run that follows it. */
   private catalogBuilt = false;
   private disposed = false;
@@ -185,7 +188,7 @@ export class ArchiveService {
     const abort = () => this.cancel();
     options.signal?.addEventListener('abort', abort);
     try {
-      return await this.runOnce({ kind: 'full' });
+      return await this.runOnce({ kind: 'full' }, true);
     } finally {
       stop?.();
       options.signal?.removeEventListener('abort', abort);
@@ -254,6 +257,7 @@ export class ArchiveService {
     for (const dispose of this.disposers.splice(0)) dispose();
     if (this.liveTimer) clearTimeout(this.liveTimer);
     if (this.startTimer) clearTimeout(this.startTimer);
+    if (this.retryTimer) clearTimeout(this.retryTimer);
     this.cancel();
     await this.loop;
     await this.archive.dispose();
@@ -327,7 +331,7 @@ export class ArchiveService {
     });
   }
 
-  private async runOnce(scope: RunScope): Promise<ArchiveRunResult | null> {
+  private async runOnce(scope: RunScope, waitForLock = false): Promise<ArchiveRunResult | null> {
     if (!(await this.settings()).enabled || (await this.options.home.getHome()).demo) return null;
     const controller = new AbortController();
     this.controller = controller;
@@ -347,10 +351,16 @@ export class ArchiveService {
       result = await this.archive.update(candidatesFromCatalog(files), {
         signal: controller.signal,
         sessions,
+        waitForLock,
         onProgress: (progress) => report({ ...progress, running: true, cancelled: false }, false),
       });
+      if (result.busyWithPid !== null) {
+        this.retryLater();
+        return result;
+      }
       const { maxBytes } = await this.settings();
-      if (maxBytes !== null && !result.cancelled) await this.applyRemoval(await this.archive.pruneToSize(maxBytes));
+      // Another process may have taken the lock meanwhile: the cap is applied after the next run then.
+      if (maxBytes !== null && !result.cancelled) await this.applyRemoval(await this.archive.pruneToSize(maxBytes)).catch(() => undefined);
       return result;
     } finally {
       if (this.controller === controller) this.controller = null;
@@ -366,6 +376,15 @@ export class ArchiveService {
       );
       if (result && (result.filesArchived > 0 || result.filesGone > 0 || result.backupsArchived > 0)) await this.changed();
     }
+  }
+
+  /** Another process was writing the archive: a full run later covers what this one would have done. */
+  private retryLater(): void {
+    if (!this.options.follow || this.retryTimer || this.disposed) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      this.request({ kind: 'full' });
+    }, BUSY_RETRY_MS);
   }
 
   /** Sessions the archive gave up leave the catalog when they are no longer on disk either. */

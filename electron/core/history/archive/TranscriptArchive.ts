@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
+import { CodedError } from '../../../../shared/result';
 import { errorCode, readSmallText } from '../../fs/readSafely';
 import type { RandomAccessSource } from '../../fs/randomAccessSource';
 import type { ArchivedSearchTarget } from '../../search/searchCorpus';
@@ -8,7 +9,8 @@ import type { ArchivedSubagentFile, ArchivedTranscriptInfo, TranscriptArchiveLoo
 import { ArchivedFileSource, readFrame } from './ArchivedFileSource';
 import { encodeDataFrame, encodeMetaFrame, FRAME_HEADER_BYTES, MAX_FRAME_BYTES } from './archiveFrames';
 import { backupDataFileName, fileHistoryDir, generationOf, transcriptDataFileName, transcriptsDir } from './archiveDataFiles';
-import { manifestExists, readManifest, writeManifest } from './archiveManifestFile';
+import { manifestPath, readManifest, writeManifest } from './archiveManifestFile';
+import { acquireArchiveLock } from './archiveWriteLock';
 import {
   type ArchivedAgentMeta,
   type ArchivedBackupRecord,
@@ -64,6 +66,8 @@ export interface ArchiveRunOptions {
    * candidates are checked on disk and marked gone. Without it the candidates are every transcript on disk.
    */
   readonly sessions?: ReadonlySet<string>;
+  /** Wait while another process writes the archive (a command run by hand); otherwise such a run is skipped. */
+  readonly waitForLock?: boolean;
 }
 
 export interface ArchiveRunResult {
@@ -77,7 +81,20 @@ export interface ArchiveRunResult {
   readonly filesGone: number;
   readonly backupsArchived: number;
   readonly cancelled: boolean;
+  /** The PID of another process that was writing the archive, so this run did nothing (0 when unknown); null otherwise. */
+  readonly busyWithPid: number | null;
 }
+
+const NOTHING_DONE: ArchiveRunResult = {
+  filesChecked: 0,
+  filesArchived: 0,
+  filesRewritten: 0,
+  bytesArchived: 0,
+  filesGone: 0,
+  backupsArchived: 0,
+  cancelled: false,
+  busyWithPid: null,
+};
 
 /** What removing sessions from the archive freed. */
 export interface ArchiveRemoval {
@@ -174,12 +191,21 @@ export class TranscriptArchive implements TranscriptArchiveLookup {
   private released = new Map<string, ReleasedRecord>();
   private loaded: Promise<void> | null = null;
   private queue: Promise<unknown> = Promise.resolve();
+  /** `manifest.json` as last read or written here (inode, size, mtime): another process changed it when it differs. */
+  private manifestStamp: string | null = null;
+  /** Set by every read of the state: the data files are checked against it under the write lock before a change. */
+  private needsRepair = true;
+  /** The manifest was rebuilt from the data files: the rebuilt one is saved at the next change. */
+  private rebuilt = false;
   /** Data files replaced or dropped: removed once a manifest that no longer names them is saved. */
   private obsolete: string[] = [];
 
   constructor(readonly dir: string) {}
 
-  /** Reads the manifest once (rebuilding it from the data files if it is unreadable); later calls share the first. */
+  /**
+   * Reads the manifest once (rebuilding it in memory from the data files if it is unreadable); later calls share the
+   * first. Reads only: repairs wait for the write lock (another process may be writing).
+   */
   load(): Promise<void> {
     this.loaded ??= this.readState();
     return this.loaded;
@@ -212,8 +238,9 @@ export class TranscriptArchive implements TranscriptArchiveLookup {
       try {
         return await ArchivedFileSource.open(this.dataPath(record), record.frames, record.bytes, record.source);
       } catch (error) {
-        // Archived anew between the look-up and the open: the next look-up finds the new data file.
+        // Archived anew (here or by another process) between the look-up and the open: the manifest names the new file.
         if (errorCode(error) !== 'ENOENT' || attempt > 0) throw error;
+        await this.reloadIfChanged();
       }
     }
     return null;
@@ -335,14 +362,20 @@ export class TranscriptArchive implements TranscriptArchiveLookup {
   update(candidates: readonly ArchiveCandidate[], options: ArchiveRunOptions = {}): Promise<ArchiveRunResult> {
     return this.serialize(async () => {
       await this.load();
-      return this.runUpdate(candidates, options);
+      const lock = await acquireArchiveLock(this.dir, { wait: options.waitForLock ?? false, signal: options.signal });
+      if (!lock.acquired) return { ...NOTHING_DONE, busyWithPid: lock.holderPid ?? 0 };
+      try {
+        await this.beforeChange();
+        return await this.runUpdate(candidates, options);
+      } finally {
+        await lock.release();
+      }
     });
   }
 
   /** Removes the sessions whose last activity is before `before`; files still on disk are not archived again unless they change. */
   prune(before: Date): Promise<ArchiveRemoval> {
-    return this.serialize(async () => {
-      await this.load();
+    return this.change(() => {
       const keys = [...this.sessionGroups()].filter(([, group]) => group.lastActivityMs < before.getTime()).map(([key]) => key);
       return this.removeSessions(keys, true);
     });
@@ -350,10 +383,9 @@ export class TranscriptArchive implements TranscriptArchiveLookup {
 
   /** Removes the sessions with the oldest activity until the archive takes no more than `maxBytes`. */
   pruneToSize(maxBytes: number): Promise<ArchiveRemoval> {
-    return this.serialize(async () => {
-      await this.load();
+    return this.change(() => {
       let total = this.totals().compressedBytes;
-      if (total <= maxBytes) return { removed: [], sessions: 0, files: 0, compressedBytes: 0 };
+      if (total <= maxBytes) return Promise.resolve({ removed: [], sessions: 0, files: 0, compressedBytes: 0 });
       const keys: string[] = [];
       const oldestFirst = [...this.sessionGroups()].sort(([, a], [, b]) => a.lastActivityMs - b.lastActivityMs);
       for (const [key, group] of oldestFirst) {
@@ -367,8 +399,7 @@ export class TranscriptArchive implements TranscriptArchiveLookup {
 
   /** Removes every archived session of one project (of every config root when `configRoot` is null). */
   deleteProject(configRoot: string | null, slug: string): Promise<ArchiveRemoval> {
-    return this.serialize(async () => {
-      await this.load();
+    return this.change(() => {
       const keys = [...this.sessionGroups()]
         .filter(([, group]) => group.slug === slug && (configRoot === null || group.configRoot === configRoot))
         .map(([key]) => key);
@@ -389,21 +420,74 @@ export class TranscriptArchive implements TranscriptArchiveLookup {
     return run;
   }
 
-  private async readState(): Promise<void> {
-    const exists = await manifestExists(this.dir);
-    const saved = exists ? await readManifest(this.dir) : null;
-    let manifest: ArchiveManifest;
-    let changed: boolean;
-    if (saved === null) {
-      manifest = await rebuildManifest(this.dir, new Date().toISOString());
-      changed = exists || manifest.files.length > 0 || manifest.backups.length > 0;
-    } else {
-      ({ manifest, changed } = await reconcileManifest(this.dir, saved));
-    }
+  /** A change the user asked for (prune, delete): refused at once while another process writes the archive. */
+  private change<T>(task: () => Promise<T>): Promise<T> {
+    return this.serialize(async () => {
+      await this.load();
+      const lock = await acquireArchiveLock(this.dir, { wait: false });
+      if (!lock.acquired)
+        throw new CodedError(
+          'LOCK_HELD',
+          `Another process${lock.holderPid ? ` (PID ${lock.holderPid})` : ''} is updating the transcript archive; try again when it is done.`,
+        );
+      try {
+        await this.beforeChange();
+        return await task();
+      } finally {
+        await lock.release();
+      }
+    });
+  }
+
+  /** Under the write lock: what another process saved is read, and the data files are checked against it once. */
+  private async beforeChange(): Promise<void> {
+    await this.reloadIfChanged();
+    if (!this.needsRepair) return;
+    const { manifest, changed } = await reconcileManifest(this.dir, this.manifest());
+    this.apply(manifest);
+    this.needsRepair = false;
+    if (changed || this.rebuilt) await this.save();
+    this.rebuilt = false;
+  }
+
+  private manifest(): ArchiveManifest {
+    return { files: [...this.records.values()], backups: [...this.backups.values()], released: [...this.released.values()] };
+  }
+
+  private apply(manifest: ArchiveManifest): void {
     this.records = new Map(manifest.files.map((record) => [record.path, record]));
     this.backups = new Map(manifest.backups.map((b) => [this.backupKey(b.configRoot, b.sessionId, b.backupFileName), b]));
     this.released = new Map(manifest.released.map((entry) => [entry.path, entry]));
-    if (changed) await this.save();
+  }
+
+  private async stamp(): Promise<string | null> {
+    try {
+      const stats = await fs.stat(manifestPath(this.dir));
+      return `${stats.ino}:${stats.size}:${stats.mtimeMs}`;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Reads the state again when another process saved a manifest since this one last read or wrote it. */
+  private async reloadIfChanged(): Promise<void> {
+    if ((await this.stamp()) !== this.manifestStamp) await this.readState();
+  }
+
+  private async readState(): Promise<void> {
+    const stamp = await this.stamp();
+    const saved = stamp === null ? null : await readManifest(this.dir);
+    if (saved) {
+      this.apply(saved);
+      this.rebuilt = false;
+    } else {
+      // No manifest, or one that cannot be trusted: the data files say what the archive holds.
+      const rebuilt = await rebuildManifest(this.dir, new Date().toISOString());
+      this.apply(rebuilt);
+      this.rebuilt = stamp !== null || rebuilt.files.length > 0 || rebuilt.backups.length > 0;
+    }
+    this.manifestStamp = stamp;
+    this.needsRepair = true;
   }
 
   private async runUpdate(candidates: readonly ArchiveCandidate[], options: ArchiveRunOptions): Promise<ArchiveRunResult> {
@@ -453,6 +537,7 @@ export class TranscriptArchive implements TranscriptArchiveLookup {
       filesGone,
       backupsArchived,
       cancelled,
+      busyWithPid: null,
     };
   }
 
@@ -630,7 +715,8 @@ export class TranscriptArchive implements TranscriptArchiveLookup {
           .toString('hex');
       const newline = slice.lastIndexOf(0x0a);
       if (newline >= 0) lineStart = at + newline + 1;
-      last = Buffer.concat([last, slice]).subarray(-TAIL_BYTES);
+      // A copy: the read buffer is reused for the next frame.
+      last = Buffer.concat([last, slice.subarray(-TAIL_BYTES)]).subarray(-TAIL_BYTES);
       position += frame.length;
       at += bytesRead;
       onBytes(bytesRead);
@@ -834,14 +920,11 @@ export class TranscriptArchive implements TranscriptArchiveLookup {
 
   /** Saves the manifest, then removes the data files it no longer names. */
   private async save(): Promise<void> {
-    const manifest: ArchiveManifest = {
-      files: [...this.records.values()],
-      backups: [...this.backups.values()],
-      released: [...this.released.values()],
-    };
+    const manifest = this.manifest();
     await fs.mkdir(this.dir, { recursive: true });
     await writeManifest(this.dir, manifest);
-    const obsolete = this.obsolete.splice(0);
-    for (const path of obsolete) await fs.rm(path, { force: true });
+    this.manifestStamp = await this.stamp();
+    // A file a reader still holds open may refuse to go (Windows): the next load removes what no manifest names.
+    for (const path of this.obsolete.splice(0)) await fs.rm(path, { force: true }).catch(() => undefined);
   }
 }

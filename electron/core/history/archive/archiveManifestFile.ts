@@ -1,4 +1,3 @@
-import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { readChecksummedJson, writeChecksummedJsonText } from '../../fs/checksummedJsonFile';
@@ -69,14 +68,6 @@ export async function readManifest(dir: string): Promise<ArchiveManifest | null>
   if (body === null) return null;
   const parsed = manifestSchema.safeParse(body);
   return parsed.success ? parsed.data : null;
-}
-
-/** Whether a manifest file exists at all (a missing one means a new archive, an unreadable one a recovery). */
-export async function manifestExists(dir: string): Promise<boolean> {
-  return fs
-    .stat(manifestPath(dir))
-    .then(() => true)
-    .catch(() => false);
 }
 
 function* manifestJson(manifest: ArchiveManifest): Generator<string> {

@@ -98,7 +98,8 @@ async function trimmed(record: ArchivedFileRecord, dataPath: string, walked: Wal
 /**
  * Checks a loaded manifest against the data files: a data file longer than recorded (frames written by a run that did
  * not get to save the manifest) is cut back; one shorter (frames a crash lost) keeps its whole frames and is archived
- * again; a missing one drops its record; files no record names (left by a crash) are removed.
+ * again; a missing one drops its record; files no record names (left by a crash) are removed. Writes: only under the
+ * archive's write lock, when no other process is writing.
  */
 export async function reconcileManifest(dir: string, manifest: ArchiveManifest): Promise<{ manifest: ArchiveManifest; changed: boolean }> {
   let changed = false;
@@ -141,6 +142,7 @@ export async function reconcileManifest(dir: string, manifest: ArchiveManifest):
  * Rebuilds the manifest from the data files when it is lost or cannot be trusted: every data file opens with a
  * description of what it holds. Of several generations of one transcript the newest wins. What only the manifest knew
  * (the files' identities on disk, released sessions) is gone: files still on disk are archived again from their start.
+ * Reads only; `reconcileManifest` (under the write lock) then cuts what follows the last whole frame.
  */
 export async function rebuildManifest(dir: string, now: string): Promise<ArchiveManifest> {
   const byPath = new Map<string, ArchivedFileRecord>();
@@ -151,7 +153,6 @@ export async function rebuildManifest(dir: string, now: string): Promise<Archive
     if (description?.kind !== 'transcript' || typeof description.path !== 'string') continue;
     const known = byPath.get(description.path);
     if (known && generationOf(known.dataFile) > generationOf(name)) continue;
-    if (walked.validBytes < (await fs.stat(dataPath)).size) await fs.truncate(dataPath, walked.validBytes);
     const bytes = endOf(walked.frames);
     const { head, tail } = await headAndTail(dataPath, walked.frames).catch(() => ({ head: '', tail: '' }));
     byPath.set(description.path, {
