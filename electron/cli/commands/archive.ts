@@ -150,6 +150,7 @@ export async function runArchive(argv: readonly string[], io: CliIo): Promise<nu
         await engine.catalog.buildNow();
         let printedAt = 0;
         await engine.archive.bringUpToDate({
+          onWaitForLock: (pid) => io.stderr(`waiting for ${pid ? `process ${pid}` : 'another process'}, which is updating the archive…\n`),
           onProgress: (progress) => {
             if (progress.running && Date.now() - printedAt < PROGRESS_EVERY_MS) return;
             printedAt = Date.now();

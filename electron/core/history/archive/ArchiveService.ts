@@ -181,14 +181,21 @@ export class ArchiveService {
    * Brings the archive up to date now and waits (the CLI, after a catalog build): every transcript the catalog knows.
    * Null when the archive is off.
    */
-  async bringUpToDate(options: { readonly signal?: AbortSignal; readonly onProgress?: (progress: ArchiveProgress) => void } = {}) {
+  async bringUpToDate(
+    options: {
+      readonly signal?: AbortSignal;
+      readonly onProgress?: (progress: ArchiveProgress) => void;
+      /** Told once when another process is writing the archive and this run waits for it. */
+      readonly onWaitForLock?: (holderPid: number | null) => void;
+    } = {},
+  ) {
     await this.loop;
     if (!(await this.settings()).enabled) return null;
     const stop = options.onProgress ? this.onDidProgress(options.onProgress) : null;
     const abort = () => this.cancel();
     options.signal?.addEventListener('abort', abort);
     try {
-      return await this.runOnce({ kind: 'full' }, true);
+      return await this.runOnce({ kind: 'full' }, options.onWaitForLock ?? (() => undefined));
     } finally {
       stop?.();
       options.signal?.removeEventListener('abort', abort);
@@ -331,7 +338,8 @@ export class ArchiveService {
     });
   }
 
-  private async runOnce(scope: RunScope, waitForLock = false): Promise<ArchiveRunResult | null> {
+  /** One run; with `onWaitForLock` it waits while another process writes the archive, else it is skipped and retried. */
+  private async runOnce(scope: RunScope, onWaitForLock?: (holderPid: number | null) => void): Promise<ArchiveRunResult | null> {
     if (!(await this.settings()).enabled || (await this.options.home.getHome()).demo) return null;
     const controller = new AbortController();
     this.controller = controller;
@@ -351,7 +359,8 @@ export class ArchiveService {
       result = await this.archive.update(candidatesFromCatalog(files), {
         signal: controller.signal,
         sessions,
-        waitForLock,
+        waitForLock: onWaitForLock !== undefined,
+        onWaitForLock,
         onProgress: (progress) => report({ ...progress, running: true, cancelled: false }, false),
       });
       if (result.busyWithPid !== null) {

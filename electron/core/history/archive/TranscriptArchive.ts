@@ -68,6 +68,8 @@ export interface ArchiveRunOptions {
   readonly sessions?: ReadonlySet<string>;
   /** Wait while another process writes the archive (a command run by hand); otherwise such a run is skipped. */
   readonly waitForLock?: boolean;
+  /** Told once when the run waits for another process (its PID, when known). */
+  readonly onWaitForLock?: (holderPid: number | null) => void;
 }
 
 export interface ArchiveRunResult {
@@ -362,7 +364,11 @@ export class TranscriptArchive implements TranscriptArchiveLookup {
   update(candidates: readonly ArchiveCandidate[], options: ArchiveRunOptions = {}): Promise<ArchiveRunResult> {
     return this.serialize(async () => {
       await this.load();
-      const lock = await acquireArchiveLock(this.dir, { wait: options.waitForLock ?? false, signal: options.signal });
+      const lock = await acquireArchiveLock(this.dir, {
+        wait: options.waitForLock ?? false,
+        signal: options.signal,
+        onWait: options.onWaitForLock,
+      });
       if (!lock.acquired) return { ...NOTHING_DONE, busyWithPid: lock.holderPid ?? 0 };
       try {
         await this.beforeChange();

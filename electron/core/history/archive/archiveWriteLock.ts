@@ -64,11 +64,12 @@ async function tryOnce(dir: string): Promise<LockAttempt> {
  */
 export async function acquireArchiveLock(
   dir: string,
-  options: { readonly wait: boolean; readonly signal?: AbortSignal },
+  options: { readonly wait: boolean; readonly signal?: AbortSignal; readonly onWait?: (holderPid: number | null) => void },
 ): Promise<LockAttempt> {
-  for (;;) {
+  for (let waited = false; ; waited = true) {
     const attempt = await tryOnce(dir);
     if (attempt.acquired || !options.wait || options.signal?.aborted) return attempt;
+    if (!waited) options.onWait?.(attempt.holderPid);
     await new Promise((resolve) => setTimeout(resolve, WAIT_STEP_MS));
   }
 }
