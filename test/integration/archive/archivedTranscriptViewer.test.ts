@@ -76,6 +76,8 @@ describe('the transcript viewer on a session Claude Code deleted after it was ar
       page: await onDisk.page(ref, LIVE_VIEW, 0, 500),
       agent: await onDisk.page(ref, { ...LIVE_VIEW, agentId: rich.agentId }, 0, 50),
       markdown: await exportAll(onDisk, ref, 'markdown'),
+      // History's links open a transcript at a line: the branch through it, scrolled there.
+      focused: await onDisk.outline(ref, LIVE_VIEW, 5),
     };
     expect(before.outline).toMatchObject({ archived: false, resumeUnavailable: null });
 
@@ -89,6 +91,9 @@ describe('the transcript viewer on a session Claude Code deleted after it was ar
     const { archived: _b, resumeUnavailable: _s, ...expected } = before.outline;
     expect(same).toEqual(expected);
     expect(await archived.page(ref, LIVE_VIEW, 0, 500)).toEqual(before.page);
+    const focused = await archived.outline(ref, LIVE_VIEW, 5);
+    expect({ focusRow: focused.focusRow, view: focused.view }).toEqual({ focusRow: before.focused.focusRow, view: before.focused.view });
+    expect(focused.focusRow).not.toBeNull();
     expect(await archived.page(ref, { ...LIVE_VIEW, agentId: rich.agentId }, 0, 50)).toEqual(before.agent);
     const found = await archived.find(ref, LIVE_VIEW, 'TESTS: 12 PASSED', 10);
     expect(found.hits).toHaveLength(1);
