@@ -7,8 +7,8 @@ import type { RandomAccessSource } from '../../fs/randomAccessSource';
 import type { ArchivedSearchTarget } from '../../search/searchCorpus';
 import type { ArchivedSubagentFile, ArchivedTranscriptInfo, TranscriptArchiveLookup } from '../../transcripts/transcriptSources';
 import { ArchivedFileSource, readFrame } from './ArchivedFileSource';
-import { encodeDataFrame, encodeMetaFrame, FRAME_HEADER_BYTES, MAX_FRAME_BYTES } from './archiveFrames';
-import { backupDataFileName, fileHistoryDir, generationOf, transcriptDataFileName, transcriptsDir } from './archiveDataFiles';
+import { encodeMetaFrame } from './archiveFrames';
+import { fileHistoryDir, generationOf, transcriptDataFileName, transcriptsDir } from './archiveDataFiles';
 import { manifestPath, readManifest, writeManifest } from './archiveManifestFile';
 import { acquireArchiveLock } from './archiveWriteLock';
 import {
@@ -18,21 +18,18 @@ import {
   type ArchivedLayout,
   type ArchiveManifest,
   type DataFileDescription,
-  type FrameRef,
   type ReleasedRecord,
   type SourceIdentity,
 } from './archiveModel';
-import { HEAD_BYTES, rebuildManifest, reconcileManifest, TAIL_BYTES } from './archiveRecovery';
+import { rebuildManifest, reconcileManifest } from './archiveRecovery';
+import { archiveSessionKey, archiveTotals, backupBytesOf, sessionGroups, type ArchiveTotals } from './archiveTotals';
+import { archiveFileHistoryBackup } from './fileHistoryBackupWriter';
+import { needsRepack, readExactly, repackDataFile, writeFrames } from './transcriptFrameWriter';
 import { SnapshotLineCollector } from './fileHistorySnapshots';
 
-/** A file-history backup larger than this is not a memory file's (Claude Code caps those far lower); it is not kept. */
-const MAX_BACKUP_BYTES = 32 * 1024 * 1024;
 const MAX_META_BYTES = 64 * 1024;
 /** A long run saves the manifest this often, so a crash loses at most this much work (the frames are re-archived). */
 const SAVE_EVERY_MS = 10_000;
-/** A transcript whose frames outnumber this many times its size in full frames (many small appends) is packed anew. */
-const REPACK_FACTOR = 2;
-const REPACK_SLACK = 16;
 
 /** A transcript on disk as the catalog knows it, to be archived (or found up to date). */
 export interface ArchiveCandidate {
@@ -107,44 +104,6 @@ export interface ArchiveRemoval {
   readonly compressedBytes: number;
 }
 
-/** One project's share of the archive. */
-export interface ArchivedProjectTotals {
-  readonly configRoot: string;
-  readonly slug: string;
-  readonly sessions: number;
-  /** Sessions whose own transcript Claude Code deleted: the archive is the only copy. */
-  readonly deletedSessions: number;
-  readonly bytes: number;
-  readonly compressedBytes: number;
-  /** Last activity (file mtime) of its oldest and newest archived session. */
-  readonly oldestMs: number | null;
-  readonly newestMs: number | null;
-}
-
-export interface ArchiveTotals {
-  readonly sessions: number;
-  readonly deletedSessions: number;
-  readonly files: number;
-  /** Transcript and backup bytes held, before compression; `compressedBytes` is what they take in the archive. */
-  readonly bytes: number;
-  readonly compressedBytes: number;
-  readonly backups: number;
-  readonly oldestMs: number | null;
-  readonly projects: readonly ArchivedProjectTotals[];
-}
-
-interface SessionGroup {
-  readonly configRoot: string;
-  readonly slug: string;
-  readonly sessionId: string;
-  readonly files: ArchivedFileRecord[];
-  lastActivityMs: number;
-}
-
-export function archiveSessionKey(configRoot: string, slug: string, sessionId: string): string {
-  return `${configRoot}\0${slug}\0${sessionId}`;
-}
-
 function sameIdentity(a: SourceIdentity, b: SourceIdentity): boolean {
   return a.fileId === b.fileId && a.size === b.size && a.mtimeNs === b.mtimeNs;
 }
@@ -156,12 +115,6 @@ function identityOf(stats: { dev: bigint; ino: bigint; size: bigint; mtimeNs: bi
     mtimeNs: stats.mtimeNs.toString(),
     mtimeMs: Number(stats.mtimeMs),
   };
-}
-
-async function readExactly(handle: FileHandle, length: number, position: number): Promise<Buffer> {
-  const buffer = Buffer.alloc(length);
-  const { bytesRead } = await handle.read(buffer, 0, length, position);
-  return buffer.subarray(0, bytesRead);
 }
 
 /** The `.meta.json` beside a sub-agent transcript, as far as it can be read (it is optional). */
@@ -306,55 +259,7 @@ export class TranscriptArchive implements TranscriptArchiveLookup {
   }
 
   totals(): ArchiveTotals {
-    const projects = new Map<string, ArchivedProjectTotals>();
-    const sessions = this.sessionGroups();
-    let deletedSessions = 0;
-    let oldestMs: number | null = null;
-    for (const group of sessions.values()) {
-      const deleted = this.isDeleted(group);
-      if (deleted) deletedSessions++;
-      oldestMs = oldestMs === null ? group.lastActivityMs : Math.min(oldestMs, group.lastActivityMs);
-      const key = `${group.configRoot}\0${group.slug}`;
-      const project = projects.get(key) ?? {
-        configRoot: group.configRoot,
-        slug: group.slug,
-        sessions: 0,
-        deletedSessions: 0,
-        bytes: 0,
-        compressedBytes: 0,
-        oldestMs: null,
-        newestMs: null,
-      };
-      projects.set(key, {
-        ...project,
-        sessions: project.sessions + 1,
-        deletedSessions: project.deletedSessions + (deleted ? 1 : 0),
-        bytes: project.bytes + group.files.reduce((sum, file) => sum + file.bytes, 0),
-        compressedBytes: project.compressedBytes + group.files.reduce((sum, file) => sum + file.compressedBytes, 0),
-        oldestMs: project.oldestMs === null ? group.lastActivityMs : Math.min(project.oldestMs, group.lastActivityMs),
-        newestMs: project.newestMs === null ? group.lastActivityMs : Math.max(project.newestMs, group.lastActivityMs),
-      });
-    }
-    let bytes = 0;
-    let compressedBytes = 0;
-    for (const record of this.records.values()) {
-      bytes += record.bytes;
-      compressedBytes += record.compressedBytes;
-    }
-    for (const backup of this.backups.values()) {
-      bytes += backup.bytes;
-      compressedBytes += backup.compressedBytes;
-    }
-    return {
-      sessions: sessions.size,
-      deletedSessions,
-      files: this.records.size,
-      bytes,
-      compressedBytes,
-      backups: this.backups.size,
-      oldestMs,
-      projects: [...projects.values()].sort((a, b) => a.configRoot.localeCompare(b.configRoot) || a.slug.localeCompare(b.slug)),
-    };
+    return archiveTotals([...this.records.values()], [...this.backups.values()]);
   }
 
   /**
@@ -382,7 +287,9 @@ export class TranscriptArchive implements TranscriptArchiveLookup {
   /** Removes the sessions whose last activity is before `before`; files still on disk are not archived again unless they change. */
   prune(before: Date): Promise<ArchiveRemoval> {
     return this.change(() => {
-      const keys = [...this.sessionGroups()].filter(([, group]) => group.lastActivityMs < before.getTime()).map(([key]) => key);
+      const keys = [...sessionGroups(this.records.values())]
+        .filter(([, group]) => group.lastActivityMs < before.getTime())
+        .map(([key]) => key);
       return this.removeSessions(keys, true);
     });
   }
@@ -393,11 +300,11 @@ export class TranscriptArchive implements TranscriptArchiveLookup {
       let total = this.totals().compressedBytes;
       if (total <= maxBytes) return Promise.resolve({ removed: [], sessions: 0, files: 0, compressedBytes: 0 });
       const keys: string[] = [];
-      const oldestFirst = [...this.sessionGroups()].sort(([, a], [, b]) => a.lastActivityMs - b.lastActivityMs);
+      const oldestFirst = [...sessionGroups(this.records.values())].sort(([, a], [, b]) => a.lastActivityMs - b.lastActivityMs);
       for (const [key, group] of oldestFirst) {
         if (total <= maxBytes) break;
         keys.push(key);
-        total -= group.files.reduce((sum, file) => sum + file.compressedBytes, 0) + this.backupBytesOf(group);
+        total -= group.files.reduce((sum, file) => sum + file.compressedBytes, 0) + backupBytesOf(group, this.backups.values());
       }
       return this.removeSessions(keys, true);
     });
@@ -406,7 +313,7 @@ export class TranscriptArchive implements TranscriptArchiveLookup {
   /** Removes every archived session of one project (of every config root when `configRoot` is null). */
   deleteProject(configRoot: string | null, slug: string): Promise<ArchiveRemoval> {
     return this.change(() => {
-      const keys = [...this.sessionGroups()]
+      const keys = [...sessionGroups(this.records.values())]
         .filter(([, group]) => group.slug === slug && (configRoot === null || group.configRoot === configRoot))
         .map(([key]) => key);
       return this.removeSessions(keys, false);
@@ -592,7 +499,7 @@ export class TranscriptArchive implements TranscriptArchiveLookup {
         kind === 'appended' && record
           ? await this.append(source, record, identity, collector, signal, onBytes)
           : await this.archiveAnew(source, candidate, record, identity, collector, signal, onBytes);
-      const packed = this.needsRepack(written) ? await this.repack(written) : written;
+      const packed = needsRepack(written) ? await this.repack(written) : written;
       this.records.set(packed.path, packed);
       return { kind, backups: collector.found };
     } finally {
@@ -661,7 +568,7 @@ export class TranscriptArchive implements TranscriptArchiveLookup {
         goneSince: null,
         rewrites: previous ? previous.rewrites + 1 : 0,
       };
-      const record = await this.writeFrames(source, data, base, identity, 0, collector, signal, onBytes);
+      const record = await writeFrames({ source, data, record: base, identity, from: 0, collector, signal, onBytes });
       if (previous) this.obsolete.push(join(transcriptsDir(this.dir), previous.dataFile));
       return record;
     } finally {
@@ -683,116 +590,17 @@ export class TranscriptArchive implements TranscriptArchiveLookup {
     collector.push(rescan);
     const data = await open(this.dataPath(record), 'r+');
     try {
-      return await this.writeFrames(source, data, record, identity, record.bytes, collector, signal, onBytes);
+      return await writeFrames({ source, data, record, identity, from: record.bytes, collector, signal, onBytes });
     } finally {
       await data.close();
     }
   }
 
-  /** Compresses `[from, size)` of the source frame by frame after the record's last frame; returns the record updated. */
-  private async writeFrames(
-    source: FileHandle,
-    data: FileHandle,
-    record: ArchivedFileRecord,
-    identity: SourceIdentity,
-    from: number,
-    collector: SnapshotLineCollector,
-    signal: AbortSignal | undefined,
-    onBytes: (bytes: number) => void,
-  ): Promise<ArchivedFileRecord> {
-    const frames = [...record.frames];
-    let position = record.compressedBytes;
-    let at = from;
-    let head = record.head;
-    let lineStart = record.lineStart;
-    const buffer = Buffer.allocUnsafe(Math.min(MAX_FRAME_BYTES, Math.max(1, identity.size - from)));
-    let last = Buffer.alloc(0);
-    while (at < identity.size && !signal?.aborted) {
-      const { bytesRead } = await source.read(buffer, 0, Math.min(buffer.length, identity.size - at), at);
-      if (bytesRead === 0) break;
-      const slice = buffer.subarray(0, bytesRead);
-      collector.push(slice);
-      const { frame, crc } = await encodeDataFrame(slice);
-      await data.write(frame, 0, frame.length, position);
-      frames.push([at, position, bytesRead, frame.length - FRAME_HEADER_BYTES, crc]);
-      if (head.length < HEAD_BYTES * 2)
-        head = Buffer.concat([Buffer.from(head, 'hex'), slice])
-          .subarray(0, HEAD_BYTES)
-          .toString('hex');
-      const newline = slice.lastIndexOf(0x0a);
-      if (newline >= 0) lineStart = at + newline + 1;
-      // A copy: the read buffer is reused for the next frame.
-      last = Buffer.concat([last, slice.subarray(-TAIL_BYTES)]).subarray(-TAIL_BYTES);
-      position += frame.length;
-      at += bytesRead;
-      onBytes(bytesRead);
-    }
-    const tail =
-      at === record.bytes
-        ? record.tail
-        : Buffer.concat([Buffer.from(record.tail, 'hex'), last])
-            .subarray(-TAIL_BYTES)
-            .toString('hex');
-    return {
-      ...record,
-      bytes: at,
-      compressedBytes: position,
-      frames,
-      head,
-      tail,
-      lineStart,
-      // Stopped early (cancelled, or the file shrank while read): the next run compares and goes on from here.
-      source: at === identity.size ? identity : { ...identity, size: at },
-      lastArchivedAt: new Date().toISOString(),
-      goneSince: null,
-    };
-  }
-
-  private needsRepack(record: ArchivedFileRecord): boolean {
-    return record.frames.length > Math.ceil(record.bytes / MAX_FRAME_BYTES) * REPACK_FACTOR + REPACK_SLACK;
-  }
-
-  /** Rewrites a data file of many small frames (a session appended to for hours) into full frames, from its own frames. */
+  /** Packs a data file of many small frames anew; the old one goes once the manifest no longer names it. */
   private async repack(record: ArchivedFileRecord): Promise<ArchivedFileRecord> {
-    const dataFile = transcriptDataFileName(record.path, generationOf(record.dataFile) + 1);
-    const oldHandle = await open(this.dataPath(record), 'r');
-    const newHandle = await open(join(transcriptsDir(this.dir), dataFile), 'w', 0o600);
-    try {
-      const description = await readExactly(oldHandle, record.frames.length > 0 ? record.frames[0][1] : record.compressedBytes, 0);
-      await newHandle.write(description, 0, description.length, 0);
-      const frames: FrameRef[] = [];
-      let position = description.length;
-      let pending: Buffer[] = [];
-      let pendingBytes = 0;
-      let at = 0;
-      const flush = async (): Promise<void> => {
-        if (pendingBytes === 0) return;
-        const slice = Buffer.concat(pending, pendingBytes);
-        const { frame, crc } = await encodeDataFrame(slice);
-        await newHandle.write(frame, 0, frame.length, position);
-        frames.push([at, position, slice.length, frame.length - FRAME_HEADER_BYTES, crc]);
-        position += frame.length;
-        at += slice.length;
-        pending = [];
-        pendingBytes = 0;
-      };
-      for (const frame of record.frames) {
-        const bytes = await readFrame(oldHandle, frame);
-        if (pendingBytes + bytes.length > MAX_FRAME_BYTES) await flush();
-        pending.push(bytes);
-        pendingBytes += bytes.length;
-      }
-      await flush();
-      this.obsolete.push(this.dataPath(record));
-      return { ...record, dataFile, frames, compressedBytes: position };
-    } finally {
-      await oldHandle.close();
-      await newHandle.close();
-    }
-  }
-
-  private backupKey(configRoot: string, sessionId: string, backupFileName: string): string {
-    return `${configRoot}\0${sessionId}\0${backupFileName}`;
+    const packed = await repackDataFile(this.dir, record);
+    this.obsolete.push(this.dataPath(record));
+    return packed;
   }
 
   /** Keeps the file-history backups a transcript's snapshot lines named for memory files, once each. */
@@ -801,43 +609,17 @@ export class TranscriptArchive implements TranscriptArchiveLookup {
     for (const [backupFileName, trackedPath] of found) {
       const key = this.backupKey(candidate.configRoot, candidate.sessionId, backupFileName);
       if (this.backups.has(key)) continue;
-      const sourcePath = join(candidate.configRoot, 'file-history', candidate.sessionId, backupFileName);
-      let bytes: Buffer;
-      try {
-        const stats = await fs.stat(sourcePath);
-        if (!stats.isFile() || stats.size > MAX_BACKUP_BYTES) continue;
-        bytes = await fs.readFile(sourcePath);
-      } catch {
-        // Claude Code removed it already (or never wrote it): nothing left to keep.
-        continue;
-      }
-      const description: DataFileDescription = {
-        kind: 'file-history',
-        configRoot: candidate.configRoot,
-        sessionId: candidate.sessionId,
-        backupFileName,
-        trackedPath,
-        createdAt: now,
-      };
-      const descriptionFrame = encodeMetaFrame(description);
-      const { frame, crc } = await encodeDataFrame(bytes);
-      const dataFile = backupDataFileName(candidate.configRoot, candidate.sessionId, backupFileName);
-      await fs.mkdir(fileHistoryDir(this.dir), { recursive: true });
-      await fs.writeFile(join(fileHistoryDir(this.dir), dataFile), Buffer.concat([descriptionFrame, frame]), { mode: 0o600 });
-      this.backups.set(key, {
-        configRoot: candidate.configRoot,
-        sessionId: candidate.sessionId,
-        backupFileName,
-        trackedPath,
-        dataFile,
-        bytes: bytes.length,
-        compressedBytes: descriptionFrame.length + frame.length,
-        frame: [0, descriptionFrame.length, bytes.length, frame.length - FRAME_HEADER_BYTES, crc],
-        archivedAt: now,
-      });
+      const backup = { configRoot: candidate.configRoot, sessionId: candidate.sessionId, backupFileName, trackedPath };
+      const record = await archiveFileHistoryBackup(this.dir, backup, now);
+      if (!record) continue;
+      this.backups.set(key, record);
       archived++;
     }
     return archived;
+  }
+
+  private backupKey(configRoot: string, sessionId: string, backupFileName: string): string {
+    return `${configRoot}\0${sessionId}\0${backupFileName}`;
   }
 
   /** Archived files of the covered sessions (all, without `sessions`) that the candidates left out and the disk lost. */
@@ -856,34 +638,6 @@ export class TranscriptArchive implements TranscriptArchiveLookup {
       }
     }
     return gone;
-  }
-
-  private sessionGroups(): Map<string, SessionGroup> {
-    const groups = new Map<string, SessionGroup>();
-    for (const record of this.records.values()) {
-      const key = archiveSessionKey(record.configRoot, record.slug, record.sessionId);
-      let group = groups.get(key);
-      if (!group) {
-        group = { configRoot: record.configRoot, slug: record.slug, sessionId: record.sessionId, files: [], lastActivityMs: 0 };
-        groups.set(key, group);
-      }
-      group.files.push(record);
-      group.lastActivityMs = Math.max(group.lastActivityMs, record.source.mtimeMs);
-    }
-    return groups;
-  }
-
-  /** A session is deleted once Claude Code removed its own transcript (or, without one archived, all its files). */
-  private isDeleted(group: SessionGroup): boolean {
-    const main = group.files.find((file) => file.agentId === null);
-    return main ? main.goneSince !== null : group.files.every((file) => file.goneSince !== null);
-  }
-
-  private backupBytesOf(group: SessionGroup): number {
-    let bytes = 0;
-    for (const backup of this.backups.values())
-      if (backup.configRoot === group.configRoot && backup.sessionId === group.sessionId) bytes += backup.compressedBytes;
-    return bytes;
   }
 
   /** Drops sessions (their transcripts and backups); with `release`, files still on disk are not archived again unchanged. */
