@@ -33,6 +33,7 @@ import type {
 } from '../transcript/transcriptOutline';
 import { transcriptRequestSchemas } from '../transcript/transcriptRequestSchemas';
 import { archiveRequestSchemas, type ArchiveRequestResults } from '../archive/archiveRequestSchemas';
+import type { TranscriptUsage } from '../transcript/turnUsage';
 import { catalogRequestSchemas } from '../catalog/catalogRequestSchemas';
 import type { CatalogListing, CatalogProgress } from '../model/catalog';
 import type { requestNames } from './channels';
@@ -147,6 +148,7 @@ export interface RequestResults extends HistoryRequestResults, ArchiveRequestRes
   openTranscript: TranscriptOutline;
   readTranscriptPage: TranscriptPage;
   findInTranscript: TranscriptFindResult;
+  readTranscriptUsage: TranscriptUsage;
   readSessionMemory: SessionMemory;
   exportTranscript: TranscriptExportChunk;
   resumeSession: ResumeLaunch;
