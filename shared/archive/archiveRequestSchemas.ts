@@ -18,7 +18,8 @@ export const archiveRequestSchemas = {
   getArchiveStatus: { args: z.strictObject({}), mutates: false },
   /** Brings the archive up to date now, in the background (progress as `archiveProgress` events). */
   updateArchive: { args: z.strictObject({}), mutates: false },
-  cancelArchiveUpdate: { args: z.strictObject({}), mutates: false },
+  /** Stops the run every client sees (as cancelling the catalog build does). */
+  cancelArchiveUpdate: { args: z.strictObject({}), mutates: true },
   setArchiveSettings: {
     args: z.strictObject({
       enabled: z.boolean().optional(),

@@ -70,7 +70,10 @@ export function withArchivedFiles(
   const onDisk = new Set<string>();
   for (const project of projects) {
     for (const agent of project.siblingAgents) onDisk.add(agent.path);
-    for (const session of project.sessions) for (const file of [session.main, ...session.subagents]) onDisk.add(file.path);
+    for (const session of project.sessions) {
+      if (session.main) onDisk.add(session.main.path);
+      for (const file of session.subagents) onDisk.add(file.path);
+    }
   }
   const missing = new Map<string, ArchivedCatalogFile[]>();
   for (const file of archived) {
@@ -88,12 +91,14 @@ export function withArchivedFiles(
     let project = byProject.get(projectKey);
     const agents = files.filter((file) => file.agentId !== null).map(subagentFile);
     const index = project?.sessions.findIndex((session) => session.sessionId === sessionId) ?? -1;
+    const main = files.find((file) => file.agentId === null);
     if (project && index >= 0) {
+      // On disk still, or only its sub-agents are (Claude Code's cleanup leaves them): the archive adds what is gone.
       const session = project.sessions[index];
-      project.sessions[index] = { ...session, subagents: [...session.subagents, ...agents] };
+      const ownFile = session.main ?? (main ? archivedIdentity(main) : null);
+      project.sessions[index] = { ...session, main: ownFile, subagents: [...session.subagents, ...agents] };
       continue;
     }
-    const main = files.find((file) => file.agentId === null);
     // Sub-agents without their session's own transcript make no session.
     if (!main) continue;
     if (!project) {

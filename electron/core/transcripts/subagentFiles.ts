@@ -14,6 +14,10 @@ export interface SubagentMeta {
   readonly agentType: string | null;
   readonly description: string | null;
   readonly toolUseId: string | null;
+  /** The agent whose Agent call started this one (nested sub-agents, 2.1.172+). */
+  readonly parentAgentId: string | null;
+  /** 1 for an agent the session started, 2 for one its agent started, … (2.1.187+). */
+  readonly spawnDepth: number | null;
 }
 
 export interface SubagentFile {
@@ -23,13 +27,21 @@ export interface SubagentFile {
   readonly meta: SubagentMeta | null;
 }
 
-async function readMeta(jsonlPath: string): Promise<SubagentMeta | null> {
+/** The `.meta.json` beside a sub-agent transcript, as far as it can be read (it is optional). */
+export async function readMeta(jsonlPath: string): Promise<SubagentMeta | null> {
   try {
     const value: unknown = JSON.parse(await readSmallText(jsonlPath.replace(/\.jsonl$/, '.meta.json'), MAX_META_BYTES));
     if (!value || typeof value !== 'object') return null;
     const meta = value as Record<string, unknown>;
     const text = (key: string) => (typeof meta[key] === 'string' ? (meta[key] as string) : null);
-    return { agentType: text('agentType'), description: text('description'), toolUseId: text('toolUseId') };
+    const depth = meta.spawnDepth;
+    return {
+      agentType: text('agentType'),
+      description: text('description'),
+      toolUseId: text('toolUseId'),
+      parentAgentId: text('parentAgentId'),
+      spawnDepth: typeof depth === 'number' && Number.isInteger(depth) && depth > 0 ? depth : null,
+    };
   } catch {
     return null;
   }

@@ -1,13 +1,14 @@
 import { errorCode } from '../fs/readSafely';
 import { openFromDisk, type RandomAccessSource, type SourceOpener } from '../fs/randomAccessSource';
 import { readLines, type LineReadResult, type LineVisitor } from './jsonlLineReader';
+import type { SubagentMeta } from './subagentFiles';
 
 /** An archived sub-agent transcript of a session (its file may be gone from disk). */
 export interface ArchivedSubagentFile {
   readonly agentId: string;
   readonly path: string;
   readonly layout: 'subagents-folder' | 'sibling-file';
-  readonly meta: { readonly agentType: string | null; readonly description: string | null; readonly toolUseId: string | null } | null;
+  readonly meta: SubagentMeta | null;
 }
 
 /** An archived transcript as the viewer needs to know it. */

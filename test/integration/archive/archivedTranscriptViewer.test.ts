@@ -105,7 +105,7 @@ describe('the transcript viewer on a session Claude Code deleted after it was ar
     expect(await exportAll(archived, ref, 'html')).toContain('<dt>Archived</dt>');
 
     const entries = [];
-    for await (const entry of archived.liveBranch(ref)) entries.push(entry);
+    for await (const entry of await archived.liveBranch(ref)) entries.push(entry);
     expect(entries.map(entryText).some((text) => text.includes(rich.afterCompactionPrompt))).toBe(true);
     expect(await archived.findSession(rich.sessionId)).toEqual(ref);
     expect(await snapshotTree(home.root)).toEqual(snapshot);

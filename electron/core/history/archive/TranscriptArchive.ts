@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CodedError } from '../../../../shared/result';
-import { errorCode, readSmallText } from '../../fs/readSafely';
+import { errorCode } from '../../fs/readSafely';
 import type { RandomAccessSource } from '../../fs/randomAccessSource';
 import type { ArchivedSearchTarget } from '../../search/searchCorpus';
 import type { ArchivedSubagentFile, ArchivedTranscriptInfo, TranscriptArchiveLookup } from '../../transcripts/transcriptSources';
@@ -12,7 +12,6 @@ import { fileHistoryDir, generationOf, transcriptDataFileName, transcriptsDir } 
 import { manifestPath, readManifest, writeManifest } from './archiveManifestFile';
 import { acquireArchiveLock } from './archiveWriteLock';
 import {
-  type ArchivedAgentMeta,
   type ArchivedBackupRecord,
   type ArchivedFileRecord,
   type ArchivedLayout,
@@ -26,8 +25,8 @@ import { archiveSessionKey, archiveTotals, backupBytesOf, sessionGroups, type Ar
 import { archiveFileHistoryBackup } from './fileHistoryBackupWriter';
 import { needsRepack, readExactly, repackDataFile, writeFrames } from './transcriptFrameWriter';
 import { SnapshotLineCollector } from './fileHistorySnapshots';
+import { readMeta as readSubagentMeta } from '../../transcripts/subagentFiles';
 
-const MAX_META_BYTES = 64 * 1024;
 /** A long run saves the manifest this often, so a crash loses at most this much work (the frames are re-archived). */
 const SAVE_EVERY_MS = 10_000;
 
@@ -115,19 +114,6 @@ function identityOf(stats: { dev: bigint; ino: bigint; size: bigint; mtimeNs: bi
     mtimeNs: stats.mtimeNs.toString(),
     mtimeMs: Number(stats.mtimeMs),
   };
-}
-
-/** The `.meta.json` beside a sub-agent transcript, as far as it can be read (it is optional). */
-async function readAgentMeta(path: string): Promise<ArchivedAgentMeta | null> {
-  try {
-    const value: unknown = JSON.parse(await readSmallText(path.replace(/\.jsonl$/, '.meta.json'), MAX_META_BYTES));
-    if (!value || typeof value !== 'object') return null;
-    const meta = value as Record<string, unknown>;
-    const text = (key: string) => (typeof meta[key] === 'string' && meta[key] !== '' ? (meta[key] as string) : null);
-    return { agentType: text('agentType'), description: text('description'), toolUseId: text('toolUseId') };
-  } catch {
-    return null;
-  }
 }
 
 /**
@@ -530,7 +516,7 @@ export class TranscriptArchive implements TranscriptArchiveLookup {
     const generation = previous ? generationOf(previous.dataFile) + 1 : 0;
     const dataFile = transcriptDataFileName(candidate.path, generation);
     const now = new Date().toISOString();
-    const meta = candidate.layout === 'session' ? null : await readAgentMeta(candidate.path);
+    const meta = candidate.layout === 'session' ? null : await readSubagentMeta(candidate.path);
     const description: DataFileDescription = {
       kind: 'transcript',
       path: candidate.path,

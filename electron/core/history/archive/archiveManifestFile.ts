@@ -13,6 +13,8 @@ const metaSchema = z.strictObject({
   agentType: z.string().nullable(),
   description: z.string().nullable(),
   toolUseId: z.string().nullable(),
+  parentAgentId: z.string().nullable(),
+  spawnDepth: z.number().int().positive().nullable(),
 });
 
 const fileSchema = z.strictObject({

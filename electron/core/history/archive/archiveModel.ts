@@ -1,3 +1,5 @@
+import type { SubagentMeta } from '../../transcripts/subagentFiles';
+
 /** Where a transcript lives in Claude Code's layout: the session's own file, or a sub-agent's in one of two layouts. */
 export type ArchivedLayout = 'session' | 'subagents-folder' | 'sibling';
 
@@ -21,12 +23,8 @@ export const FRAME_LENGTH = 2;
 export const FRAME_STORED = 3;
 export const FRAME_CRC = 4;
 
-/** What the `.meta.json` beside a sub-agent file said when it was archived. */
-export interface ArchivedAgentMeta {
-  readonly agentType: string | null;
-  readonly description: string | null;
-  readonly toolUseId: string | null;
-}
+/** What the `.meta.json` beside a sub-agent file said when it was archived (as the transcript viewer reads it). */
+export type ArchivedAgentMeta = SubagentMeta;
 
 /** One transcript in the archive: where it was, which data file holds it, and how far it is archived. */
 export interface ArchivedFileRecord {
