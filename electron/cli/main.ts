@@ -1,6 +1,7 @@
 import { CliError, type CliIo } from './cliIo';
 import { runAgents } from './commands/agents';
 import { runBench } from './commands/bench';
+import { runBlame } from './commands/blame';
 import { runDoctorCommand } from './commands/doctor';
 import { runDream } from './commands/dream';
 import { runExtract } from './commands/extract';
@@ -31,8 +32,11 @@ Commands:
                                               Replay memory extraction over a session; prints the proposed changes
   transcript <sessionId> [--json | --html] [--agent ID]
                                               A session's live branch: Markdown, HTML, or normalised entries as JSON
-  history [--project SLUG] [--file PATH] [--json]
-                                              Record what changed in memory since the last run, then list every change set
+  history [--project SLUG] [--file PATH] [--since DATE] [--json]
+                                              Record what changed in memory since the last run (and reconstruct what came
+                                              before history started), then list every change set
+  blame (--project SLUG | --agent-dir DIR) --file PATH [--json]
+                                              Each line of a memory file with the change that brought it in
   restore --project SLUG --file PATH --version HASH [--dry-run]
                                               Put one memory file back to a version from its history
   revert --change-set ID [--dry-run]          Put every file of a change set back as it was before it (refused on conflict)
@@ -57,6 +61,7 @@ const COMMANDS: Readonly<Record<string, (argv: readonly string[], io: CliIo) => 
   extract: runExtract,
   transcript: runTranscript,
   history: runHistory,
+  blame: runBlame,
   restore: runRestore,
   revert: runRevert,
   bench: runBench,

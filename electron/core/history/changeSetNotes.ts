@@ -48,7 +48,7 @@ export function mergeNotes(a: ChangeSetNote, b: ChangeSetNote): ChangeSetNote {
   };
 }
 
-function isNote(value: unknown): value is ChangeSetNote {
+export function isNote(value: unknown): value is ChangeSetNote {
   const note = value as Partial<ChangeSetNote> | null;
   return (
     typeof note === 'object' &&

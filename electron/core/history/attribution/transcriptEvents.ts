@@ -102,7 +102,8 @@ function toolEvents(record: Record<string, unknown>, base: EventBase): Transcrip
   return events;
 }
 
-function isTypedPrompt(record: Record<string, unknown>): boolean {
+/** Whether a user line is a prompt a person typed (not a tool result, meta line, command wrapper or compaction summary). */
+export function isTypedPrompt(record: Record<string, unknown>): boolean {
   if (record.isMeta === true || record.isCompactSummary === true || record.isSidechain === true) return false;
   const content = (record.message as { content?: unknown } | undefined)?.content;
   if (typeof content === 'string') return !content.startsWith('<');
