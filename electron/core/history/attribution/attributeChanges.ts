@@ -1,5 +1,12 @@
 import type { ChangeCause, ChangeEvidence } from '../../../../shared/history/historyModel';
-import type { MemorySavedEvent, ToolShellEvent, ToolWriteEvent, TranscriptEvent, TurnEndEvent } from './transcriptEvents';
+import {
+  bodyHashOf,
+  type MemorySavedEvent,
+  type ToolShellEvent,
+  type ToolWriteEvent,
+  type TranscriptEvent,
+  type TurnEndEvent,
+} from './transcriptEvents';
 
 /** Clocks of the transcript writer and the file system differ a little; times closer than this count as the same. */
 const CLOCK_SLACK_MS = 5_000;
@@ -97,7 +104,11 @@ function listsFile(event: MemorySavedEvent, change: ObservedChange): boolean {
 }
 
 function contentMatches(event: ToolWriteEvent, change: ObservedChange): boolean {
-  if (event.contentHash !== null) return event.contentHash === change.after;
+  if (event.contentHash !== null)
+    return (
+      event.contentHash === change.after ||
+      (event.bodyHash !== null && change.afterText !== null && bodyHashOf(change.afterText) === event.bodyHash)
+    );
   return change.afterText !== null && event.newStrings.length > 0 && event.newStrings.every((s) => change.afterText?.includes(s));
 }
 

@@ -51,7 +51,11 @@ function stampOf(text: string): FrontmatterStamp | null {
   const raw: unknown = data.modified ?? (metadata && typeof metadata === 'object' ? metadata.modified : undefined);
   const modified = raw instanceof Date ? raw.toISOString() : typeof raw === 'string' ? raw : null;
   const modifiedMs = modified === null ? null : Date.parse(modified);
-  return { originSessionId: origin.toLowerCase(), modified, modifiedMs: modifiedMs === null || Number.isNaN(modifiedMs) ? null : modifiedMs };
+  return {
+    originSessionId: origin.toLowerCase(),
+    modified,
+    modifiedMs: modifiedMs === null || Number.isNaN(modifiedMs) ? null : modifiedMs,
+  };
 }
 
 function groupId(key: string): string {
@@ -134,7 +138,11 @@ export class ProvenanceReconstructor {
   private async resolverFor(folders: readonly TrackedFolder[]): Promise<MemoryPathResolver> {
     const withAliases = await mapLimit(folders, 8, async (folder) => {
       const real = await fs.realpath(folder.memoryDir).catch(() => folder.memoryDir);
-      return { memoryDir: folder.memoryDir, aliases: real === folder.memoryDir ? [] : [real], configRoot: folder.project?.configRoot ?? null };
+      return {
+        memoryDir: folder.memoryDir,
+        aliases: real === folder.memoryDir ? [] : [real],
+        configRoot: folder.project?.configRoot ?? null,
+      };
     });
     return new MemoryPathResolver(withAliases);
   }
@@ -163,7 +171,9 @@ export class ProvenanceReconstructor {
     const prompts = new Map<string, { uuid: string; timeMs: number }[]>();
     const context: ScanContext = {
       isMemoryPath: (path, cwd) => resolver.looksLikeMemory(path, cwd),
-      extraNeedles: folders.filter((f) => !f.memoryDir.includes('memory')).map((f) => Buffer.from(JSON.stringify(f.memoryDir).slice(1, -1))),
+      extraNeedles: folders
+        .filter((f) => !f.memoryDir.includes('memory'))
+        .map((f) => Buffer.from(JSON.stringify(f.memoryDir).slice(1, -1))),
       onPrompt: (sessionId, uuid, timeMs) => {
         const list = prompts.get(sessionId) ?? [];
         list.push({ uuid, timeMs });
@@ -171,7 +181,8 @@ export class ProvenanceReconstructor {
       },
       parentTurnAt: (sessionId, timeMs) => {
         let found: { uuid: string; timeMs: number } | null = null;
-        for (const prompt of prompts.get(sessionId) ?? []) if (prompt.timeMs <= timeMs && (!found || prompt.timeMs >= found.timeMs)) found = prompt;
+        for (const prompt of prompts.get(sessionId) ?? [])
+          if (prompt.timeMs <= timeMs && (!found || prompt.timeMs >= found.timeMs)) found = prompt;
         if (found) return found.uuid;
         const parent = refs.find((r) => r.agentId === null && r.sessionId === sessionId);
         const carried = parent ? files[parent.path]?.carry.lastPrompt : null;
@@ -259,7 +270,14 @@ export class ProvenanceReconstructor {
     const records = await this.store.records();
     const state = await this.store.readState();
     const buildKey = createHash('sha256')
-      .update(JSON.stringify([records.length, records[records.length - 1]?.id ?? '', starts.map((s) => [s.folder.memoryDir, s.startMs, [...s.files]]), state.locks]))
+      .update(
+        JSON.stringify([
+          records.length,
+          records[records.length - 1]?.id ?? '',
+          starts.map((s) => [s.folder.memoryDir, s.startMs, [...s.files]]),
+          state.locks,
+        ]),
+      )
       .digest('hex');
     const previous = await this.log.load();
     if (previous.buildKey === buildKey) return { rebuilt: false, changeSetIds: [], folders: [] };
@@ -363,7 +381,11 @@ export class ProvenanceReconstructor {
     // Not text (or too large to show): nothing to reconstruct it from.
     if (text === null) return null;
     let sameOnDisk = false;
-    if (absolutePath) sameOnDisk = await fs.readFile(absolutePath).then((bytes) => contentHash(bytes) === hash, () => false);
+    if (absolutePath)
+      sameOnDisk = await fs.readFile(absolutePath).then(
+        (bytes) => contentHash(bytes) === hash,
+        () => false,
+      );
     return { text, timeMs: start.startMs, mtimeMs: sameOnDisk ? mtimeMs : null };
   }
 
@@ -393,7 +415,8 @@ function entryOf(folder: TrackedFolder, version: ChainVersion, blobs: ReadonlyMa
     after,
     size: version.after.known && version.after.text !== null ? Buffer.byteLength(version.after.text, 'utf8') : null,
     cause: version.origin.cause,
-    changeSetId: groupId(version.origin.groupKey),
+    // One event may touch several folders (a turn writing project and agent memory): one change set per folder.
+    changeSetId: groupId(`${folder.memoryDir}\0${version.origin.groupKey}`),
     summary: version.origin.summary,
     kind: version.kind,
     turnUuid: version.origin.turnUuid,

@@ -214,7 +214,8 @@ export function buildVersionChain(input: ChainInput): ChainVersion[] {
         else if (state.known) {
           const replayed = applyEdits(state.text, observation.edits);
           if (replayed.ok) after = { known: true, text: replayed.text };
-          else gap = `This ${observation.origin.evidence.kind === 'session' ? observation.origin.evidence.tool : 'edit'} does not replay: ${replayed.reason}`;
+          else
+            gap = `This ${observation.origin.evidence.kind === 'session' ? observation.origin.evidence.tool : 'edit'} does not replay: ${replayed.reason}`;
         }
         if (after.known && state.known && after.text === state.text) break;
         push({
@@ -245,7 +246,14 @@ export function buildVersionChain(input: ChainInput): ChainVersion[] {
         break;
     }
   }
-  close(input, versions, () => state, push, fill, () => lastTimeMs);
+  close(
+    input,
+    versions,
+    () => state,
+    push,
+    fill,
+    () => lastTimeMs,
+  );
   return versions.filter((v) => !(v.before.known && v.after.known && v.before.text === v.after.text));
 }
 
@@ -264,15 +272,18 @@ function close(
     // No evidence at all: only the file's own frontmatter can tell where it came from.
     if (anchor.text !== null) {
       const stamp = frontmatterStep(input, anchor.text, Number.NEGATIVE_INFINITY);
-      if (stamp) push({ ...stamp, before: { known: false }, after: { known: true, text: anchor.text }, kind: 'added', gap: null, fill: 'any' });
+      if (stamp)
+        push({ ...stamp, before: { known: false }, after: { known: true, text: anchor.text }, kind: 'added', gap: null, fill: 'any' });
     }
     return;
   }
   if (state.known && state.text === anchor.text) return;
-  if (!state.known && fill(anchor.text)) return;
+  const since = lastTime();
+  // The file's own time says whether it was written again after the last version: then its bytes are not that version's.
+  const writtenSince = anchor.mtimeMs !== null && anchor.mtimeMs > since + CLOCK_SLACK_MS;
+  if (!state.known && !writtenSince && fill(anchor.text)) return;
   const before = current();
   const after: KnownText = { known: true, text: anchor.text };
-  const since = lastTime();
   const kind = kindOf(before, after, 'modified');
   if (anchor.text === null) {
     const removal = input.removals.find(
@@ -301,7 +312,13 @@ function close(
           cause: 'dream',
           sessionId: null,
           turnUuid: null,
-          evidence: { kind: 'dream', lockTakenAt: new Date(lock).toISOString(), previousConsolidationAt: null, holderPid: null, improved: null },
+          evidence: {
+            kind: 'dream',
+            lockTakenAt: new Date(lock).toISOString(),
+            previousConsolidationAt: null,
+            holderPid: null,
+            improved: null,
+          },
           groupKey: `dream-lock:${input.memoryDir}:${lock}`,
           summary: 'Dream (memory consolidation), from the lock it took',
         },
@@ -311,8 +328,7 @@ function close(
       return;
     }
   }
-  const note =
-    anchor.text === null ? 'Deleted, with no trace of who deleted it' : 'Changed with no trace left of who changed it';
+  const note = anchor.text === null ? 'Deleted, with no trace of who deleted it' : 'Changed with no trace left of who changed it';
   const known = anchor.mtimeMs !== null && anchor.mtimeMs >= since;
   push({
     timeMs: known ? (anchor.mtimeMs as number) : Number.isFinite(since) ? since : anchor.timeMs,
