@@ -59,7 +59,11 @@ export function netFileChanges(entries: readonly JournalChange[]): NetFileChange
     if (certainty === 'exact' && beforeKnown && before === after) continue;
     // Unknown bytes leave the hashes silent on what happened: the reconstructed lines say it.
     const kind =
-      certainty === 'exact' && beforeKnown ? changeKind(before, after) : first === last && first.kind ? first.kind : mergedKind(first, last);
+      certainty === 'exact' && beforeKnown
+        ? changeKind(before, after)
+        : first === last && first.kind
+          ? first.kind
+          : mergedKind(first, last);
     out.push({ path, kind, before, after, certainty, beforeKnown, gap });
   }
   return out;

@@ -97,7 +97,9 @@ export class HistoryIndex {
   /** Files the reconstructed history knows in a folder (deleted before history started included). */
   reconstructedPaths(folder: string): string[] {
     const prefix = `${folder}\0`;
-    return [...(this.reconstructedPart?.byFile.keys() ?? [])].filter((key) => key.startsWith(prefix)).map((key) => key.slice(prefix.length));
+    return [...(this.reconstructedPart?.byFile.keys() ?? [])]
+      .filter((key) => key.startsWith(prefix))
+      .map((key) => key.slice(prefix.length));
   }
 
   get reconstructedChangeSetCount(): number {

@@ -206,7 +206,8 @@ export class HistoryService {
     let reconstructedFrom: string | null = null;
     for (const id of this.index.changeSetIdsNewestFirst()) {
       const set = this.index.changeSet(id);
-      if (set?.reconstructed && set.note && (reconstructedFrom === null || set.note.time < reconstructedFrom)) reconstructedFrom = set.note.time;
+      if (set?.reconstructed && set.note && (reconstructedFrom === null || set.note.time < reconstructedFrom))
+        reconstructedFrom = set.note.time;
     }
     return {
       startedAt: first?.time ?? null,

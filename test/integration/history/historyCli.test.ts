@@ -95,7 +95,15 @@ describe('ccmem history, restore and revert on a scenario home', () => {
     expect(all).toHaveLength(1);
     expect(all[0]).toMatchObject({ cause: 'session', sessionId: session.sessionId });
     expect(all[0].files).toEqual([
-      { path: rel, kind: 'modified', before: expect.any(String), after: expect.any(String), linesAdded: 1, linesRemoved: 1, certainty: 'exact' },
+      {
+        path: rel,
+        kind: 'modified',
+        before: expect.any(String),
+        after: expect.any(String),
+        linesAdded: 1,
+        linesRemoved: 1,
+        certainty: 'exact',
+      },
     ]);
     expect(await history(['--project', scenario.webshop.slug, '--file', rel], env)).toEqual(all);
     expect(await history(['--since', new Date(now.getTime() - 60_000).toISOString()], env)).toEqual(all);

@@ -38,7 +38,15 @@ describe('netFileChanges', () => {
     expect(net).toEqual([
       { path: 'a.md', kind: 'modified', before: h('1'), after: null, certainty: 'inferred', beforeKnown: true, gap: null },
       { path: 'b.md', kind: 'added', before: null, after: null, certainty: 'inferred', beforeKnown: false, gap: null },
-      { path: 'c.md', kind: 'modified', before: null, after: h('2'), certainty: 'exact', beforeKnown: false, gap: 'an edit that does not replay' },
+      {
+        path: 'c.md',
+        kind: 'modified',
+        before: null,
+        after: h('2'),
+        certainty: 'exact',
+        beforeKnown: false,
+        gap: 'an edit that does not replay',
+      },
     ]);
   });
 });

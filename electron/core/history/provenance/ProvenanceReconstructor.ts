@@ -66,6 +66,8 @@ function groupId(key: string): string {
 interface FolderStart {
   readonly folder: TrackedFolder;
   readonly startMs: number;
+  /** False when the journal has nothing of the folder yet (then `startMs` is now). */
+  readonly recorded: boolean;
   /** The files of the first sight, by path: their hash then. */
   readonly files: ReadonlyMap<string, string | null>;
 }
@@ -266,7 +268,7 @@ export class ProvenanceReconstructor {
   ): Promise<Omit<ReconstructionReport, 'newEvidence'>> {
     const { index } = this.options;
     await index.refresh();
-    const starts = folders.map((folder) => this.folderStart(folder)).filter((s): s is FolderStart => s !== null);
+    const starts = await mapLimit(folders, 4, (folder) => this.folderStart(folder));
     const records = await this.store.records();
     const state = await this.store.readState();
     const buildKey = createHash('sha256')
@@ -318,20 +320,31 @@ export class ProvenanceReconstructor {
   }
 
   /**
-   * A folder whose history began with a first sight (the files already there when history started) is
-   * reconstructed up to that moment; a folder that appeared later is recorded from its first file on.
+   * Where the journal begins to record a folder itself, and each file it had then: its first sight (the files
+   * already there when history started); for a folder the journal has nothing of yet (a deleted project's
+   * memory, known only from its transcripts), now and its files now; for a folder that appeared after history
+   * started, the moment its first file was recorded (it had none before).
    */
-  private folderStart(folder: TrackedFolder): FolderStart | null {
+  private async folderStart(folder: TrackedFolder): Promise<FolderStart> {
     const { index } = this.options;
     let first: { startMs: number; files: Map<string, string | null> } | null = null;
+    let earliestMs = Number.POSITIVE_INFINITY;
     for (const id of index.changeSetIdsNewestFirst()) {
       const set = index.changeSet(id);
-      if (!set || set.folder !== folder.memoryDir || !set.note?.firstSight) continue;
-      const startMs = Date.parse(set.note.time);
-      if (first && first.startMs <= startMs) continue;
-      first = { startMs, files: new Map(set.entries.map((entry) => [entry.path, entry.after])) };
+      if (!set || set.reconstructed || set.folder !== folder.memoryDir) continue;
+      const timeMs = Date.parse(set.note?.time ?? set.entries[0].time);
+      earliestMs = Math.min(earliestMs, timeMs);
+      if (!set.note?.firstSight || (first && first.startMs <= timeMs)) continue;
+      first = { startMs: timeMs, files: new Map(set.entries.map((entry) => [entry.path, entry.after])) };
     }
-    return first ? { folder, ...first } : null;
+    if (first) return { folder, ...first, recorded: true };
+    if (Number.isFinite(earliestMs)) return { folder, startMs: earliestMs, files: new Map(), recorded: true };
+    const files = new Map<string, string | null>();
+    for (const file of (await listMemoryFiles(folder.memoryDir)).files) {
+      const bytes = await fs.readFile(file.absolutePath).catch(() => null);
+      if (bytes) files.set(file.path, await index.store.putBlob(bytes));
+    }
+    return { folder, startMs: this.now(), files, recorded: false };
   }
 
   private async chainsOf(start: FolderStart, observed: ObservationIndex, lockTimes: readonly number[]): Promise<ChainVersion[]> {

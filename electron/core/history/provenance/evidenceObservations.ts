@@ -139,7 +139,8 @@ export function observationsFrom(records: readonly EvidenceRecord[], context: Ob
         const own = context.projectMemoryDir(record.source.configRoot, record.source.slug);
         target = own ? context.resolver.resolve(written, own, record.source.configRoot) : null;
       }
-      if (target) add(target.memoryDir, target.path, { kind: 'saved', timeMs: record.timeMs, mayDelete: record.verb === 'Improved', origin });
+      if (target)
+        add(target.memoryDir, target.path, { kind: 'saved', timeMs: record.timeMs, mayDelete: record.verb === 'Improved', origin });
     }
   }
 

@@ -101,13 +101,17 @@ function hunksOf(value: unknown): PatchHunk[] | null {
   return hunks;
 }
 
-/** The last `"key":"value"` of a long line, read without parsing it (top-level fields follow the message). */
-function lastField(line: Buffer, key: string): string | null {
-  const tail = line.subarray(Math.max(0, line.length - 8192)).toString('utf8');
+/** A top-level `"key":"value"` of a long line, read without parsing it: after the message, or else before it. */
+function envelopeField(line: Buffer, key: string): string | null {
   const pattern = new RegExp(`"${key}":"([^"]{1,100})"`, 'g');
   let last: string | null = null;
-  for (const match of tail.matchAll(pattern)) last = match[1];
-  return last;
+  for (const match of line
+    .subarray(Math.max(0, line.length - 8192))
+    .toString('utf8')
+    .matchAll(pattern))
+    last = match[1];
+  if (last !== null) return last;
+  return new RegExp(`"${key}":"([^"]{1,100})"`).exec(line.subarray(0, 8192).toString('utf8'))?.[1] ?? null;
 }
 
 /**
@@ -284,7 +288,10 @@ export class EvidenceScanner {
       is_error?: unknown;
     }[];
     // The structured result belongs to the line's one result; with several it cannot be told whose it is.
-    const detail = blocks.length === 1 && raw.toolUseResult && typeof raw.toolUseResult === 'object' ? (raw.toolUseResult as Record<string, unknown>) : null;
+    const detail =
+      blocks.length === 1 && raw.toolUseResult && typeof raw.toolUseResult === 'object'
+        ? (raw.toolUseResult as Record<string, unknown>)
+        : null;
     let n = 0;
     for (const block of blocks) {
       const toolUseId = str(block.tool_use_id);
@@ -357,8 +364,8 @@ export class EvidenceScanner {
     }
     const head = line.subarray(0, 4096);
     if (ENVELOPE_FLAGS.some((flag) => head.includes(flag) || line.subarray(line.length - 4096).includes(flag))) return;
-    const uuid = lastField(line, 'uuid');
-    const timeMs = timeOf(lastField(line, 'timestamp'));
+    const uuid = envelopeField(line, 'uuid');
+    const timeMs = timeOf(envelopeField(line, 'timestamp'));
     if (uuid && timeMs !== null) this.setPrompt(uuid, timeMs);
   }
 

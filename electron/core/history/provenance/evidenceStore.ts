@@ -61,7 +61,8 @@ export class EvidenceStore {
       const parsed = JSON.parse(await fs.readFile(this.statePath, 'utf8')) as Partial<ScanStateData>;
       if (parsed.v !== 1 || typeof parsed.files !== 'object' || parsed.files === null) return EMPTY;
       const files: Record<string, TranscriptReadState> = {};
-      for (const [path, state] of Object.entries(parsed.files)) if (isReadState(state)) files[path] = { ...state, carry: { ...EMPTY_CARRY, ...state.carry } };
+      for (const [path, state] of Object.entries(parsed.files))
+        if (isReadState(state)) files[path] = { ...state, carry: { ...EMPTY_CARRY, ...state.carry } };
       const locks: Record<string, number[]> = {};
       for (const [dir, times] of Object.entries(parsed.locks ?? {}))
         if (Array.isArray(times)) locks[dir] = times.filter((t): t is number => typeof t === 'number');

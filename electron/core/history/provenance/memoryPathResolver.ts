@@ -72,8 +72,7 @@ export class MemoryPathResolver {
       if (path.startsWith(prefix)) return this.relative(memoryDir, path.slice(prefix.length));
     }
     const matches = this.suffixes.filter((suffix) => path.includes(suffix.text));
-    const chosen =
-      matches.length === 1 ? matches[0] : (matches.find((m) => configRoot !== null && m.configRoot === configRoot) ?? null);
+    const chosen = matches.length === 1 ? matches[0] : (matches.find((m) => configRoot !== null && m.configRoot === configRoot) ?? null);
     if (!chosen) return null;
     return this.relative(chosen.memoryDir, path.slice(path.lastIndexOf(chosen.text) + chosen.text.length));
   }

@@ -104,7 +104,12 @@ export class DiskTranscriptFeed implements TranscriptFeed {
         if (entry.isFile() && isSessionFileName(entry.name))
           candidates.push({ path: join(project.dir, entry.name), project, sessionId: sessionIdFromFileName(entry.name), agentId: null });
         else if (entry.isFile() && AGENT_FILE.test(entry.name))
-          candidates.push({ path: join(project.dir, entry.name), project, sessionId: '', agentId: AGENT_FILE.exec(entry.name)?.[1] ?? null });
+          candidates.push({
+            path: join(project.dir, entry.name),
+            project,
+            sessionId: '',
+            agentId: AGENT_FILE.exec(entry.name)?.[1] ?? null,
+          });
         else if (entry.isDirectory() && SESSION_DIR.test(entry.name)) sessionDirs.push(entry.name);
       }
       for (const sessionId of sessionDirs) candidates.push(...(await subagentFiles(project, sessionId)));

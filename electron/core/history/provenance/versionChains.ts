@@ -144,6 +144,7 @@ function gapOrigin(input: ChainInput, timeMs: number, note: string): StepOrigin 
 export function buildVersionChain(input: ChainInput): ChainVersion[] {
   const versions: ChainVersion[] = [];
   let state: KnownText = { known: false };
+  /** The time of the last observation: a change that no evidence explains happened after it. */
   let lastTimeMs = Number.NEGATIVE_INFINITY;
 
   const push = (version: Omit<ChainVersion, 'path'>): void => {
@@ -187,6 +188,20 @@ export function buildVersionChain(input: ChainInput): ChainVersion[] {
   };
 
   for (const observation of input.observations) {
+    processObservation(observation);
+    lastTimeMs = Math.max(lastTimeMs, observation.timeMs);
+  }
+  close(
+    input,
+    versions,
+    () => state,
+    push,
+    fill,
+    () => lastTimeMs,
+  );
+  return versions.filter((v) => !(v.before.known && v.after.known && v.before.text === v.after.text));
+
+  function processObservation(observation: Observation): void {
     switch (observation.kind) {
       case 'state':
         observeState(observation.text, observation.timeMs);
@@ -272,8 +287,9 @@ function close(
     // No evidence at all: only the file's own frontmatter can tell where it came from.
     if (anchor.text !== null) {
       const stamp = frontmatterStep(input, anchor.text, Number.NEGATIVE_INFINITY);
-      if (stamp)
-        push({ ...stamp, before: { known: false }, after: { known: true, text: anchor.text }, kind: 'added', gap: null, fill: 'any' });
+      // `originSessionId` names the session the memory originated in: it created the file.
+      const created: KnownText = { known: true, text: null };
+      if (stamp) push({ ...stamp, before: created, after: { known: true, text: anchor.text }, kind: 'added', gap: null, fill: 'any' });
     }
     return;
   }
