@@ -62,5 +62,8 @@ export const requestNames = [
   'exportMemoryBackup',
   'previewMemoryImport',
   'applyMemoryImport',
+  'blameFile',
+  'getFileOrigin',
+  'listSessionMemoryWrites',
   'rendererReady',
 ] as const;

@@ -6,6 +6,7 @@ import type { MemoryFolderRef } from '../../../../shared/memory/memoryFolderRef'
 import type { MemoryFileContent, MemoryReview, ReviewedMemoryFile } from '../../../../shared/memory/memoryReview';
 import { api } from '../../api/connectApi';
 import { MarkdownView } from '../../components/MarkdownView';
+import { FileProvenance } from './FileProvenance';
 import { FindingBadge, TypeBadge } from './MemoryBadges';
 import { MemoryEditor } from './MemoryEditor';
 import { offerUndo, refreshAll, selectFile, setMode, useMemoryReviewStore } from './memoryReviewStore';
@@ -138,6 +139,7 @@ export function FileDetail({ folder, review, entry }: FileDetailProps) {
           </button>
         </div>
       </header>
+      <FileProvenance folder={folder} path={entry.relativePath} revision={revision + changedAt} />
       {file && !file.editable ? <p className="muted">Not editable here: {file.notEditableReason}</p> : null}
       {findings.length > 0 ? (
         <ul className="plain-list finding-list" aria-label="Findings for this file">
