@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { join, sep } from 'node:path';
 import type { ChangeEvidence, TranscriptPlace } from '../../../shared/history/historyModel';
+import { mapLimit } from '../home/mapLimit';
 import { readConsolidationLockStatus } from '../lock/consolidationLockStatus';
 import type { LiveHome } from '../liveHome';
 import type { WatchedChange } from '../watch/watchedChange';
@@ -327,10 +328,12 @@ export class HistoryRecorder {
     if (listing.unreadable.includes('')) return { list: [], readable: false };
     const latest = index.latestInFolder(folder.memoryDir);
     const current = new Map<string, FileVersionRead>();
-    for (const file of listing.files) {
-      const version = await this.versions.read(file.absolutePath);
+    // Several at once: each version read is stored durably, and the disk takes several syncs at a time.
+    const read = await mapLimit(listing.files, 8, (file) => this.versions.read(file.absolutePath));
+    listing.files.forEach((file, i) => {
+      const version = read[i];
       if (version) current.set(file.path, version);
-    }
+    });
     const list = versionTransitions({
       latest: new Map([...latest].map(([path, entry]) => [path, entry.after])),
       captured,

@@ -13,7 +13,10 @@ const blameJsonSchema = z.strictObject({
     z.strictObject({
       line: z.number().int().positive(),
       text: z.string(),
-      version: z.string().regex(/^[0-9a-f]{64}$/).nullable(),
+      version: z
+        .string()
+        .regex(/^[0-9a-f]{64}$/)
+        .nullable(),
       time: z.iso.datetime().nullable(),
       cause: z.enum(['app-edit', 'session', 'extraction', 'dream', 'external']).nullable(),
       sessionId: z.string().nullable(),
@@ -78,7 +81,15 @@ describe('ccmem history and blame on a home with months of sessions and no histo
     expect(code).toBe(0);
     expect(await snapshotTree(home.root)).toEqual(before);
     const { changeSets } = JSON.parse(stdout) as { changeSets: Record<string, unknown>[] };
-    expect(changeSets.map((c) => [c.cause, c.sessionId, c.turnUuid, c.reconstructed, (c.files as { path: string; kind: string; certainty: string }[]).map((f) => [f.path, f.kind, f.certainty])])).toEqual([
+    expect(
+      changeSets.map((c) => [
+        c.cause,
+        c.sessionId,
+        c.turnUuid,
+        c.reconstructed,
+        (c.files as { path: string; kind: string; certainty: string }[]).map((f) => [f.path, f.kind, f.certainty]),
+      ]),
+    ).toEqual([
       ['session', sid('two'), turns.two, true, [['MEMORY.md', 'added', 'exact']]],
       ['session', sid('two'), turns.two, true, [['project_notes.md', 'modified', 'exact']]],
       ['session', sid('one'), turns.one, true, [['project_notes.md', 'added', 'exact']]],

@@ -276,7 +276,8 @@ export class ProvenanceReconstructor {
         JSON.stringify([
           records.length,
           records[records.length - 1]?.id ?? '',
-          starts.map((s) => [s.folder.memoryDir, s.startMs, [...s.files]]),
+          // A folder the journal has nothing of starts now, whenever that is: only its files say what changed.
+          starts.map((s) => [s.folder.memoryDir, s.recorded ? s.startMs : 'not recorded yet', [...s.files]]),
           state.locks,
         ]),
       )
@@ -358,8 +359,12 @@ export class ProvenanceReconstructor {
     const slugTail = memoryDir.replace(/\\/g, '/').split('/').slice(-2).join('/');
     const removals = observed.removals.filter((r) => r.command.includes(slugTail) || r.command.includes(memoryDir.replace(/\\/g, '/')));
     const versions: ChainVersion[] = [];
-    for (const path of [...paths].sort()) {
-      const anchor = await this.anchorOf(start, path, onDisk.get(path)?.absolutePath ?? null, onDisk.get(path)?.mtimeMs ?? null);
+    const sorted = [...paths].sort();
+    const anchors = await mapLimit(sorted, 16, (path) =>
+      this.anchorOf(start, path, onDisk.get(path)?.absolutePath ?? null, onDisk.get(path)?.mtimeMs ?? null),
+    );
+    for (const [i, path] of sorted.entries()) {
+      const anchor = anchors[i];
       if (!anchor) continue;
       const observations = (observed.files.get(fileKey(memoryDir, path))?.observations ?? []).filter((o) => o.timeMs < start.startMs);
       versions.push(
