@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { ChangeSetWriter } from '../../electron/core/history/changeSetWriter';
 import { HistoryService } from '../../electron/core/history/HistoryService';
 import { HistoryStore } from '../../electron/core/history/HistoryStore';
 import { HomeService } from '../../electron/core/home/HomeService';
@@ -32,7 +33,8 @@ serveProbe<HistoryReconstructionInput, HistoryReconstructionOutput>(async ({ roo
     readOnly: true,
   });
   const historyDir = join(dataDir, 'history');
-  const history = new HistoryService({ home, store: new HistoryStore(historyDir), historyDir, live: null });
+  const store = new HistoryStore(historyDir);
+  const history = new HistoryService({ home, store, historyDir, live: null, writer: new ChangeSetWriter({ history: store }) });
   const started = performance.now();
   await history.recordNow();
   const seconds = (performance.now() - started) / 1000;

@@ -8,6 +8,7 @@ import { mkdir, readdir, readFile, symlink } from 'node:fs/promises';
 import path, { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentHash } from '../../electron/core/fs/contentHash';
+import { ChangeSetWriter } from '../../electron/core/history/changeSetWriter';
 import { HistoryService } from '../../electron/core/history/HistoryService';
 import { HistoryStore } from '../../electron/core/history/HistoryStore';
 import { HomeService } from '../../electron/core/home/HomeService';
@@ -113,7 +114,13 @@ async function countMemoryWrites(tree: string): Promise<CountedWrite[]> {
       readOnly: true,
     });
     store = new HistoryStore(join(dataDir, 'history'));
-    history = new HistoryService({ home: service, store, historyDir: join(dataDir, 'history'), live: null });
+    history = new HistoryService({
+      home: service,
+      store,
+      historyDir: join(dataDir, 'history'),
+      live: null,
+      writer: new ChangeSetWriter({ history: store }),
+    });
     await history.recordNow();
   });
 

@@ -3,7 +3,6 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FileProposal, JobRecord } from '../../../shared/jobs/jobTypes';
-import { SafeWriter } from '../../../electron/core/fs/safeWriter';
 import { HistoryService } from '../../../electron/core/history/HistoryService';
 import { HistoryStore } from '../../../electron/core/history/HistoryStore';
 import type { HomeService } from '../../../electron/core/home/HomeService';
@@ -11,6 +10,8 @@ import { applyProposals } from '../../../electron/core/jobs/applyProposals';
 import type { LiveHome } from '../../../electron/core/liveHome';
 import { createDreamScenario, simulateDream, type DreamScenario } from './dreamSimulation';
 import { startWatchedHome } from '../../fixtures/watchedHome';
+import { ChangeSetWriter } from '../../../electron/core/history/changeSetWriter';
+import { autoMemoryRoot } from '../../../electron/core/history/writeRoot';
 import { seededUuid } from '../../fixtures/scenarioHome';
 import { memoryFile, TranscriptBuilder } from './provenanceFixtures';
 
@@ -45,6 +46,7 @@ beforeEach(async () => {
     store,
     historyDir: join(dataDir, 'history'),
     live,
+    writer: new ChangeSetWriter({ history: store, onOwnWrite: (path) => live.expectOwnWrite(path) }),
     settleMs: 300,
   });
   history.start();
@@ -152,15 +154,11 @@ describe('recording while the app runs', () => {
           return store.append(entries);
         },
       });
-      const writer = new SafeWriter({ onOwnWrite: (path) => live.expectOwnWrite(path) });
+      const writer = new ChangeSetWriter({ history: racing, onOwnWrite: (path) => live.expectOwnWrite(path) });
       const outcome = await applyProposals(
         job,
         proposals.map((p) => ({ path: p.path, decision: 'accept' as const })),
-        {
-          writer,
-          history: racing,
-          now: () => new Date(),
-        },
+        { writer, root: autoMemoryRoot(scenario.project.memoryDir), now: () => new Date() },
       );
       expect(outcome.applied).toHaveLength(2);
       await new Promise((resolve) => setTimeout(resolve, 800));
