@@ -77,6 +77,8 @@ const DEFAULT_PAGE = 200;
 const FOLDERS_TTL_MS = 2000;
 /** Evidence is copied out of new transcript bytes this often while the app runs (Claude Code deletes old transcripts). */
 const RECONSTRUCT_EVERY_MS = 30 * 60_000;
+/** A new transcript (a new session, a restored one) is read this long after the last one appeared. */
+const NEW_TRANSCRIPT_SETTLE_MS = 30_000;
 
 function sameProject(a: ProjectRef | null, b: ProjectRef | null): boolean {
   return a !== null && b !== null && a.configRoot === b.configRoot && a.slug === b.slug;
@@ -105,6 +107,7 @@ export class HistoryService {
   /** Cancels a reconstruction in progress on dispose. */
   private readonly aborter = new AbortController();
   private reconstructTimer: NodeJS.Timeout | null = null;
+  private newTranscriptTimer: NodeJS.Timeout | null = null;
   private readonly progressListeners = new Set<(status: ReconstructionStatus) => void>();
 
   constructor(private readonly options: HistoryServiceOptions) {
@@ -172,9 +175,19 @@ export class HistoryService {
               .catch(() => undefined),
         ),
       );
-    // Evidence is copied out of transcripts as they grow, before Claude Code's cleanup deletes them.
+    // Evidence is copied out of transcripts as they grow, before Claude Code's cleanup deletes them, and out of a
+    // transcript that appears (a new session, or an old one brought back) soon after it does.
     this.reconstructTimer = setInterval(() => void this.reconstruct().catch(() => undefined), RECONSTRUCT_EVERY_MS);
     this.reconstructTimer.unref?.();
+    if (this.options.live)
+      this.disposers.push(
+        this.options.live.onDidChange((changes) => {
+          if (!changes.some((c) => (c.kind === 'transcript' || c.kind === 'subagent-transcript') && c.event === 'add')) return;
+          if (this.newTranscriptTimer) clearTimeout(this.newTranscriptTimer);
+          this.newTranscriptTimer = setTimeout(() => void this.reconstruct().catch(() => undefined), NEW_TRANSCRIPT_SETTLE_MS);
+          this.newTranscriptTimer.unref?.();
+        }),
+      );
   }
 
   /**
@@ -371,6 +384,8 @@ export class HistoryService {
     const items: DreamReviewItem[] = [];
     for (let i = 0; i < page.changeSets.length; i++) {
       const changeSet = page.changeSets[i];
+      // Dreams from before history started are history (listed there), not dreams to keep or revert now.
+      if (changeSet.reconstructed) continue;
       const previous = page.changeSets.slice(i + 1).find((other) => other.memoryDir === changeSet.memoryDir) ?? null;
       const review = this.reviewOf(changeSet.id);
       items.push({
@@ -468,6 +483,7 @@ export class HistoryService {
     this.disposed = true;
     this.aborter.abort();
     if (this.reconstructTimer) clearInterval(this.reconstructTimer);
+    if (this.newTranscriptTimer) clearTimeout(this.newTranscriptTimer);
     this.progressListeners.clear();
     for (const dispose of this.disposers) dispose();
     this.disposers.length = 0;

@@ -204,6 +204,7 @@ describe('reconstruction', () => {
     await expect(opened.history.planRevert(sets[1].id)).rejects.toMatchObject({ code: 'INVALID_INPUT' });
     // Reconstructed dreams are history, not dreams waiting for a review.
     expect(await opened.history.unreviewedDreamCounts()).toEqual([]);
+    expect(await opened.history.listDreams(null)).toEqual([]);
   });
 
   it('keeps an edit that no longer replays as evidence and marks the gap instead of inventing text', async () => {
