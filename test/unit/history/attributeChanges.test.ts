@@ -148,17 +148,17 @@ describe('attributeChanges', () => {
     }
   });
 
-  it('does not fold a manual edit seconds after a dream, or a file it did not name, into the dream', () => {
+  it('does not fold a manual edit seconds after a dream into the dream', () => {
     const improved = event('memory-saved', T + 2000, { writtenPaths: [`${DIR}/a.md`], verb: 'Improved' });
     const changes = [
       change('a.md', 'merged', T + 1000),
-      change('c.md', 'edited while it ran', T + 1500),
-      change('b.md', 'by hand', T + 5000),
+      change('MEMORY.md', 'index rewritten', T + 1500),
+      change('b.md', 'by hand', T + 3500),
       change('a.md', 'by hand too', T + 6000, { before: sha('merged') }),
     ];
-    const [a, c, b, again] = attribute(changes, [improved], { takenAtMs: T });
-    expect(a.cause).toBe('dream');
-    expect([c.cause, b.cause, again.cause]).toEqual(['external', 'external', 'external']);
+    const [a, index, b, again] = attribute(changes, [improved], { takenAtMs: T });
+    expect([a.cause, index.cause]).toEqual(['dream', 'dream']);
+    expect([b.cause, again.cause]).toEqual(['external', 'external']);
   });
 
   it('does not take a change right after a turn for extraction when that turn reported what it extracted', () => {

@@ -174,14 +174,14 @@ function inDream(change: ObservedChange, dream: DreamWindow, events: readonly Tr
   if (!change.timeKnown) return true;
   const last = dream.lastChangeMs ?? dream.takenAtMs;
   if (change.timeMs - last > DREAM_QUIET_MS) return false;
-  const reports = events.filter(
-    (e): e is MemorySavedEvent => e.kind === 'memory-saved' && e.verb === 'Improved' && e.timeMs >= dream.takenAtMs - SAVED_SLACK_MS,
-  );
   // The dream said it was done: later changes are someone else's.
-  if (reports.some((e) => e.timeMs + SAVED_SLACK_MS < change.timeMs)) return false;
-  // It said which files it wrote: a file it did not name was written by someone else meanwhile (older
-  // versions did not always name the files a dream deleted, so a deletion stays the dream's).
-  return reports.length === 0 || change.after === null || reports.some((e) => listsFile(e, change));
+  return !events.some(
+    (e) =>
+      e.kind === 'memory-saved' &&
+      e.verb === 'Improved' &&
+      e.timeMs >= dream.takenAtMs - SAVED_SLACK_MS &&
+      e.timeMs + SAVED_SLACK_MS < change.timeMs,
+  );
 }
 
 function turnEndBefore(change: ObservedChange, events: readonly TranscriptEvent[]): TurnEndEvent | null {
