@@ -50,7 +50,11 @@ beforeEach(async () => {
     settleMs: 300,
   });
   history.start();
-  await until(async () => ((await history.status()).versionCount > 0 ? true : null));
+  // The start-up look and the reconstruction after it are done: what the tests change is recorded live.
+  await until(async () => {
+    const status = await history.status();
+    return status.versionCount > 0 && status.reconstruction.state === 'done' ? true : null;
+  });
 });
 
 afterEach(async () => {
