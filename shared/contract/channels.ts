@@ -38,6 +38,7 @@ export const requestNames = [
   'findInTranscript',
   'readTranscriptUsage',
   'readSessionMemory',
+  'readToolOutput',
   'exportTranscript',
   'resumeSession',
   'getTerminalSetting',
