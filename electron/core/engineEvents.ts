@@ -23,6 +23,7 @@ export function forwardEngineEvents(
     memoryHistory.onDidChange(({ folders, changeSetIds }) => sink('historyChanged', { folders, changeSetIds })),
     archive.onDidProgress((progress) => sink('archiveProgress', progress)),
     archive.onDidChange((status) => sink('archiveChanged', status)),
+    memoryHistory.onDidProgress((status) => sink('historyReconstruction', status)),
     ...(agentWatch ? [agentWatch.onDidChange((folders) => sink('agentMemoriesChanged', { folders }))] : []),
   ];
   return () => {

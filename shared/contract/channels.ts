@@ -70,5 +70,8 @@ export const requestNames = [
   'setArchiveSettings',
   'pruneArchive',
   'deleteProjectArchive',
+  'blameFile',
+  'getFileOrigin',
+  'listSessionMemoryWrites',
   'rendererReady',
 ] as const;

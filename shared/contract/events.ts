@@ -1,4 +1,4 @@
-import type { HistoryChangedEvent } from '../history/historyRequestSchemas';
+import type { HistoryChangedEvent, HistoryReconstructionEvent } from '../history/historyRequestSchemas';
 import type { JobProgress, JobSummary } from '../jobs/jobTypes';
 import type { MemoryFolderRef } from '../memory/memoryFolderRef';
 import type { HomeSnapshot } from '../model/home';
@@ -39,6 +39,7 @@ export interface EventPayloads {
   archiveProgress: ArchiveProgress;
   /** What the archive holds or how it is set changed. */
   archiveChanged: ArchiveStatus;
+  historyReconstruction: HistoryReconstructionEvent;
 }
 
 export type EventName = keyof EventPayloads;
@@ -58,6 +59,7 @@ export const eventNames = [
   'historyChanged',
   'archiveProgress',
   'archiveChanged',
+  'historyReconstruction',
 ] as const satisfies readonly EventName[];
 
 /** The name of a subscriber method on the renderer's Api: `homeChanged` → `onHomeChanged`. */

@@ -136,7 +136,13 @@ describe('TranscriptArchive', () => {
       candidate(agentPath, { agentId: 'a1b2c3d4e5f6a7b8c', layout: 'subagents-folder' }),
       candidate(siblingPath, { agentId: '1234abcd', layout: 'sibling' }),
     ]);
-    expect(archive.record(agentPath)?.meta).toEqual({ agentType: 'Explore', description: 'Look around', toolUseId: 'toolu_1' });
+    expect(archive.record(agentPath)?.meta).toEqual({
+      agentType: 'Explore',
+      description: 'Look around',
+      toolUseId: 'toolu_1',
+      parentAgentId: null,
+      spawnDepth: null,
+    });
     expect(archive.record(siblingPath)).toMatchObject({ layout: 'sibling', agentId: '1234abcd', meta: null });
     for (const path of [agentPath, siblingPath])
       expect(fingerprint(await readArchived(archive, path))).toEqual(fingerprint(await fileBytes(path)));

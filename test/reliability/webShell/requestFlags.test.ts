@@ -98,6 +98,9 @@ const EXPECTED_FLAGS: Readonly<Record<RequestName, Flag>> = {
   setArchiveSettings: 'mutates',
   pruneArchive: 'mutates',
   deleteProjectArchive: 'mutates',
+  blameFile: 'reads',
+  getFileOrigin: 'reads',
+  listSessionMemoryWrites: 'reads',
   rendererReady: 'reads',
 };
 

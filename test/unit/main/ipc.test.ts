@@ -110,6 +110,9 @@ function fakeHandlers(): RequestHandlers {
     setArchiveSettings: vi.fn(() => Promise.reject(new Error('not used'))),
     pruneArchive: vi.fn(() => Promise.reject(new Error('not used'))),
     deleteProjectArchive: vi.fn(() => Promise.reject(new Error('not used'))),
+    blameFile: vi.fn(() => Promise.reject(new Error('not used'))),
+    getFileOrigin: vi.fn(() => Promise.reject(new Error('not used'))),
+    listSessionMemoryWrites: vi.fn(() => Promise.reject(new Error('not used'))),
     rendererReady: vi.fn(() => Promise.resolve(null)),
   };
 }
