@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { UnreviewedDreamCount } from '../../../../shared/history/historyRequestSchemas';
-import { CHANGE_CAUSES, type ChangeCause } from '../../../../shared/history/historyModel';
+import { CHANGE_CAUSES, type ChangeCause, type ReconstructionStatus } from '../../../../shared/history/historyModel';
 import { api } from '../../api/connectApi';
 import { onReconnected } from '../../api/connectionStore';
 
@@ -17,6 +17,8 @@ interface HistoryState {
   readonly fileView: { readonly changeSetId: string; readonly path: string } | null;
   readonly layout: DiffLayout;
   readonly unreviewed: readonly UnreviewedDreamCount[];
+  /** The reconstruction of what came before history started, while it runs (from its progress events). */
+  readonly reconstruction: ReconstructionStatus | null;
 }
 
 export const useHistoryStore = create<HistoryState>()(() => ({
@@ -27,6 +29,7 @@ export const useHistoryStore = create<HistoryState>()(() => ({
   fileView: null,
   layout: 'side-by-side',
   unreviewed: [],
+  reconstruction: null,
 }));
 
 export function setScope(scope: HistoryScope): void {
@@ -68,6 +71,11 @@ export function historyChanged(): void {
 }
 
 api.onHistoryChanged(() => historyChanged());
+api.onHistoryReconstruction((status) => {
+  const wasRunning = useHistoryStore.getState().reconstruction?.state === 'running';
+  useHistoryStore.setState({ reconstruction: status });
+  if (wasRunning && status.state !== 'running') historyChanged();
+});
 void loadUnreviewedDreams();
 // The history views read again by themselves (useRequest); the badge's count is kept here.
 onReconnected(() => void loadUnreviewedDreams());
