@@ -7,6 +7,7 @@ import type { WarmStartInput, WarmStartOutput } from '../probes/catalogWarmStart
 import type { CeilingsInput, CeilingsOutput } from '../probes/ceilings';
 import type { DiscoveryInput, DiscoveryOutput } from '../probes/discovery';
 import type { DoctorInput, DoctorOutput } from '../probes/doctor';
+import type { MemoryReviewInput, MemoryReviewOutput } from '../probes/memoryReview';
 import type { HistoryReconstructionInput, HistoryReconstructionOutput } from '../probes/historyReconstruction';
 import type { EngineFirstStartInput, EngineFirstStartOutput } from '../probes/engineFirstStart';
 import type { SearchInput, SearchOutput } from '../probes/search';
@@ -180,6 +181,19 @@ export const FIGURE_GROUPS: readonly FigureGroup[] = [
         slug: context.home.doctorProject.slug,
       });
       return { doctorWarmMs: output.warmMs, doctorColdMs: output.coldMs };
+    },
+  },
+  {
+    name: 'memory review',
+    figures: ['memoryReviewColdMs', 'memoryReviewWarmMs'],
+    note: 'the Memory page’s request, getMemoryReview, through the engine’s request handlers for the project with 1,000 topic files: first in a new process with empty app data (cold, after getHome), then again (warm); the engine does not watch the home, so the first start’s background work is not in the figure',
+    async measure(context) {
+      const output = await runProbe<MemoryReviewInput, MemoryReviewOutput>('memoryReview', {
+        root: context.home.root,
+        dataDir: context.newDataDir('memory-review'),
+        slug: context.home.doctorProject.slug,
+      });
+      return { memoryReviewColdMs: output.coldMs, memoryReviewWarmMs: output.warmMs };
     },
   },
   {

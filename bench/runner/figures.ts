@@ -18,6 +18,8 @@ export const FIGURES = {
   historyReconstructionPeakRssMB: { label: 'history reconstruction peak RSS', unit: 'MB' },
   doctorWarmMs: { label: 'doctor, 1,000 topic files (warm)', unit: 'ms' },
   doctorColdMs: { label: 'doctor, 1,000 topic files (cold)', unit: 'ms' },
+  memoryReviewColdMs: { label: 'memory review, 1,000 topic files (cold)', unit: 'ms' },
+  memoryReviewWarmMs: { label: 'memory review, 1,000 topic files (warm)', unit: 'ms' },
   enginePeakRssMB: { label: 'engine peak RSS (first start)', unit: 'MB' },
   catalogBuildPeakRssMB: { label: 'catalog cold build peak RSS', unit: 'MB' },
   projectDiscoveryColdMs: { label: 'project discovery, cold', unit: 'ms' },

@@ -290,7 +290,14 @@ export function computeFindings(facts: FolderFacts): MemoryFinding[] {
   return out.sort(byPlace);
 }
 
-/** The distinct codes found on one file, in the order they appear. */
-export function codesForFile(findings: readonly MemoryFinding[], relativePath: string): FindingCode[] {
-  return [...new Set(findings.filter((f) => f.file === relativePath).map((f) => f.code))];
+/** The distinct codes found on each file, in the order they appear: one pass, however many files and findings. */
+export function codesByFile(findings: readonly MemoryFinding[]): ReadonlyMap<string, FindingCode[]> {
+  const codes = new Map<string, Set<FindingCode>>();
+  for (const f of findings) {
+    if (f.file === null) continue;
+    let mine = codes.get(f.file);
+    if (!mine) codes.set(f.file, (mine = new Set()));
+    mine.add(f.code);
+  }
+  return new Map([...codes].map(([file, set]) => [file, [...set]]));
 }

@@ -1,6 +1,7 @@
 import { lstat, readFile, realpath } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
-import { codesForFile } from '../../../shared/memory/findings';
+import { codesByFile } from '../../../shared/memory/findings';
+import type { FindingCode } from '../../../shared/memory/findingCodes';
 import { bodyStartOf } from '../../../shared/memory/frontmatterBlock';
 import { replaceBody, setFrontmatterField } from '../../../shared/memory/frontmatterPatch';
 import { appendPointer, removePointersTo, retargetPointers } from '../../../shared/memory/indexEdits';
@@ -164,7 +165,10 @@ export class MemoryReviewService {
       progress,
     });
     const inScan = new Set(analysis.findings.filter((f) => f.code === 'scan.beyond-cap').map((f) => f.file));
-    const files = analysis.files.map((file) => this.reviewedFile(file, !inScan.has(file.relativePath), analysis.findings, now));
+    const codes = codesByFile(analysis.findings);
+    const files = analysis.files.map((file) =>
+      this.reviewedFile(file, !inScan.has(file.relativePath), codes.get(file.relativePath) ?? [], now),
+    );
     const indexView = (index: AnalyzedIndex | undefined): IndexView | null =>
       index
         ? {
@@ -425,7 +429,7 @@ export class MemoryReviewService {
     return folder;
   }
 
-  private reviewedFile(file: AnalyzedFile, inScan: boolean, findings: MemoryReview['findings'], now: number): ReviewedMemoryFile {
+  private reviewedFile(file: AnalyzedFile, inScan: boolean, findings: readonly FindingCode[], now: number): ReviewedMemoryFile {
     const t = file.text;
     return {
       relativePath: file.relativePath,
@@ -447,7 +451,7 @@ export class MemoryReviewService {
         ? { lines: t.recall.lineCount, totalLines: t.recall.totalLines, truncated: t.recall.truncated, reason: t.recall.reason }
         : { lines: 0, totalLines: 0, truncated: false, reason: null },
       manifestLine: manifestLine(file.relativePath, t.type, file.mtimeMs, t.description),
-      findings: codesForFile(findings, file.relativePath),
+      findings,
     };
   }
 

@@ -57,6 +57,12 @@ interface TextAnalysis {
   readonly secrets: readonly SecretHit[];
 }
 
+/** A file just read: its analysis waits for the secret scan of `checked`, done for every file read at once. */
+interface ReadText {
+  readonly analysis: TextAnalysis;
+  readonly checked: string | null;
+}
+
 export interface AnalyzedFile {
   readonly relativePath: string;
   readonly absolutePath: string;
@@ -196,10 +202,10 @@ export class MemoryFolderAnalyzer {
       }
       return known;
     };
+    const texts = await this.analyzeTexts(topics, options.progress);
     const files: AnalyzedFile[] = [];
-    for (const entry of topics) {
-      const text = entry.outside ? this.outsideText() : await this.analyzeText(entry);
-      await options.progress?.fileRead();
+    topics.forEach((entry, index) => {
+      const text = texts[index];
       if (text.warning) warnings.push(text.warning);
       const scope = entry.relativePath.startsWith('team/') && options.kind === 'project' ? 'team' : 'private';
       const missingPaths = projectRoot
@@ -230,8 +236,7 @@ export class MemoryFolderAnalyzer {
           fingerprint: text.fingerprint,
         },
       });
-    }
-    options.progress?.checking();
+    });
     const findings = computeFindings({
       kind: options.kind,
       files: files.map((f) => f.facts),
@@ -362,19 +367,43 @@ export class MemoryFolderAnalyzer {
     };
   }
 
-  private async analyzeText(entry: FoundEntry): Promise<TextAnalysis> {
-    const key = `${entry.stats.size}:${entry.stats.mtimeMs}:${entry.stats.ino}:${entry.stats.ctimeMs}`;
-    const cached = this.texts.get(entry.absolutePath);
-    if (cached?.key === key) return cached.analysis;
-    const analysis = await this.readText(entry);
-    this.texts.set(entry.absolutePath, { key, analysis });
-    return analysis;
+  /**
+   * The analysis of each topic file: from the cache while its size, mtime and inode are unchanged, else read. The
+   * secret scan of the files read comes last, all in one (secretScan.ts), and is what the `checking` step waits on.
+   */
+  private async analyzeTexts(entries: readonly FoundEntry[], progress: ScanProgressSink | undefined): Promise<TextAnalysis[]> {
+    const out: TextAnalysis[] = [];
+    const unscanned: { readonly index: number; readonly key: string; readonly read: ReadText }[] = [];
+    for (const [index, entry] of entries.entries()) {
+      const key = `${entry.stats.size}:${entry.stats.mtimeMs}:${entry.stats.ino}:${entry.stats.ctimeMs}`;
+      const cached = entry.outside ? null : this.texts.get(entry.absolutePath);
+      if (entry.outside) out.push(this.outsideText());
+      else if (cached?.key === key) out.push(cached.analysis);
+      else {
+        const read = this.readText(entry);
+        out.push(read.analysis);
+        if (read.checked === null) this.texts.set(entry.absolutePath, { key, analysis: read.analysis });
+        else unscanned.push({ index, key, read });
+      }
+      await progress?.fileRead();
+    }
+    progress?.checking();
+    const secrets = await this.secrets.scanMany(
+      unscanned.map(({ read }) => ({ hash: read.analysis.hash ?? '', text: read.checked ?? '' })),
+    );
+    unscanned.forEach(({ index, key, read }, k) => {
+      const analysis = { ...read.analysis, secrets: secrets[k] };
+      this.texts.set(entries[index].absolutePath, { key, analysis });
+      out[index] = analysis;
+    });
+    return out;
   }
 
-  private async readText(entry: FoundEntry): Promise<TextAnalysis> {
-    const unreadable = (code: ItemWarning['code'], message: string): TextAnalysis => ({
-      ...this.outsideText(),
-      warning: warning(code, message, entry.absolutePath),
+  /** One file's text analysed, all but the secret scan: `checked` is the text that scan must read (null: nothing to scan). */
+  private readText(entry: FoundEntry): ReadText {
+    const unreadable = (code: ItemWarning['code'], message: string): ReadText => ({
+      analysis: { ...this.outsideText(), warning: warning(code, message, entry.absolutePath) },
+      checked: null,
     });
     if (entry.stats.size > MAX_TOPIC_FILE_BYTES)
       return unreadable('unreadable', `Larger than ${MAX_TOPIC_FILE_BYTES / 1024 / 1024} MB; not read`);
@@ -385,7 +414,10 @@ export class MemoryFolderAnalyzer {
       return unreadable('unreadable', `Cannot read memory file: ${describeFsError(error)}`);
     }
     const hash = contentHash(bytes);
-    if (bytes.includes(0)) return { ...unreadable('binary-file', 'Not a text file: it holds binary data'), hash };
+    if (bytes.includes(0)) {
+      const binary = unreadable('binary-file', 'Not a text file: it holds binary data');
+      return { analysis: { ...binary.analysis, hash }, checked: null };
+    }
     let text: string;
     let invalidUtf8: ItemWarning | null = null;
     try {
@@ -410,7 +442,7 @@ export class MemoryFolderAnalyzer {
     const body = checked.slice(Math.min(parsed.bodyStart, checked.length));
     const firstBodyLine = lineOf(text, parsed.bodyStart);
     const description = frontmatterField(parsed.data, 'description');
-    return {
+    const analysis: TextAnalysis = {
       hash,
       readable: true,
       warning: invalidUtf8 ?? partly,
@@ -425,7 +457,8 @@ export class MemoryFolderAnalyzer {
       citedPaths: findCitedPaths(body, firstBodyLine),
       fingerprint: fingerprint(`${description ?? ''}\n${body}`),
       recall: recallCut(text),
-      secrets: await this.secrets.scan(hash, checked),
+      secrets: [],
     };
+    return { analysis, checked };
   }
 }

@@ -69,6 +69,26 @@ describe('secrets in memory', () => {
     expect(falseAlarms).toEqual([]);
   });
 
+  it('are found in many texts scanned together exactly as in each text alone, even where a key is split across two texts', async () => {
+    const key = plantedSecrets.find((e) => e.rule === 'privatekey' && e.text.includes('RSA PRIVATE KEY'))!.text;
+    const begin = key.indexOf('-----BEGIN');
+    const end = key.indexOf('-----END');
+    // The first half of a key at the end of one file and the rest at the start of the next: no file holds a key.
+    const texts = [
+      ...plantedSecrets.map((e) => e.text),
+      ...lookAlikes.map((e) => e.text),
+      `Notes\n${key.slice(begin, end)}`,
+      `${key.slice(end)}\nMore notes`,
+      'Nothing here.',
+    ];
+    const items = texts.map((text) => ({ hash: contentHash(text), text }));
+    const together = await new SecretScanner().scanMany(items);
+    const alone: unknown[] = [];
+    for (const item of items) alone.push(await new SecretScanner().scan(item.hash, item.text));
+    expect(together).toEqual(alone);
+    expect(together.filter((hits) => hits.length > 0).length).toBe(plantedSecrets.length);
+  });
+
   it('are never shared into team memory or a snapshot, and never echoed in output or history metadata', async () => {
     const home = await createScenarioHome({ prefix: 'ccmem-secrets-' });
     const dataDir = join(home.tmp, 'data');
