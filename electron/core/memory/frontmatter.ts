@@ -2,6 +2,7 @@ import matter from 'gray-matter';
 import { parse as parseYaml } from 'yaml';
 import { locateFrontmatterBlock } from '../../../shared/memory/frontmatterBlock';
 import type { FrontmatterVariant } from '../../../shared/model/memory';
+import { simpleFrontmatter } from './simpleFrontmatter';
 
 /** Frontmatter engines that would run code if a library honoured them; we refuse them outright. */
 const EXECUTABLE_LANGUAGES = new Set(['js', 'javascript', 'coffee', 'coffeescript', 'cson', 'ts', 'typescript', 'eval']);
@@ -33,7 +34,7 @@ function refuseToRun(): never {
 }
 
 /** YAML through the `yaml` package with our limits; js-yaml, gray-matter's default, accepts alias bombs that hang later. */
-function parseLimitedYaml(text: string): object {
+export function parseLimitedYaml(text: string): object {
   // A scalar or null document comes back as it is; the caller checks for a mapping.
   return parseYaml(text, { maxAliasCount: MAX_YAML_ALIASES, uniqueKeys: false, prettyErrors: false, logLevel: 'error' }) as object;
 }
@@ -52,9 +53,12 @@ const SAFE_ENGINES = {
 /**
  * The block's YAML through gray-matter, given exactly the block our locator found (the patcher uses the same
  * locator, so reading and editing always agree on where the frontmatter is). Options are always passed, which
- * also keeps gray-matter from caching every file's text for the life of the process.
+ * also keeps gray-matter from caching every file's text for the life of the process. The common one-line-strings
+ * block skips both (simpleFrontmatter.ts), with the same result.
  */
 function readBlock(language: string | null, inner: string): unknown {
+  const simple = simpleFrontmatter(inner);
+  if (simple) return simple;
   const file = matter(`---${language ?? ''}\n${inner}\n---\n`, { engines: SAFE_ENGINES, language: 'yaml' });
   return (file as { isEmpty?: boolean }).isEmpty ? null : file.data;
 }
