@@ -29,7 +29,7 @@ export function GatePanel({ project, revision }: GatePanelProps) {
   const gate = useRequest(`${project.configRoot}\0${project.slug}\0${revision}`, () =>
     api.getDreamGate({ configRoot: project.configRoot, slug: project.slug }),
   );
-  if (gate.status === 'loading') return <PendingState label="Reading the consolidation lock and the sessions since" />;
+  if (gate.status === 'loading') return <PendingState label="Reading the lock and the sessions since the last dream" />;
   if (gate.status === 'error') return <p className="error">{gate.message}</p>;
   const value = gate.value;
   return (
