@@ -10,6 +10,8 @@ import { HistoryStore } from './history/HistoryStore';
 import { HomeService, type HomeServiceOptions } from './home/HomeService';
 import { JobService } from './jobs/JobService';
 import { createLiveHome, type LiveHome } from './liveHome';
+import { MemoryFixService } from './memory/MemoryFixService';
+import { MemoryFolderAnalyzer } from './memory/memoryFolderAnalyzer';
 import { MemoryReviewService } from './memory/MemoryReviewService';
 import { llmEnvironmentFrom, LlmSettingsService, type LlmEnvironment } from './settings/LlmSettingsService';
 import { SessionSecretStore, type SecretStore } from './settings/secretStore';
@@ -44,6 +46,8 @@ export interface EngineServices {
   readonly jobs: JobService;
   /** Memory review: findings, what the model sees, safe edits with undo. */
   readonly memory: MemoryReviewService;
+  /** Cures for the review's findings: planned with their diff, applied as one change set with one undo. */
+  readonly memoryFixes: MemoryFixService;
   /** The transcript viewer: indexed session files, pages, find, export, live appends. */
   readonly transcripts: TranscriptService;
   /** The session catalog (timeline), cached in the app data folder and updated live. */
@@ -73,6 +77,10 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   // Agent memory inside projects has its own watcher; it tells the live home of an own write as well.
   const agentWatch = live ? AgentMemoryWatch.start(home, live) : null;
   const writer = new ChangeSetWriter({ history, onOwnWrite: (path) => (agentWatch ?? live)?.expectOwnWrite(path) });
+  // The watcher passes over this app's own writes, so a memory file added or removed here rescans the project list itself.
+  writer.onDidWrite((written) => {
+    if (written.written.some((file) => file.event !== 'change')) live?.rescanSoon();
+  });
   const memoryHistory = new HistoryService({ home, store: history, historyDir, live, writer });
   if (live) memoryHistory.start();
   agentWatch?.onDidChange((folders) => memoryHistory.foldersChanged(folders));
@@ -80,7 +88,10 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const llm = options.llm ?? { secrets: new SessionSecretStore(), environment: llmEnvironmentFrom(process.env, { useApiKey: true }) };
   const llmSettings = new LlmSettingsService(options.dataDir, llm.secrets, llm.environment);
   const jobs = new JobService({ home, llm: llmSettings, writer, dataDir: options.dataDir });
-  const memory = new MemoryReviewService({ home, writer, live });
+  // One analyzer for the review and its fixes: a plan reads the folder as warm as the page that asked for it.
+  const analyzer = new MemoryFolderAnalyzer();
+  const memory = new MemoryReviewService({ home, writer, live, analyzer });
+  const memoryFixes = new MemoryFixService({ home, writer, analyzer });
   const transcripts = new TranscriptService(home, live);
   const roots = options.roots.map((root) => root.path);
   const catalog = new CatalogService({ home, live, dataDir: options.dataDir, roots, scanWorker: options.catalogScanWorker ?? null });
@@ -107,6 +118,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     llmSettings,
     jobs,
     memory,
+    memoryFixes,
     transcripts,
     catalog,
     search,

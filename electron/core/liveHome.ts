@@ -32,6 +32,8 @@ export interface LiveHome {
   onDidChange(listener: (changes: readonly WatchedChange[]) => void): () => void;
   /** Our own next write to this path is not a foreign change. */
   expectOwnWrite(path: string): void;
+  /** This app added or removed a file the project list counts: rescan it soon, as a foreign change would. */
+  rescanSoon(): void;
   dispose(): Promise<void>;
 }
 
@@ -69,16 +71,20 @@ export function createLiveHome(home: HomeService, options: { usePolling?: boolea
   // Own writes announced before the watcher exists are handed to it when it does.
   const ownWritesBeforeStart: string[] = [];
 
+  const rescanSoon = () => {
+    if (disposed) return;
+    timer ??= setTimeout(() => {
+      timer = null;
+      void home.refresh();
+    }, RESCAN_DELAY_MS);
+  };
+
   const follow = async (next: HomeSnapshot): Promise<void> => {
     const created = watcherFor(next, options.usePolling);
     for (const path of ownWritesBeforeStart.splice(0)) created.expectOwnWrite(path);
     created.onDidChange((changes) => {
       for (const listener of listeners) listener(changes);
-      if (!changes.some(changesProjectList)) return;
-      timer ??= setTimeout(() => {
-        timer = null;
-        void home.refresh();
-      }, RESCAN_DELAY_MS);
+      if (changes.some(changesProjectList)) rescanSoon();
     });
     watcher = created;
     await created.start();
@@ -124,6 +130,7 @@ export function createLiveHome(home: HomeService, options: { usePolling?: boolea
       if (watcher) watcher.expectOwnWrite(path);
       else ownWritesBeforeStart.push(path);
     },
+    rescanSoon,
     async dispose() {
       disposed = true;
       begin();

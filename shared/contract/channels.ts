@@ -33,6 +33,8 @@ export const requestNames = [
   'renameMemoryFile',
   'pruneMemoryFile',
   'undoMemoryChange',
+  'planMemoryFix',
+  'applyMemoryFix',
   'openTranscript',
   'readTranscriptPage',
   'findInTranscript',

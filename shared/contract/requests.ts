@@ -19,6 +19,7 @@ import type { ConnectionTestResult, LlmSettingsView } from '../jobs/llmSettings'
 import { historyRequestSchemas, type HistoryRequestResults } from '../history/historyRequestSchemas';
 import { memoryRequestSchemas } from '../memory/memoryRequestSchemas';
 import type { MemoryChangeResult, MemoryFileContent, MemoryReview } from '../memory/memoryReview';
+import type { MemoryFixPlan } from '../memory/fixes/memoryFix';
 import type { HomeSnapshot } from '../model/home';
 import type { MemoryFolderListing } from '../model/memory';
 import type { SessionSummary } from '../model/session';
@@ -142,6 +143,8 @@ export interface RequestResults extends HistoryRequestResults {
   renameMemoryFile: MemoryChangeResult;
   pruneMemoryFile: MemoryChangeResult;
   undoMemoryChange: MemoryChangeResult;
+  planMemoryFix: MemoryFixPlan;
+  applyMemoryFix: MemoryChangeResult;
   openTranscript: TranscriptOutline;
   readTranscriptPage: TranscriptPage;
   findInTranscript: TranscriptFindResult;
