@@ -22,6 +22,8 @@ Commands:
   search <query> [--json] [--limit N]         Lines of every transcript and memory file that contain the text, newest first
   doctor [--project SLUG] [--json] [--strict] [--agents]
                                               Check memory folders: what the model sees, stale, duplicate, secret, broken
+  doctor --fix CODE [--cure KIND] [--file PATH] [--project SLUG] [--dry-run] [--json]
+                                              Cure every finding with that code; prints each file's diff
   agents [--json]                             List agent memory in the user, project and local scopes, with snapshot status
   snapshot --agent TYPE --project SLUG (--create | --initialize | --replace) [--scope project|local] [--dry-run]
                                               Create a project agent's memory snapshot, or initialise/replace its memory from it
