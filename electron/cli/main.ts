@@ -25,7 +25,7 @@ Commands:
   doctor --fix CODE [--cure KIND] [--file PATH] [--project SLUG] [--dry-run] [--json]
                                               Cure every finding with that code; prints each file's diff
   agents [--json]                             List agent memory in the user, project and local scopes, with snapshot status
-  snapshot --agent TYPE --project SLUG (--create | --initialize | --replace) [--scope project|local] [--dry-run]
+  snapshot --agent TYPE --project SLUG (--create | --initialize | --replace) [--scope project|local] [--dry-run] [--overwrite-newer]
                                               Create a project agent's memory snapshot, or initialise/replace its memory from it
   dream --project SLUG [--json] [--apply]     Consolidate a project's memory with the model; prints the proposed changes
   extract --session ID [--turns A-B] [--json] [--apply]

@@ -10,12 +10,51 @@ import { SessionsPage } from './features/sessions/SessionsPage';
 import { SettingsPage } from './features/settings/SettingsPage';
 import { TranscriptPage } from './features/transcript/TranscriptPage';
 import { ProjectSidebar } from './features/sidebar/ProjectSidebar';
+import { WarningsPage } from './features/warnings/WarningsPage';
+import { useAgentsStore } from './features/agents/agentsStore';
+import { useSessionCatalogStore } from './features/sessions/sessionCatalogStore';
 import { assertNever } from '../../shared/result';
 import { useHomeStore } from './stores/homeStore';
 import { navigate, PAGE_TITLES, PAGES, sameProject, useNavigationStore, type Page } from './stores/navigationStore';
-import type { ProjectSummary } from '../../shared/model/home';
+import { pageTitle } from './stores/pageTitle';
+import type { HomeSnapshot, ProjectSummary } from '../../shared/model/home';
 
-function ProjectPage({ page, project }: { readonly page: Page; readonly project: ProjectSummary | null }) {
+/** What is selected on the page, in words for the window title: a memory file, an agent (and its file), a session. */
+function useSelectionName(): string | null {
+  const { page, file, agent, transcript } = useNavigationStore(
+    useShallow((s) => ({ page: s.page, file: s.file, agent: s.agent, transcript: s.transcript })),
+  );
+  const agentName = useAgentsStore((s) => {
+    const found = agent ? s.agents?.find((a) => a.dir === agent) : undefined;
+    return found ? `${found.agentType} (${found.scope})` : (agent?.split(/[/\\]/).pop() ?? null);
+  });
+  const sessionTitle = useSessionCatalogStore((s) =>
+    transcript ? (s.sessions.find((session) => session.sessionId === transcript.sessionId)?.title ?? null) : null,
+  );
+  if (page === 'transcript' && transcript) return sessionTitle ?? `session ${transcript.sessionId.slice(0, 8)}`;
+  if (page === 'agents') return [file, agentName].filter(Boolean).join(' · ') || null;
+  return file;
+}
+
+/** Keeps the window's title on what it shows, so a tab, a bookmark or the window list names it. */
+function useDocumentTitle(page: Page, project: ProjectSummary | null): void {
+  const selection = useSelectionName();
+  const projectPage = page !== 'agents' && page !== 'settings' && page !== 'search';
+  const title = pageTitle({ selection, page: PAGE_TITLES[page], project: projectPage ? (project?.displayName ?? null) : null });
+  useEffect(() => {
+    document.title = title;
+  }, [title]);
+}
+
+function ProjectPage({
+  page,
+  project,
+  home,
+}: {
+  readonly page: Page;
+  readonly project: ProjectSummary | null;
+  readonly home: HomeSnapshot;
+}) {
   const transcript = useNavigationStore((s) => s.transcript);
   switch (page) {
     case 'transcript':
@@ -27,6 +66,8 @@ function ProjectPage({ page, project }: { readonly page: Page; readonly project:
       return <AgentsPage />;
     case 'settings':
       return <SettingsPage />;
+    case 'warnings':
+      return <WarningsPage project={project} home={home} />;
     case 'memory':
     case 'sessions':
     case 'dreams':
@@ -45,6 +86,7 @@ export function App() {
   const { home, error } = useHomeStore(useShallow((s) => ({ home: s.home, error: s.error })));
   const { page, selected } = useNavigationStore(useShallow((s) => ({ page: s.page, selected: s.project })));
   const project = home?.projects.find((p) => sameProject(selected, p)) ?? null;
+  useDocumentTitle(page, project);
 
   useEffect(() => {
     // Select the most recently active project when none (or a vanished one) is selected.
@@ -92,7 +134,7 @@ export function App() {
             {project.path === null ? <span className="badge muted-badge">path unknown</span> : null}
           </p>
         ) : null}
-        <ProjectPage page={page} project={project} />
+        <ProjectPage page={page} project={project} home={home} />
       </main>
     </div>
   );

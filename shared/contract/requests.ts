@@ -79,7 +79,10 @@ export const requestSchemas = {
   listAgentMemories: { args: noArgs, mutates: false },
   getAgentSnapshotDiff: { args: z.strictObject({ dir: agentDirSchema }), mutates: false },
   planAgentSnapshotAction: { args: snapshotActionSchema, mutates: false },
-  applyAgentSnapshotAction: { args: snapshotActionSchema.extend({ expectedToken: z.string().max(128).optional() }), mutates: true },
+  applyAgentSnapshotAction: {
+    args: snapshotActionSchema.extend({ expectedToken: z.string().max(128).optional(), overwriteNewer: z.boolean().optional() }),
+    mutates: true,
+  },
   getLlmSettings: { args: noArgs, mutates: false },
   updateLlmSettings: { args: llmSettingsPatchSchema, mutates: true },
   setApiKey: { args: apiKeySchema, mutates: true },

@@ -166,6 +166,14 @@ export function recalledMemoryText(path: string, mtimeMs: number, raw: string, n
   return `<system-reminder>\n${recalledMemoryHeader(path, mtimeMs, now)}\n\n${cut.content}${note}\n</system-reminder>`;
 }
 
+/**
+ * Claude Code's topic files: any `*.md` but an index, at any depth (`memoryScan.ts`: a case-sensitive `.md`, so
+ * `NOTES.MD` is not one). The sidebar's count, the review and recall all use this one rule, so they agree.
+ */
+export function isTopicFileName(name: string): boolean {
+  return name.endsWith('.md') && name !== ENTRYPOINT_NAME;
+}
+
 export interface ScannedFile {
   readonly relativePath: string;
   readonly mtimeMs: number;

@@ -4,7 +4,7 @@
  */
 import type { FindingCode } from '../findingCodes';
 import type { MemoryFinding } from '../findings';
-import type { MemoryFix, MemoryFixKind } from './memoryFix';
+import { isIndexPath, type MemoryFix, type MemoryFixKind } from './memoryFix';
 
 export interface FindingCure {
   /** The button's words. */
@@ -81,28 +81,33 @@ export function curesFor(finding: MemoryFinding, files: readonly string[]): Find
   const file = finding.file;
   const line = finding.line;
   if (file === null) return [];
+  const index = isIndexPath(file) ? file : null;
   switch (finding.code) {
     case 'index.orphan':
       return [{ label: 'Add a pointer', fix: { kind: 'add-pointer', file }, proposal: false }];
     case 'index.dangling-link': {
       const target = finding.related;
-      if (target === null || line === null) return [];
+      if (target === null || line === null || index === null) return [];
       const to = retargetCandidate(target, files);
       return [
-        { label: 'Remove the link', fix: { kind: 'remove-pointer', index: file, line, target }, proposal: false },
+        { label: 'Remove the link', fix: { kind: 'remove-pointer', index, line, target }, proposal: false },
         ...(to
-          ? [{ label: `Point it at ${to}`, fix: { kind: 'retarget-pointer', index: file, line, target, to } as const, proposal: false }]
+          ? [{ label: `Point it at ${to}`, fix: { kind: 'retarget-pointer', index, line, target, to } as const, proposal: false }]
           : []),
       ];
     }
     case 'index.long-line':
-      return line === null ? [] : [{ label: 'Shorten the line', fix: { kind: 'shorten-line', index: file, line }, proposal: false }];
+      return line === null || index === null
+        ? []
+        : [{ label: 'Shorten the line', fix: { kind: 'shorten-line', index, line }, proposal: false }];
     case 'index.over-lines':
     case 'index.over-bytes':
-      return [
-        { label: 'Move the overflow into a topic file', fix: { kind: 'move-overflow', index: file }, proposal: true },
-        { label: 'Trim the overflow', fix: { kind: 'trim-overflow', index: file }, proposal: true },
-      ];
+      return index === null
+        ? []
+        : [
+            { label: 'Move the overflow into a topic file', fix: { kind: 'move-overflow', index }, proposal: true },
+            { label: 'Trim the overflow', fix: { kind: 'trim-overflow', index }, proposal: true },
+          ];
     case 'duplicate.near':
       return finding.related === null
         ? []

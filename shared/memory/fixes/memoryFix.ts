@@ -26,19 +26,26 @@ export const MEMORY_FIX_KINDS = [
 
 export type MemoryFixKind = (typeof MEMORY_FIX_KINDS)[number];
 
+/** The indexes Claude Code loads: a project's (or agent's) MEMORY.md, and a project's team index. */
+export type IndexPath = 'MEMORY.md' | 'team/MEMORY.md';
+
+export function isIndexPath(path: string | null): path is IndexPath {
+  return path === 'MEMORY.md' || path === 'team/MEMORY.md';
+}
+
 export type MemoryFix =
   /** An orphan topic file gets its pointer line at the end of its index. */
   | { readonly kind: 'add-pointer'; readonly file: string }
   /** A dangling link goes: its line when that is all the line points at, else only the link (its title stays). */
-  | { readonly kind: 'remove-pointer'; readonly index: string; readonly line: number; readonly target: string }
+  | { readonly kind: 'remove-pointer'; readonly index: IndexPath; readonly line: number; readonly target: string }
   /** A dangling link is pointed at a file that exists. */
-  | { readonly kind: 'retarget-pointer'; readonly index: string; readonly line: number; readonly target: string; readonly to: string }
+  | { readonly kind: 'retarget-pointer'; readonly index: IndexPath; readonly line: number; readonly target: string; readonly to: string }
   /** An index line over the length limit is cut at a word, keeping its link. */
-  | { readonly kind: 'shorten-line'; readonly index: string; readonly line: number }
+  | { readonly kind: 'shorten-line'; readonly index: IndexPath; readonly line: number }
   /** Index lines past what Claude Code loads move into a topic file, with one pointer to it left in their place. */
-  | { readonly kind: 'move-overflow'; readonly index: string; readonly into?: string }
+  | { readonly kind: 'move-overflow'; readonly index: IndexPath; readonly into?: string }
   /** Index lines past what Claude Code loads are dropped (history keeps them). */
-  | { readonly kind: 'trim-overflow'; readonly index: string }
+  | { readonly kind: 'trim-overflow'; readonly index: IndexPath }
   /** Two near-duplicates become one: `keep` gains what only `drop` says, `drop` goes, its pointers follow. */
   | { readonly kind: 'merge-duplicates'; readonly keep: string; readonly drop: string }
   /** The secrets found on a line are replaced by a mark. */

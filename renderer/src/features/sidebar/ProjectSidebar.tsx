@@ -20,9 +20,18 @@ function ProjectItem({ project, selected }: { readonly project: ProjectSummary; 
         <span className="project-meta">
           {project.sessionCount} sessions · {project.memoryFileCount} memories · <RelativeTime iso={project.lastActivity} />
         </span>
-        {project.warnings.length > 0 ? <span className="badge warn">{project.warnings.length} warnings</span> : null}
         <UnreviewedDreamsBadge configRoot={project.configRoot} slug={project.slug} />
       </button>
+      {project.warnings.length > 0 ? (
+        <button
+          type="button"
+          className="badge warn warnings-badge"
+          title="What each warning means and how to fix it"
+          onClick={() => navigate({ project: { configRoot: project.configRoot, slug: project.slug }, page: 'warnings' })}
+        >
+          {project.warnings.length} {project.warnings.length === 1 ? 'warning' : 'warnings'}
+        </button>
+      ) : null}
     </li>
   );
 }
