@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SEARCH_HIT_KINDS } from '../model/search';
 
 /** A project folder name under `projects/`: one name, no separators, no dot segments, no NUL. */
 const slugSchema = z
@@ -28,6 +29,20 @@ export const catalogRequestSchemas = {
         .max(MAX_SEARCH_QUERY_LENGTH)
         .refine((q) => q.trim() !== '', 'must not be blank'),
       limit: z.number().int().min(1).max(MAX_SEARCH_LIMIT).optional(),
+      scope: z
+        .strictObject({
+          projects: z
+            .array(z.strictObject({ configRoot: z.string().min(1).max(4096), slug: slugSchema }))
+            .max(1000)
+            .readonly()
+            .nullable(),
+          kinds: z.array(z.enum(SEARCH_HIT_KINDS)).max(SEARCH_HIT_KINDS.length).readonly().nullable(),
+          changedAfter: z.iso.datetime().nullable(),
+          changedBefore: z.iso.datetime().nullable(),
+        })
+        .optional(),
+      /** Also find the lines Claude Code 2.1.3xx writes to record its API requests (left out by default). */
+      includeRequestRecords: z.boolean().optional(),
     }),
     mutates: false,
   },

@@ -31,8 +31,10 @@ import type {
   TranscriptFindResult,
   TranscriptOutline,
   TranscriptPage,
+  ToolOutputPage,
 } from '../transcript/transcriptOutline';
 import { transcriptRequestSchemas } from '../transcript/transcriptRequestSchemas';
+import type { TranscriptUsage } from '../transcript/turnUsage';
 import { catalogRequestSchemas } from '../catalog/catalogRequestSchemas';
 import type { CatalogListing, CatalogProgress } from '../model/catalog';
 import type { requestNames } from './channels';
@@ -151,7 +153,9 @@ export interface RequestResults extends HistoryRequestResults {
   openTranscript: TranscriptOutline;
   readTranscriptPage: TranscriptPage;
   findInTranscript: TranscriptFindResult;
+  readTranscriptUsage: TranscriptUsage;
   readSessionMemory: SessionMemory;
+  readToolOutput: ToolOutputPage;
   exportTranscript: TranscriptExportChunk;
   resumeSession: ResumeLaunch;
   getTerminalSetting: TerminalSetting;

@@ -82,6 +82,11 @@ export interface JobTargetInfo {
   readonly memoryDir: string;
   /** The project's transcript folder the job may read, or null (agent memory). */
   readonly transcriptDir: string | null;
+  /**
+   * Transcript folders of the other projects that use the same memory folder (sessions started in sub-folders of
+   * the repository), by project folder name; the job reads them as `@transcripts/<name>/`.
+   */
+  readonly linkedTranscriptDirs?: Readonly<Record<string, string>>;
   /** What the UI calls it: the project's path or display name, or the agent's type and scope. */
   readonly label: string;
 }
@@ -167,6 +172,8 @@ export interface DreamGate {
   /** `autoDreamEnabled` from the user settings; null when unset (Claude Code then follows a server-side flag). */
   readonly autoDreamEnabled: boolean | null;
   readonly autoMemoryEnabled: boolean;
+  /** Why `settings.json` could not be used (unreadable, invalid JSON, not an object); null when it was read or is absent. */
+  readonly settingsProblem: string | null;
   readonly holder: { readonly pid: number; readonly alive: boolean; readonly stale: boolean } | null;
   /** Whether the gate would let an auto-dream start now; null when it depends on the unknown server flag. */
   readonly wouldFire: boolean | null;

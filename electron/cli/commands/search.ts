@@ -1,10 +1,11 @@
 import { parseArgs } from 'node:util';
-import type { SearchHit, SearchHitKind } from '../../../shared/model/search';
+import { SEARCH_HIT_KINDS, type SearchHit, type SearchHitKind, type SearchScope } from '../../../shared/model/search';
 import { MAX_SEARCH_LIMIT, MAX_SEARCH_QUERY_LENGTH } from '../../../shared/catalog/catalogRequestSchemas';
 import { configRootsFromEnv } from '../../core/home/configRoots';
 import { HomeService } from '../../core/home/HomeService';
 import { defaultDataDir } from '../../core/home/dataDir';
 import { HomeSearch } from '../../core/search/HomeSearch';
+import { searchableMemoryFolders } from '../../core/search/searchMemoryFolders';
 import { CliError, type CliIo } from '../cliIo';
 
 const DEFAULT_CLI_LIMIT = 100;
@@ -17,17 +18,51 @@ export interface SearchHitJson {
   /** 1-based. */
   readonly line: number;
   readonly preview: string;
+  /** The agent whose memory the hit is in (`kind` `agent-memory`), else null. */
+  readonly agentType: string | null;
+  /** The line records an API request (only with `--request-records`). */
+  readonly requestRecord: boolean;
 }
 
 export function toSearchHitJson(hit: SearchHit): SearchHitJson {
-  return { kind: hit.kind, sessionId: hit.sessionId, path: hit.path, line: hit.line, preview: hit.preview };
+  return {
+    kind: hit.kind,
+    sessionId: hit.sessionId,
+    path: hit.path,
+    line: hit.line,
+    preview: hit.preview,
+    agentType: hit.agentType,
+    requestRecord: hit.requestRecord,
+  };
 }
 
-/** `ccmem search <query> [--json] [--limit N]`: lines of every transcript and memory file that contain the query, newest file first. */
+/** A `--since`/`--until` day (YYYY-MM-DD, local time) as the first or last moment of that day. */
+function dayBound(value: string | undefined, option: string, end: boolean): string | null {
+  if (value === undefined) return null;
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  const date = match ? new Date(Number(match[1]), Number(match[2]) - 1, Number(match[3])) : null;
+  if (!date || date.getDate() !== Number(match?.[3])) throw new CliError(`${option} must be a day as YYYY-MM-DD, not ${value}`, 2);
+  if (end) date.setHours(23, 59, 59, 999);
+  return date.toISOString();
+}
+
+/**
+ * `ccmem search <query> [--json] [--limit N] [--request-records] [--project SLUG] [--kind K] [--since DAY] [--until DAY]`:
+ * lines of every transcript, spilled tool output, session memory and memory file (projects' and agents') that contain
+ * the query, newest file first.
+ */
 export async function runSearch(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
     args: [...argv],
-    options: { json: { type: 'boolean', default: false }, limit: { type: 'string' } },
+    options: {
+      json: { type: 'boolean', default: false },
+      limit: { type: 'string' },
+      project: { type: 'string' },
+      kind: { type: 'string' },
+      since: { type: 'string' },
+      until: { type: 'string' },
+      'request-records': { type: 'boolean', default: false },
+    },
     allowPositionals: true,
     strict: true,
   });
@@ -38,6 +73,11 @@ export async function runSearch(argv: readonly string[], io: CliIo): Promise<num
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SEARCH_LIMIT) {
     throw new CliError(`--limit must be a whole number from 1 to ${MAX_SEARCH_LIMIT}, not ${values.limit}`, 2);
   }
+  if (values.kind !== undefined && !(SEARCH_HIT_KINDS as readonly string[]).includes(values.kind)) {
+    throw new CliError(`--kind must be one of ${SEARCH_HIT_KINDS.join(', ')}, not ${values.kind}`, 2);
+  }
+  const changedAfter = dayBound(values.since, '--since', false);
+  const changedBefore = dayBound(values.until, '--until', true);
   const home = new HomeService({
     roots: configRootsFromEnv(io.env),
     dataDir: defaultDataDir(io.env),
@@ -46,17 +86,26 @@ export async function runSearch(argv: readonly string[], io: CliIo): Promise<num
     readOnly: true,
   });
   const snapshot = await home.getHome();
+  const scope: SearchScope = {
+    projects: values.project === undefined ? null : snapshot.projects.filter((p) => p.slug === values.project),
+    kinds: values.kind === undefined ? null : [values.kind as SearchHitKind],
+    changedAfter,
+    changedBefore,
+  };
+  if (scope.projects?.length === 0) {
+    await home.dispose();
+    throw new CliError(`no project with the folder name ${values.project}`, 1);
+  }
   const search = new HomeSearch({
     roots: snapshot.roots.filter((root) => root.exists).map((root) => root.path),
-    memoryFolders: () =>
-      Promise.resolve(
-        snapshot.projects.filter((p) => p.memoryDirExists).map((p) => ({ configRoot: p.configRoot, slug: p.slug, memoryDir: p.memoryDir })),
-      ),
+    memoryFolders: () => searchableMemoryFolders(home),
   });
   const hits: SearchHit[] = [];
   try {
     await search.search(query, {
       limit,
+      scope,
+      includeRequestRecords: values['request-records'],
       onHit: (hit) => {
         if (values.json) hits.push(hit);
         else io.stdout(`${hit.path}:${hit.line}: ${hit.preview}\n`);

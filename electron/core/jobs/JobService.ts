@@ -22,7 +22,7 @@ import type { ChangeSetWriter } from '../history/changeSetWriter';
 import { writeRootOf } from '../history/knownWriteRoots';
 import { agentMemoryRoot, autoMemoryRoot } from '../history/writeRoot';
 import type { HomeService } from '../home/HomeService';
-import { costOf } from '../llm/modelPricing';
+import { costOf } from '../../../shared/model/modelPricing';
 import { LlmError } from '../llm/llmTypes';
 import { readConsolidationLockStatus } from '../lock/consolidationLockStatus';
 import { INDEX_FILE_NAME } from '../memory/memoryFolderScan';
@@ -149,7 +149,10 @@ export class JobService {
 
   async dreamGate(ref: ProjectRef): Promise<DreamGate> {
     const project = await this.project(ref);
-    const sessions = await this.options.home.listSessions(ref);
+    // Sessions started in sub-folders of the repository use the same memory and count toward its gate.
+    const sessions = [];
+    for (const user of await this.options.home.projectsUsingMemoryDir(project.memoryDir))
+      sessions.push(...(await this.options.home.listSessions(user)));
     return readDreamGate({
       lock: await readConsolidationLockStatus(project.memoryDir),
       sessionMtimes: sessions.map((s) => Date.parse(s.mtime)),
@@ -395,15 +398,28 @@ export class JobService {
     return stats?.isDirectory() ? dir : null;
   }
 
+  /** Transcript folders of the other projects that use this memory folder (sub-folders of the repository). */
+  private async linkedTranscriptDirs(project: ProjectSummary): Promise<Record<string, string> | undefined> {
+    const linked: Record<string, string> = {};
+    for (const other of await this.options.home.projectsUsingMemoryDir(project.memoryDir)) {
+      if (other.configRoot !== project.configRoot || other.slug === project.slug) continue;
+      const dir = await this.transcriptDirOf(other);
+      if (dir) linked[other.slug] = dir;
+    }
+    return Object.keys(linked).length > 0 ? linked : undefined;
+  }
+
   /** A job's target is a folder the writer would write: one that leads outside its boundary is never sent to a model. */
   private async resolveTarget(target: JobTarget): Promise<JobTargetInfo> {
     if (target.kind === 'project') {
       const project = await this.project(target);
       await this.options.writer.checkRoot(autoMemoryRoot(project.memoryDir));
+      const linkedTranscriptDirs = await this.linkedTranscriptDirs(project);
       return {
         target,
         memoryDir: project.memoryDir,
-        transcriptDir: await this.transcriptDirOf(target),
+        transcriptDir: (await this.transcriptDirOf(target)) ?? (linkedTranscriptDirs ? Object.values(linkedTranscriptDirs)[0] : null),
+        ...(linkedTranscriptDirs ? { linkedTranscriptDirs } : {}),
         label: project.path ?? project.displayName,
       };
     }
@@ -469,7 +485,15 @@ export class JobService {
       },
       controller: new AbortController(),
       meter: new UsageMeter(spec.session.model),
-      toolbox: new JobToolbox({ memoryDir: spec.target.memoryDir, transcriptDir: spec.target.transcriptDir }, spec.overlay, spec.kind),
+      toolbox: new JobToolbox(
+        {
+          memoryDir: spec.target.memoryDir,
+          transcriptDir: spec.target.transcriptDir,
+          linkedTranscriptDirs: spec.target.linkedTranscriptDirs,
+        },
+        spec.overlay,
+        spec.kind,
+      ),
       done: new Promise<JobRecord>((resolve) => (settle = resolve)),
     };
     this.running.set(job.base.id, job);

@@ -6,7 +6,9 @@ export type TranscriptRequestName =
   | 'openTranscript'
   | 'readTranscriptPage'
   | 'findInTranscript'
+  | 'readTranscriptUsage'
   | 'readSessionMemory'
+  | 'readToolOutput'
   | 'exportTranscript'
   | 'resumeSession'
   | 'getTerminalSetting'
@@ -23,7 +25,9 @@ export function transcriptRequestHandlers(transcripts: TranscriptService): Pick<
     openTranscript: ({ view, focusLine, ...ref }) => transcripts.outline(ref, view, focusLine),
     readTranscriptPage: ({ view, start, limit, ...ref }) => transcripts.page(ref, view, start, limit),
     findInTranscript: ({ view, query, limit, ...ref }) => transcripts.find(ref, view, query, limit),
+    readTranscriptUsage: ({ view, ...ref }) => transcripts.usage(ref, view),
     readSessionMemory: (ref) => transcripts.sessionMemory(ref),
+    readToolOutput: ({ fileName, offset, ...ref }) => transcripts.toolOutput(ref, fileName, offset),
     exportTranscript: ({ format, cursor, ...ref }) => transcripts.exportChunk(ref, format, cursor),
     resumeSession: async ({ fork, ...ref }) => {
       const target = await transcripts.resumeTarget(ref);

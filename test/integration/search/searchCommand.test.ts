@@ -8,11 +8,13 @@ import { snapshotTree } from '../../fixtures/treeSnapshot';
 
 /** The documented schema of `ccmem search --json` (issue #4). */
 const hitSchema = z.strictObject({
-  kind: z.enum(['transcript', 'memory']),
+  kind: z.enum(['transcript', 'memory', 'agent-memory', 'session-memory', 'tool-output']),
   sessionId: z.uuid().nullable(),
   path: z.string().min(1),
   line: z.number().int().positive(),
   preview: z.string(),
+  agentType: z.string().nullable(),
+  requestRecord: z.boolean(),
 });
 
 async function ccmem(argv: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -45,6 +47,8 @@ describe('ccmem search on a scenario home', () => {
       path: checkout.file,
       line: 2,
       preview: 'Rewrite the checkout flow to use the new payment API',
+      agentType: null,
+      requestRecord: false,
     });
     expect(hits).toContainEqual({
       kind: 'memory',
@@ -52,6 +56,8 @@ describe('ccmem search on a scenario home', () => {
       path: join(scenario.webshop.memoryDir, 'project_checkout_rewrite.md'),
       line: 3,
       preview: 'description: Checkout moves to the payment API v3 before 2026-06-01',
+      agentType: null,
+      requestRecord: false,
     });
     expect(await snapshotTree(scenario.home.root)).toEqual(before);
   });
@@ -74,5 +80,21 @@ describe('ccmem search on a scenario home', () => {
     expect(text.stdout).toContain(`${expected[0]} Use a token bucket per client\n`);
     expect((await ccmem(['search', 'x', '--limit', '0'], env)).code).toBe(2);
     expect((await ccmem(['search'], env)).code).toBe(2);
+  });
+  it('narrows to one project, one kind and a range of days, and refuses a bad kind, day or project', async () => {
+    const all = z.array(hitSchema).parse(JSON.parse((await ccmem(['search', 'PAYMENT API', '--json'], env)).stdout));
+    expect(new Set(all.map((hit) => hit.kind))).toEqual(new Set(['transcript', 'memory']));
+    const run = async (...extra: string[]) =>
+      z.array(hitSchema).parse(JSON.parse((await ccmem(['search', 'PAYMENT API', '--json', ...extra], env)).stdout));
+    expect(await run('--kind', 'memory')).toEqual(all.filter((hit) => hit.kind === 'memory'));
+    expect(await run('--kind', 'transcript')).toEqual(all.filter((hit) => hit.kind === 'transcript'));
+    expect(await run(`--project=${scenario.webshop.slug}`)).toEqual(all.filter((hit) => hit.path.includes(scenario.webshop.slug)));
+    expect(await run(`--project=${scenario.windows.slug}`)).toEqual([]);
+    expect(await run('--since', '2000-01-01', '--until', '2099-12-31')).toEqual(all);
+    expect(await run('--since', '2099-01-01')).toEqual([]);
+    expect(await run('--until', '2000-01-01')).toEqual([]);
+    expect((await ccmem(['search', 'x', '--kind', 'notes'], env)).code).toBe(2);
+    expect((await ccmem(['search', 'x', '--since', '2026-02-30'], env)).code).toBe(2);
+    expect((await ccmem(['search', 'x', '--project', 'no-such-project'], env)).code).toBe(1);
   });
 });

@@ -41,7 +41,13 @@ function NewerSnapshotWarning({
 export function SnapshotPlanDialog({ plan, busy, error, onConfirm, onCancel, onReviewMerge }: SnapshotPlanDialogProps) {
   const title = COMMAND_TITLES[plan.command];
   return (
-    <div className="dialog" role="dialog" aria-modal="false" aria-label={title}>
+    <div
+      className="dialog"
+      role="dialog"
+      aria-modal="false"
+      aria-label={title}
+      onKeyDown={(event) => event.key === 'Escape' && !busy && onCancel()}
+    >
       <h3>{title}</h3>
       {plan.refusal ? (
         <>

@@ -4,6 +4,7 @@ import { SEVERITY_ORDER, type FindingCode, type FindingSeverity } from '../../..
 import { sameMemoryFolder, type MemoryFolderRef } from '../../../../shared/memory/memoryFolderRef';
 import type { IndexView, MemoryReview } from '../../../../shared/memory/memoryReview';
 import { api } from '../../api/connectApi';
+import { countOf } from '../../components/plural';
 import { WarningList } from '../../components/WarningList';
 import { useNavigationStore } from '../../stores/navigationStore';
 import { BulkActions } from './BulkActions';
@@ -18,6 +19,7 @@ import { ModelViewPanel } from './ModelViewPanel';
 import { NewMemoryForm } from './NewMemoryForm';
 import { TopicFileList } from './TopicFileList';
 import './memoryReview.css';
+import { MiddleTruncate } from '../../components/MiddleTruncate';
 
 export interface MemoryReviewPageProps {
   /** A project's auto memory or an agent's memory folder (the Agents page passes its own ref). */
@@ -28,6 +30,8 @@ export interface MemoryReviewPageProps {
 }
 
 const HIGHLIGHT_MS = 8000;
+const SEVERITY_NOUNS: Readonly<Record<FindingSeverity, string>> = { error: 'error', warn: 'warning', info: 'note' };
+const SEVERITY_PLURALS: Readonly<Record<FindingSeverity, string>> = { error: 'errors', warn: 'warnings', info: 'notes' };
 
 function UndoBanner() {
   const { undo, folder } = useMemoryReviewStore(useShallow((s) => ({ undo: s.undo, folder: s.folder })));
@@ -140,7 +144,7 @@ export function MemoryReviewPage({ folder, heading = 'Memory', onOpenSession }: 
       <header className="page-header">
         <h1>{heading}</h1>
         <p className="muted">
-          <code>{review.memoryDir}</code>
+          <MiddleTruncate code text={review.memoryDir} />
         </p>
       </header>
       {review.readOnlyReason ? (
@@ -154,12 +158,11 @@ export function MemoryReviewPage({ folder, heading = 'Memory', onOpenSession }: 
         <p className="muted">No memory yet: Claude Code has not saved anything here.</p>
       ) : (
         <p className="summary-line">
-          {review.files.length} topic files ·{' '}
+          {countOf(review.files.length, 'topic file')} ·{' '}
           {Object.entries(counts)
             .sort(([a], [b]) => SEVERITY_ORDER[a as 'error'] - SEVERITY_ORDER[b as 'error'])
-            .map(
-              ([severity, count]) =>
-                `${count} ${severity === 'warn' ? 'warning' : severity}${count === 1 || severity === 'info' ? '' : 's'}`,
+            .map(([severity, count]) =>
+              countOf(count, SEVERITY_NOUNS[severity as FindingSeverity], SEVERITY_PLURALS[severity as FindingSeverity]),
             )
             .join(' · ')}
         </p>

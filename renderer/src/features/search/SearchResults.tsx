@@ -2,17 +2,24 @@ import { useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { SearchHit } from '../../../../shared/model/search';
 import { navigate, openTranscript } from '../../stores/navigationStore';
+import { moveFocusByArrows } from '../../components/listKeyboard';
 
 export interface SearchResultsProps {
   readonly hits: readonly SearchHit[];
   /** Display names of projects by `configRoot\0slug`. */
   readonly projectNames: ReadonlyMap<string, string>;
+  /** Titles of sessions by `configRoot\0slug\0sessionId`. */
+  readonly sessionTitles: ReadonlyMap<string, string>;
 }
 
 const ROW_HEIGHT = 62;
 
 function fileLabel(hit: SearchHit): string {
-  if (hit.kind === 'memory') return hit.path.split(/[/\\]/).slice(-1)[0];
+  const name = hit.path.split(/[/\\]/).slice(-1)[0];
+  if (hit.kind === 'memory') return name;
+  if (hit.kind === 'agent-memory') return `${hit.agentType ?? 'agent'} › ${name}`;
+  if (hit.kind === 'tool-output') return `${hit.sessionId?.slice(0, 8) ?? 'session'} › tool output ${name}`;
+  if (hit.kind === 'session-memory') return `${hit.sessionId?.slice(0, 8) ?? 'session'} › session memory`;
   const session = hit.sessionId ? hit.sessionId.slice(0, 8) : 'session';
   return hit.agentId ? `${session} › sub-agent ${hit.agentId}` : session;
 }
@@ -30,15 +37,27 @@ function Preview({ hit }: { readonly hit: SearchHit }) {
 }
 
 function open(hit: SearchHit): void {
+  if (hit.kind === 'agent-memory') {
+    navigate({ page: 'agents' });
+    return;
+  }
   if (hit.kind === 'memory' || hit.sessionId === null) {
     navigate({ page: 'memory', project: { configRoot: hit.configRoot, slug: hit.slug } });
     return;
   }
-  openTranscript({ configRoot: hit.configRoot, slug: hit.slug, sessionId: hit.sessionId, line: hit.line, agentId: hit.agentId });
+  // A spilled output or a session memory opens its session; a transcript line opens where it is.
+  const inTranscript = hit.kind === 'transcript';
+  openTranscript({
+    configRoot: hit.configRoot,
+    slug: hit.slug,
+    sessionId: hit.sessionId,
+    line: inTranscript ? hit.line : undefined,
+    agentId: inTranscript ? hit.agentId : null,
+  });
 }
 
 /** Search hits in the order they came (newest file first), virtualised; each opens where it was found. */
-export function SearchResults({ hits, projectNames }: SearchResultsProps) {
+export function SearchResults({ hits, projectNames, sessionTitles }: SearchResultsProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: hits.length,
@@ -47,7 +66,13 @@ export function SearchResults({ hits, projectNames }: SearchResultsProps) {
     overscan: 8,
   });
   return (
-    <div ref={scrollRef} className="search-results" role="list" aria-label="Search results">
+    <div
+      ref={scrollRef}
+      className="search-results"
+      role="list"
+      aria-label="Search results"
+      onKeyDown={(event) => moveFocusByArrows(event, '.search-hit')}
+    >
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
         {virtualizer.getVirtualItems().map((item) => {
           const hit = hits[item.index];
@@ -60,7 +85,13 @@ export function SearchResults({ hits, projectNames }: SearchResultsProps) {
               <button type="button" className="search-hit" onClick={() => open(hit)} title={`${hit.path}:${hit.line}`}>
                 <span className="search-hit-where small">
                   <span className="badge">{hit.kind}</span>
-                  <span className="muted">{projectNames.get(`${hit.configRoot}\0${hit.slug}`) ?? hit.slug}</span>
+                  {hit.sessionId !== null ? (
+                    <span className="search-hit-title">
+                      {sessionTitles.get(`${hit.configRoot}\0${hit.slug}\0${hit.sessionId}`) ?? 'untitled session'}
+                    </span>
+                  ) : null}
+                  {hit.requestRecord ? <span className="badge muted-badge">API request record</span> : null}
+                  <span className="muted search-hit-project">{projectNames.get(`${hit.configRoot}\0${hit.slug}`) ?? hit.slug}</span>
                   <code>
                     {fileLabel(hit)}:{hit.line}
                   </code>

@@ -1,7 +1,10 @@
-import type { ToolCall, ToolResult } from '../../../../shared/transcript/transcriptEntry';
+import type { HookRun, ToolCall, ToolResult } from '../../../../shared/transcript/transcriptEntry';
 import { CollapsibleText } from './CollapsibleText';
 import { DiffView } from './DiffView';
+import { PersistedOutputView } from './PersistedOutputView';
 import { imageLabel, shortId } from './transcriptFormat';
+import { CopyButton } from '../../components/CopyButton';
+import { FindAwareDetails } from './FindAwareDetails';
 
 export interface ToolCallViewProps {
   readonly call: ToolCall;
@@ -15,6 +18,7 @@ function ResultView({ result, label }: { readonly result: ToolResult; readonly l
       <div className="tx-result-label">
         {result.isError ? 'Error' : label}
         {result.bash?.interrupted ? <span className="badge warn">interrupted</span> : null}
+        {output !== '' ? <CopyButton text={output} label={`Copy the ${label.toLowerCase()}`} /> : null}
       </div>
       {output !== '' ? (
         <CollapsibleText text={output} className="tx-pre" maxLines={12} omittedChars={result.omittedChars} />
@@ -26,6 +30,22 @@ function ResultView({ result, label }: { readonly result: ToolResult; readonly l
           {imageLabel(image)}
         </p>
       ))}
+      {result.persistedOutput ? <PersistedOutputView output={result.persistedOutput} /> : null}
+    </div>
+  );
+}
+
+/** What a PreToolUse/PostToolUse hook reported for the call. */
+function HookView({ hook }: { readonly hook: HookRun }) {
+  const failed = hook.outcome !== 'hook_success';
+  return (
+    <div className={failed ? 'tx-hook tx-hook-error' : 'tx-hook'} aria-label={`Hook ${hook.name ?? hook.event ?? ''}`}>
+      <span className="tx-role">
+        {hook.event ?? 'hook'} · {hook.outcome.replace(/^hook_/, '').replace(/_/g, ' ')}
+        {hook.exitCode !== null && hook.exitCode !== 0 ? ` · exit ${hook.exitCode}` : ''}
+      </span>{' '}
+      {hook.command ? <code>{hook.command}</code> : null}
+      {hook.text !== '' ? <CollapsibleText text={hook.text} maxLines={4} maxChars={600} className="tx-inline-text" /> : null}
     </div>
   );
 }
@@ -40,13 +60,25 @@ export function ToolCallView({ call, onOpenSubagent }: ToolCallViewProps) {
         <span className="tx-tool-summary">{call.summary}</span>
         {call.result === null ? <span className="badge muted-badge">no result</span> : null}
       </div>
-      {call.bashCommand !== null ? <pre className="tx-command">{`$ ${call.bashCommand}`}</pre> : null}
+      {call.bashCommand !== null ? (
+        <div className="code-block">
+          <pre className="tx-command">{`$ ${call.bashCommand}`}</pre>
+          <CopyButton text={call.bashCommand} label="Copy the command" />
+        </div>
+      ) : null}
       {call.edit !== null ? <DiffView edit={call.edit} showPath={call.summary !== call.edit.filePath} /> : null}
       {call.bashCommand === null && call.edit === null ? (
-        <details className="tx-input">
-          <summary>Input</summary>
+        <FindAwareDetails
+          className="tx-input"
+          text={call.input}
+          summary={
+            <>
+              Input <CopyButton text={call.input} label={`Copy the input of ${call.name}`} />
+            </>
+          }
+        >
           <CollapsibleText text={call.input} className="tx-pre" maxLines={30} />
-        </details>
+        </FindAwareDetails>
       ) : null}
       {isAgent || call.subagent ? (
         <div className="tx-subagent-link">
@@ -65,7 +97,17 @@ export function ToolCallView({ call, onOpenSubagent }: ToolCallViewProps) {
           )}
         </div>
       ) : null}
+      {call.hooks
+        .filter((hook) => hook.event === 'PreToolUse')
+        .map((hook) => (
+          <HookView key={hook.line} hook={hook} />
+        ))}
       {call.result !== null ? <ResultView result={call.result} label={call.bashCommand !== null ? 'Output' : 'Result'} /> : null}
+      {call.hooks
+        .filter((hook) => hook.event !== 'PreToolUse')
+        .map((hook) => (
+          <HookView key={hook.line} hook={hook} />
+        ))}
     </div>
   );
 }
