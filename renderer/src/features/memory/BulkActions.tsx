@@ -4,6 +4,7 @@ import type { MemoryFix } from '../../../../shared/memory/fixes/memoryFix';
 import type { MemoryReview, ReviewedMemoryFile } from '../../../../shared/memory/memoryReview';
 import { DEFAULT_FILTERS, type MemoryFilters } from './memoryFilters';
 import { previewFix } from './memoryReviewStore';
+import { countOf } from '../../components/plural';
 
 export interface BulkActionsProps {
   readonly review: MemoryReview;
@@ -39,7 +40,6 @@ export function BulkActions({ review, files, filters }: BulkActionsProps) {
       cureFixes.push(cure.fix);
     }
   }
-  const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
   return (
     <div className="bulk-actions" role="group" aria-label="For every file shown">
       {cureLabel !== null && cureFixes.length > 0 && code !== 'scan.beyond-cap' ? (
@@ -47,7 +47,7 @@ export function BulkActions({ review, files, filters }: BulkActionsProps) {
           type="button"
           onClick={() =>
             previewFix({
-              title: `${cureLabel}: ${plural(cureFixes.length, FINDING_INFO[code as keyof typeof FINDING_INFO].label)}`,
+              title: `${cureLabel}: ${countOf(cureFixes.length, FINDING_INFO[code as keyof typeof FINDING_INFO].label)}`,
               fixes: cureFixes,
             })
           }
@@ -61,12 +61,12 @@ export function BulkActions({ review, files, filters }: BulkActionsProps) {
           className="danger"
           onClick={() =>
             previewFix({
-              title: `Prune ${plural(prunable.length, 'file')} shown`,
+              title: `Prune ${countOf(prunable.length, 'file')} shown`,
               fixes: prunable.map((file): MemoryFix => ({ kind: 'prune', file: file.relativePath })),
             })
           }
         >
-          Prune {plural(prunable.length, 'file')} shown…
+          Prune {countOf(prunable.length, 'file')} shown…
         </button>
       ) : null}
     </div>

@@ -1,9 +1,11 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { MemoryFix, MemoryFixPlan, PlannedFileChange } from '../../../../shared/memory/fixes/memoryFix';
 import type { MemoryFolderRef } from '../../../../shared/memory/memoryFolderRef';
 import type { MemoryConflictDetails } from '../../../../shared/memory/memoryReview';
 import { MEMORY_TYPES, type MemoryType } from '../../../../shared/model/memory';
 import { api } from '../../api/connectApi';
+import { Modal } from '../../components/Modal';
+import { countOf } from '../../components/plural';
 import { useRequest } from '../../components/useRequest';
 import { DiffViewer } from '../history/DiffViewer';
 import { ConflictView } from './ConflictView';
@@ -118,8 +120,6 @@ export function FixDialog({ folder, preview, selected }: FixDialogProps) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [conflict, setConflict] = useState<{ details: MemoryConflictDetails; mine: string } | null>(null);
-  const dialog = useRef<HTMLDivElement>(null);
-  useEffect(() => dialog.current?.focus(), []);
   // Typing a value plans again once the typing pauses.
   useEffect(() => {
     const timer = setTimeout(() => setPlanned(fixes), REPLAN_DELAY_MS);
@@ -152,18 +152,8 @@ export function FixDialog({ folder, preview, selected }: FixDialogProps) {
   const skipped = shown?.outcomes.filter((outcome) => !outcome.applied) ?? [];
   const nothing = shown !== null && shown.files.length === 0;
   return (
-    <div className="fix-overlay">
-      <div
-        className="dialog fix-dialog"
-        role="dialog"
-        aria-modal="true"
-        aria-label={preview.title}
-        tabIndex={-1}
-        ref={dialog}
-        onKeyDown={(event) => {
-          if (event.key === 'Escape' && !busy) close();
-        }}
-      >
+    <Modal label={preview.title} className="fix-dialog" onClose={() => (busy ? undefined : close())}>
+      <div className="fix-dialog-body">
         <h3>{preview.title}</h3>
         {conflict ? (
           <ConflictView
@@ -193,9 +183,7 @@ export function FixDialog({ folder, preview, selected }: FixDialogProps) {
             {shown ? (
               <>
                 <p className="fix-summary" aria-label="What it does">
-                  {nothing
-                    ? 'Nothing to change.'
-                    : `${shown.summary}: ${shown.files.length} ${shown.files.length === 1 ? 'file' : 'files'}.`}
+                  {nothing ? 'Nothing to change.' : `${shown.summary}: ${countOf(shown.files.length, 'file')}.`}
                 </p>
                 {skipped.length > 0 ? (
                   <ul className="plain-list fix-skipped" aria-label="Not done">
@@ -242,6 +230,6 @@ export function FixDialog({ folder, preview, selected }: FixDialogProps) {
           </>
         )}
       </div>
-    </div>
+    </Modal>
   );
 }

@@ -4,6 +4,7 @@ import type { MemoryChangeResult, MemoryConflictDetails, MemoryFileContent } fro
 import { truncateEntrypoint, MAX_ENTRYPOINT_BYTES, MAX_ENTRYPOINT_LINES } from '../../../../shared/memory/modelView';
 import { estimateTokens } from '../../../../shared/memory/textMetrics';
 import { api } from '../../api/connectApi';
+import { submitOnSaveShortcut } from '../../components/saveShortcut';
 import { ConflictView } from './ConflictView';
 import { cutText, IndexText } from './IndexText';
 
@@ -65,7 +66,12 @@ export function IndexEditor({ folder, file, onSaved, onCancel }: IndexEditorProp
     void save(base.hash);
   };
   return (
-    <form className="memory-form index-editor-form" aria-label={`Edit ${file.relativePath}`} onSubmit={onSubmit}>
+    <form
+      className="memory-form index-editor-form"
+      aria-label={`Edit ${file.relativePath}`}
+      onSubmit={onSubmit}
+      onKeyDown={submitOnSaveShortcut}
+    >
       <p className="muted small" role="status" aria-label="Where loading stops">
         {loaded.lineCount} of {MAX_ENTRYPOINT_LINES} lines · {loaded.charCount.toLocaleString('en-US')} of{' '}
         {MAX_ENTRYPOINT_BYTES.toLocaleString('en-US')} characters · {cutText(whole)}
@@ -87,7 +93,7 @@ export function IndexEditor({ folder, file, onSaved, onCancel }: IndexEditorProp
       </div>
       <details open>
         <summary>What the model will load (about {estimateTokens(loaded.content).toLocaleString('en-US')} tokens, estimated)</summary>
-        <pre className="raw-text model-text" aria-label="What the model will load">
+        <pre className="raw-text model-text" aria-label="What the model will load" tabIndex={0}>
           {loaded.content}
         </pre>
       </details>

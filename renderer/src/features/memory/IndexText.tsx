@@ -35,7 +35,8 @@ export function IndexText({ text, label, hidden = 0 }: { readonly text: string; 
   const firstCut = parts.firstCut.slice(Math.max(0, hidden - parts.loaded.length));
   const rest = parts.rest;
   return (
-    <pre className="raw-text index-text" aria-label={label}>
+    // Shown on its own (with a label) it scrolls, so it takes the focus for the keyboard; behind the editor it is hidden.
+    <pre className="raw-text index-text" aria-label={label} tabIndex={label ? 0 : undefined}>
       {loaded}
       {firstCut ? (
         <mark className="cut-first" title="Claude Code does not load this line or any after it">

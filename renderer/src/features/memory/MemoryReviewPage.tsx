@@ -77,7 +77,8 @@ function IndexEntries({ review, selected }: { readonly review: MemoryReview; rea
           >
             <code>{index.relativePath}</code>{' '}
             <span className="muted small">
-              {index.loaded.lineCount} lines{cut ? ' · cut when loaded' : ''}
+              {countOf(index.loaded.lineCount, 'line')}
+              {cut ? ' · cut when loaded' : ''}
             </span>
           </button>
         );

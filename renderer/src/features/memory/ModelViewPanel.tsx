@@ -21,10 +21,10 @@ function IndexLoad({
         <span title="characters ÷ 4; not a tokenizer count">about {index.estimatedTokens.toLocaleString()} tokens (estimate)</span>
         {cut ? <span className="badge finding finding-error">cut when loaded</span> : <span className="badge">loaded whole</span>}{' '}
         <button type="button" className="link small" onClick={() => onSelect(index.relativePath)}>
-          open {index.relativePath} to edit it
+          open {index.relativePath}
         </button>
       </p>
-      <pre className="raw-text model-text" aria-label={label}>
+      <pre className="raw-text model-text" aria-label={label} tabIndex={0}>
         {loaded.content}
       </pre>
     </div>
