@@ -3,6 +3,7 @@ import type { EngineServices } from './engine';
 import { transcriptRequestHandlers } from './transcripts/transcriptRequestHandlers';
 import { catalogRequestHandlers } from './catalog/catalogRequestHandlers';
 import { historyRequestHandlers } from './history/historyRequestHandlers';
+import { archiveRequestHandlers } from './history/archive/archiveRequestHandlers';
 
 /**
  * The engine's side of the contract, shared by the Electron and web shells. `rendererReady` is
@@ -19,6 +20,7 @@ export function createRequestHandlers({
   catalog,
   search,
   memoryHistory,
+  archive,
 }: EngineServices): RequestHandlers {
   return {
     getHome: () => home.getHome(),
@@ -41,11 +43,11 @@ export function createRequestHandlers({
     startExtraction: ({ source }) => jobs.startExtraction(source),
     cancelJob: ({ jobId }) => jobs.cancel(jobId),
     listJobs: () => jobs.listJobs(),
-    getJob: ({ jobId }) => jobs.getJob(jobId),
+    getJob: ({ jobId, revealSecrets }) => jobs.viewJob(jobId, { revealSecrets }),
     applyJob: ({ jobId, decisions }) => jobs.apply(jobId, decisions),
     discardJob: ({ jobId }) => jobs.discard(jobId),
     getMemoryReview: ({ folder }) => memory.getReview(folder),
-    readMemoryFile: ({ folder, relativePath }) => memory.readFile(folder, relativePath),
+    readMemoryFile: ({ folder, relativePath, revealSecrets }) => memory.readFile(folder, relativePath, { revealSecrets }),
     saveMemoryFile: ({ folder, ...edit }) => memory.save(folder, edit),
     createMemoryFile: ({ folder, ...request }) => memory.create(folder, request),
     renameMemoryFile: ({ folder, ...request }) => memory.rename(folder, request),
@@ -56,6 +58,7 @@ export function createRequestHandlers({
     ...transcriptRequestHandlers(transcripts),
     ...catalogRequestHandlers(catalog, search),
     ...historyRequestHandlers(memoryHistory),
+    ...archiveRequestHandlers(archive),
     rendererReady: () => Promise.resolve(null),
   };
 }

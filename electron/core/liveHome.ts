@@ -34,6 +34,9 @@ export interface LiveHome {
   expectOwnWrite(path: string): void;
   /** This app added or removed a file the project list counts: rescan it soon, as a foreign change would. */
   rescanSoon(): void;
+
+  /** Every own write announced through `expectOwnWrite` (history holds such a change back until the app journals it). */
+  onDidExpectOwnWrite(listener: (path: string) => void): () => void;
   dispose(): Promise<void>;
 }
 
@@ -70,6 +73,7 @@ export function createLiveHome(home: HomeService, options: { usePolling?: boolea
   const listeners = new Set<(changes: readonly WatchedChange[]) => void>();
   // Own writes announced before the watcher exists are handed to it when it does.
   const ownWritesBeforeStart: string[] = [];
+  const ownWriteListeners = new Set<(path: string) => void>();
 
   const rescanSoon = () => {
     if (disposed) return;
@@ -129,12 +133,18 @@ export function createLiveHome(home: HomeService, options: { usePolling?: boolea
     expectOwnWrite(path) {
       if (watcher) watcher.expectOwnWrite(path);
       else ownWritesBeforeStart.push(path);
+      for (const listener of ownWriteListeners) listener(path);
+    },
+    onDidExpectOwnWrite(listener) {
+      ownWriteListeners.add(listener);
+      return () => ownWriteListeners.delete(listener);
     },
     rescanSoon,
     async dispose() {
       disposed = true;
       begin();
       listeners.clear();
+      ownWriteListeners.clear();
       unsubscribe();
       if (timer) clearTimeout(timer);
       // Closed first, so a first scan still running stops instead of being waited for; then once more, in case

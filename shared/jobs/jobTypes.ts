@@ -148,6 +148,14 @@ export interface JobRecord extends JobSummary {
   readonly refused: readonly RefusedChange[];
 }
 
+/** A job record as shown: secrets masked (•) in its summary and proposals unless they were asked to be revealed. */
+export interface JobRecordView extends JobRecord {
+  /** How many secrets are masked (0 when none, or when revealed). */
+  readonly secretsMasked: number;
+  /** The proposals holding a masked secret: editing one needs the revealed record, or the masks would be written. */
+  readonly maskedProposals: readonly string[];
+}
+
 /** What an extraction replay would send before it starts, so the user sees the cost first. */
 export interface ExtractionEstimate {
   readonly sessions: number;

@@ -8,6 +8,7 @@ import type {
   JobKind,
   JobProgress,
   JobRecord,
+  JobRecordView,
   JobStatus,
   JobStopReason,
   JobSummary,
@@ -26,12 +27,14 @@ import { costOf } from '../../../shared/model/modelPricing';
 import { LlmError } from '../llm/llmTypes';
 import { readConsolidationLockStatus } from '../lock/consolidationLockStatus';
 import { INDEX_FILE_NAME } from '../memory/memoryFolderScan';
+import { SecretMasker } from '../memory/secretMasker';
 import type { LlmSession, LlmSettingsService } from '../settings/LlmSettingsService';
 import { runAgentLoop, type AgentLoopResult, type LoopLimits } from './agentLoop';
 import { applyProposals } from './applyProposals';
 import { readDreamGate } from './dreamGate';
 import { dreamKickoff, dreamSystemPrompt } from './dreamPrompt';
 import { extractionKickoff, extractionSystemPrompt } from './extractionPrompt';
+import { maskRecord, maskSummaries } from './jobMasking';
 import { JobRecordStore, newJobId, summarizeJob } from './JobRecordStore';
 import { JobToolbox } from './JobToolbox';
 import { readMemoryBaseline, sha256 } from './memoryBaseline';
@@ -128,6 +131,7 @@ export class JobService {
   private readonly limits: JobLimits;
   private readonly now: () => Date;
   private readonly applying = new Set<string>();
+  private readonly masker = new SecretMasker();
   /** Memory folders whose job is being set up; a second start must not slip in before it runs. */
   private readonly starting = new Set<string>();
 
@@ -297,9 +301,9 @@ export class JobService {
 
   async cancel(jobId: string): Promise<JobSummary> {
     const job = this.running.get(jobId);
-    if (!job) return summarizeJob(await this.getJob(jobId));
+    if (!job) return this.shown(summarizeJob(await this.getJob(jobId)));
     job.controller.abort();
-    return summarizeJob(await job.done);
+    return this.shown(summarizeJob(await job.done));
   }
 
   /** Resolves with the final record once the job has stopped running. */
@@ -308,14 +312,24 @@ export class JobService {
     return job ? job.done : this.getJob(jobId);
   }
 
+  /** Every job as the UI lists it, secrets in the summaries masked. */
   async listJobs(): Promise<JobSummary[]> {
     const stored = await this.records.list();
-    return stored.map((record) => summarizeJob(this.current(record)));
+    return maskSummaries(
+      this.masker,
+      stored.map((record) => summarizeJob(this.current(record))),
+    );
   }
 
+  /** The whole record, as it is kept (the real text: applying and the CLI's `--apply` use it). */
   async getJob(jobId: string): Promise<JobRecord> {
     const job = this.running.get(jobId);
     return job ? this.snapshot(job) : this.current(await this.records.load(jobId));
+  }
+
+  /** The record as shown: secrets masked in its summary and proposals unless revealed (see jobMasking.ts). */
+  async viewJob(jobId: string, options: { readonly revealSecrets?: boolean } = {}): Promise<JobRecordView> {
+    return maskRecord(this.masker, await this.getJob(jobId), options.revealSecrets === true);
   }
 
   async apply(jobId: string, decisions: readonly ProposalDecision[]): Promise<ApplyOutcome> {
@@ -347,7 +361,7 @@ export class JobService {
     const next: JobRecord = { ...record, status: 'discarded', outcome };
     await this.records.save(next);
     this.emitFinish(next);
-    return summarizeJob(next);
+    return this.shown(summarizeJob(next));
   }
 
   /** Cancels every running job and waits for their records to be saved. */
@@ -559,7 +573,14 @@ export class JobService {
   }
 
   private emitFinish(record: JobRecord): void {
-    const summary = summarizeJob(record);
-    for (const listener of this.finishListeners) listener(summary);
+    void this.shown(summarizeJob(record)).then((summary) => {
+      for (const listener of this.finishListeners) listener(summary);
+    });
+  }
+
+  /** A summary as the UI shows it: its model summary with secrets masked. */
+  private async shown(summary: JobSummary): Promise<JobSummary> {
+    const [masked] = await maskSummaries(this.masker, [summary]);
+    return masked;
   }
 }

@@ -57,8 +57,9 @@ function awsAccessKeyIds(text: string): SecretHit[] {
 /**
  * Scans memory text with secretlint's recommended rule set (AWS, GCP, GitHub, Slack, npm, private keys,
  * passwords in URLs, OpenAI/Anthropic keys…), plus the private keys and AWS access key ids it lets through. Only
- * the kind, line and length of each hit leave this module: the secret itself is never kept or echoed. Scanning costs ~0.3 ms per file, so results are cached by
- * content hash and a warm review of a thousand files pays nothing for it.
+ * the kind, place and length of each hit leave this module (masking needs the place): the secret itself is never
+ * kept or echoed. Scanning costs ~0.3 ms per file, so results are cached by content hash and a warm review of a
+ * thousand files pays nothing for it.
  */
 export class SecretScanner {
   private readonly cache = new Map<string, readonly SecretHit[]>();

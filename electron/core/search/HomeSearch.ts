@@ -1,5 +1,7 @@
 import { inSearchScope, type SearchHit, type SearchScope } from '../../../shared/model/search';
-import { listSearchTargets, type MemoryFolderTarget, type SearchTarget } from './searchCorpus';
+import { previewSecretSpans } from '../../../shared/memory/secretMask';
+import { SecretMasker } from '../memory/secretMasker';
+import { listSearchTargets, type ArchivedSearchTarget, type MemoryFolderTarget, type SearchTarget } from './searchCorpus';
 import { searchPatternsFor } from './searchPattern';
 import type { SearchPart, UnitResult } from './searchWorker';
 import { SearchWorkerPool } from './SearchWorkerPool';
@@ -19,6 +21,8 @@ export interface HomeSearchOptions {
   readonly workers?: number;
   /** Files larger than this are cut into ranges of this size, scanned in parallel; default 16 MiB. */
   readonly unitBytes?: number;
+  /** Transcripts the archive holds: those Claude Code deleted are searched in their archived copies. */
+  readonly archived?: () => Promise<readonly ArchivedSearchTarget[]>;
 }
 
 export interface SearchOptions {
@@ -70,11 +74,21 @@ function planUnits(targets: readonly SearchTarget[], unitBytes: number): Planned
       flush();
       for (let start = 0; start < target.size; start += unitBytes) {
         const end = Math.min(target.size, start + unitBytes);
-        units.push([{ target, part: { path: target.path, kind: partKind(target), start, end }, lastOfFile: end >= target.size }]);
+        units.push([
+          {
+            target,
+            part: { path: target.path, kind: partKind(target), start, end, archive: target.archive },
+            lastOfFile: end >= target.size,
+          },
+        ]);
       }
       continue;
     }
-    batch.push({ target, part: { path: target.path, kind: partKind(target), start: 0, end: target.size }, lastOfFile: true });
+    batch.push({
+      target,
+      part: { path: target.path, kind: partKind(target), start: 0, end: target.size, archive: target.archive },
+      lastOfFile: true,
+    });
     batchBytes += target.size;
     if (batchBytes >= BATCH_BYTES || batch.length >= BATCH_FILES) flush();
   }
@@ -89,6 +103,7 @@ function planUnits(targets: readonly SearchTarget[], unitBytes: number): Planned
  */
 export class HomeSearch {
   private readonly pool: SearchWorkerPool;
+  private readonly masker = new SecretMasker();
   private generation = 0;
   private running: Promise<unknown> = Promise.resolve();
   private roots: readonly string[];
@@ -127,7 +142,8 @@ export class HomeSearch {
     // Listed afresh by every search (fast enough since the threads list, see searchListing.ts) rather than
     // reusing the last listing: files created or grown since then are read in their place, newest first,
     // where a reused listing would put the session being written after every older file.
-    const listed = await listSearchTargets(this.roots, memoryFolders, (jobs) => this.pool.list(jobs));
+    const archived = (await this.options.archived?.()) ?? [];
+    const listed = await listSearchTargets(this.roots, memoryFolders, (jobs) => this.pool.list(jobs), archived);
     const scope = options.scope;
     const targets = scope ? listed.filter((target) => inSearchScope(target, scope)) : listed;
     const planned = planUnits(targets, this.options.unitBytes ?? DEFAULT_UNIT_BYTES);
@@ -174,6 +190,7 @@ export class HomeSearch {
               fileTime: new Date(target.mtimeMs).toISOString(),
               agentType: target.agentType,
               requestRecord: hit.requestRecord,
+              archived: target.archive !== null,
             });
             hitCount++;
             if (hitCount >= limit) {
@@ -204,7 +221,7 @@ export class HomeSearch {
             includeRequestRecords: options.includeRequestRecords ?? false,
           });
           if (result.cancelled) return;
-          results.set(index, result);
+          results.set(index, await this.maskPreviews(result));
           report();
         } catch (error) {
           failure = error instanceof Error ? error : new Error(String(error));
@@ -224,5 +241,21 @@ export class HomeSearch {
     }
     if (failure) throw failure;
     return { hitCount, filesScanned, bytesScanned, truncated, cancelled: (options.signal?.aborted ?? false) && !truncated };
+  }
+
+  /**
+   * Masks secrets in a unit's previews (never in the scanned text, which the threads read as bytes): one scan of the
+   * few previews a unit found, and nothing at all for the many units that found none. Masking keeps lengths, so
+   * the match offsets still fit.
+   */
+  private async maskPreviews(result: UnitResult): Promise<UnitResult> {
+    const previews = result.parts.flatMap((part) => part.hits.map((hit) => hit.preview));
+    if (previews.length === 0) return result;
+    const { texts } = await this.masker.maskAll(previews, previewSecretSpans);
+    let next = 0;
+    return {
+      ...result,
+      parts: result.parts.map((part) => ({ ...part, hits: part.hits.map((hit) => ({ ...hit, preview: texts[next++] })) })),
+    };
   }
 }

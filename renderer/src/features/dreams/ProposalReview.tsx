@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { ApplyOutcome, FileProposal, JobRecord } from '../../../../shared/jobs/jobTypes';
+import type { ApplyOutcome, FileProposal, JobRecordView } from '../../../../shared/jobs/jobTypes';
 import { changesFile, chosenText, decisionsFor, toggleHunk, UNDECIDED, type FileChoice } from '../../../../shared/jobs/proposalChoices';
 import { api } from '../../api/connectApi';
 import { jobDecided } from './jobsStore';
@@ -7,7 +7,7 @@ import { ProposalDiff } from './ProposalDiff';
 import { countOf } from '../../components/plural';
 
 export interface ProposalReviewProps {
-  readonly record: JobRecord;
+  readonly record: JobRecordView;
   readonly readOnly: boolean;
 }
 
@@ -67,11 +67,14 @@ function FileProposalView({
   proposal,
   choice,
   decidable,
+  editable,
   onChoose,
 }: {
   readonly proposal: FileProposal;
   readonly choice: FileChoice;
   readonly decidable: boolean;
+  /** False while a secret in it is masked: the edit would write the masks. */
+  readonly editable: boolean;
   readonly onChoose: (choice: FileChoice) => void;
 }) {
   const [draft, setDraft] = useState<string | null>(null);
@@ -93,6 +96,8 @@ function FileProposalView({
             </button>
             <button
               type="button"
+              disabled={!editable}
+              title={editable ? undefined : 'It holds a masked secret: show the secrets first (desktop app) to edit it'}
               onClick={() =>
                 setDraft(
                   chosenText(proposal, choice.mode === 'undecided' || choice.mode === 'reject' ? { mode: 'accept' } : choice) ??
@@ -206,6 +211,7 @@ export function ProposalReview({ record, readOnly }: ProposalReviewProps) {
           proposal={proposal}
           choice={choiceOf(proposal.path)}
           decidable={decidable}
+          editable={!record.maskedProposals.includes(proposal.path)}
           onChoose={(choice) => setChoices((current) => ({ ...current, [proposal.path]: choice }))}
         />
       ))}
