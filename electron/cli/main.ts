@@ -3,6 +3,7 @@ import { runAgents } from './commands/agents';
 import { runBench } from './commands/bench';
 import { runDoctorCommand } from './commands/doctor';
 import { runDream } from './commands/dream';
+import { runDueDreams } from './commands/dreamDue';
 import { runExtract } from './commands/extract';
 import { runProjects } from './commands/projects';
 import { runSearch } from './commands/search';
@@ -27,6 +28,8 @@ Commands:
   snapshot --agent TYPE --project SLUG (--create | --initialize | --replace) [--scope project|local] [--dry-run]
                                               Create a project agent's memory snapshot, or initialise/replace its memory from it
   dream --project SLUG [--json] [--apply]     Consolidate a project's memory with the model; prints the proposed changes
+  dream --due [--via claude-code|api] [--json]
+                                              A staged dream for every project whose Claude Code gate would fire now (cron)
   extract --session ID [--turns A-B] [--json] [--apply]
                                               Replay memory extraction over a session; prints the proposed changes
   transcript <sessionId> [--json | --html] [--agent ID]
@@ -53,7 +56,7 @@ const COMMANDS: Readonly<Record<string, (argv: readonly string[], io: CliIo) => 
   doctor: runDoctorCommand,
   agents: runAgents,
   snapshot: runSnapshot,
-  dream: runDream,
+  dream: (argv, io) => (argv.includes('--due') ? runDueDreams(argv, io) : runDream(argv, io)),
   extract: runExtract,
   transcript: runTranscript,
   history: runHistory,

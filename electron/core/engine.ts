@@ -7,7 +7,9 @@ import { forwardEngineEvents, type EventSink } from './engineEvents';
 import { HistoryService } from './history/HistoryService';
 import { HistoryStore } from './history/HistoryStore';
 import { HomeService, type HomeServiceOptions } from './home/HomeService';
+import { BackgroundJobScheduler } from './jobs/BackgroundJobScheduler';
 import { JobService } from './jobs/JobService';
+import { ReviewInbox } from './jobs/ReviewInbox';
 import { createLiveHome, type LiveHome } from './liveHome';
 import { MemoryReviewService } from './memory/MemoryReviewService';
 import { llmEnvironmentFrom, LlmSettingsService, type LlmEnvironment } from './settings/LlmSettingsService';
@@ -39,6 +41,10 @@ export interface EngineServices {
   readonly llmSettings: LlmSettingsService;
   /** Dreams and extraction replays. */
   readonly jobs: JobService;
+  /** Every proposal set waiting for the user, across projects and agent memories. */
+  readonly inbox: ReviewInbox;
+  /** Reviewed dreams on Claude Code's schedule and automatic extraction replays (running only in the app shells). */
+  readonly background: BackgroundJobScheduler;
   /** Memory review: findings, what the model sees, safe edits with undo. */
   readonly memory: MemoryReviewService;
   /** The transcript viewer: indexed session files, pages, find, export, live appends. */
@@ -84,6 +90,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     dataDir: options.dataDir,
     onOwnWrite: (path) => live?.expectOwnWrite(path),
   });
+  const inbox = new ReviewInbox(jobs, live);
   const memory = new MemoryReviewService({ home, history, live });
   const transcripts = new TranscriptService(home, live);
   const roots = options.roots.map((root) => root.path);
@@ -98,6 +105,17 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       .finally(() => live.start());
   }
   const search = new SearchService({ home, roots });
+  const background = new BackgroundJobScheduler({
+    home,
+    jobs,
+    inbox,
+    catalog,
+    live,
+    dataDir: options.dataDir,
+    readOnly: options.readOnly,
+  });
+  // At start, once the watcher follows the home, so no session change between the first check and the events is missed.
+  if (live) void live.ready.then(() => background.start()).catch(() => undefined);
   // The agent watch's own `ready` includes the live home's; it already guards against an unawaited failure.
   const ready = agentWatch?.ready ?? Promise.resolve();
   const services: EngineServices = {
@@ -109,6 +127,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     agentWatch,
     llmSettings,
     jobs,
+    inbox,
+    background,
     memory,
     transcripts,
     catalog,
@@ -120,7 +140,9 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     ready,
     subscribe: (sink) => forwardEngineEvents(services, sink),
     async dispose() {
+      await background.dispose();
       await jobs.dispose();
+      inbox.dispose();
       memory.dispose();
       transcripts.dispose();
       await search.dispose();

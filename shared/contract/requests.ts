@@ -9,11 +9,13 @@ import {
 import {
   apiKeySchema,
   applyJobSchema,
+  backgroundSettingsPatchSchema,
   extractionSourceSchema,
   jobIdSchema,
   jobTargetSchema,
   llmSettingsPatchSchema,
 } from '../jobs/jobRequestSchemas';
+import type { BackgroundStatus, InboxEntry } from '../jobs/backgroundJobs';
 import type { ApplyOutcome, DreamGate, ExtractionEstimate, JobRecord, JobSummary } from '../jobs/jobTypes';
 import type { ConnectionTestResult, LlmSettingsView } from '../jobs/llmSettings';
 import { historyRequestSchemas, type HistoryRequestResults } from '../history/historyRequestSchemas';
@@ -93,6 +95,10 @@ export const requestSchemas = {
   getJob: { args: jobIdSchema, mutates: false },
   applyJob: { args: applyJobSchema, mutates: true },
   discardJob: { args: jobIdSchema, mutates: true },
+  getReviewInbox: { args: noArgs, mutates: false },
+  getBackgroundStatus: { args: noArgs, mutates: false },
+  // Settings of the app itself; they start jobs that take `.consolidate-lock`, so a read-only window may not change them.
+  updateBackgroundSettings: { args: backgroundSettingsPatchSchema, mutates: true },
   ...memoryRequestSchemas,
   ...transcriptRequestSchemas,
   ...catalogRequestSchemas,
@@ -135,6 +141,9 @@ export interface RequestResults extends HistoryRequestResults {
   getJob: JobRecord;
   applyJob: ApplyOutcome;
   discardJob: JobSummary;
+  getReviewInbox: readonly InboxEntry[];
+  getBackgroundStatus: BackgroundStatus;
+  updateBackgroundSettings: BackgroundStatus;
   getMemoryReview: MemoryReview;
   readMemoryFile: MemoryFileContent;
   saveMemoryFile: MemoryChangeResult;

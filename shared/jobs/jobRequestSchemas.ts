@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DAILY_TOKEN_BUDGET_LIMITS, MIN_PROMPTS_LIMITS } from './backgroundJobs';
 
 /** Argument schemas of the job and LLM-settings requests, validated at the boundary like every request. */
 
@@ -64,3 +65,15 @@ export const llmSettingsPatchSchema = z.strictObject({
 });
 
 export const apiKeySchema = z.strictObject({ key: z.string().min(1).max(512) });
+
+export const backgroundSettingsPatchSchema = z.strictObject({
+  reviewedDreams: z.strictObject({ mode: z.enum(['off', 'all', 'chosen']) }).optional(),
+  project: z.strictObject({ configRoot: configRootSchema, slug: slugSchema, reviewedDreams: z.boolean() }).optional(),
+  autoExtraction: z
+    .strictObject({
+      enabled: z.boolean().optional(),
+      minPrompts: z.number().int().min(MIN_PROMPTS_LIMITS.min).max(MIN_PROMPTS_LIMITS.max).optional(),
+    })
+    .optional(),
+  dailyTokenBudget: z.number().int().min(DAILY_TOKEN_BUDGET_LIMITS.min).max(DAILY_TOKEN_BUDGET_LIMITS.max).optional(),
+});

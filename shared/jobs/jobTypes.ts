@@ -2,6 +2,12 @@ import type { DiffPart } from './diffParts';
 
 export type JobKind = 'dream' | 'extraction';
 
+/**
+ * Who started a job: the user by hand, the reviewed-dream scheduler when Claude Code's gate would fire (in the
+ * app, or `ccmem dream --due`), or the automatic extraction replay of a session that ended without one.
+ */
+export type JobTrigger = 'user' | 'schedule' | 'auto-extraction';
+
 /** Whose memory a job works on: a project's auto memory, or one agent memory folder found by discovery. */
 export type JobTarget =
   { readonly kind: 'project'; readonly configRoot: string; readonly slug: string } | { readonly kind: 'agent'; readonly dir: string };
@@ -117,6 +123,8 @@ export interface ApplyOutcome {
 export interface JobSummary {
   readonly id: string;
   readonly kind: JobKind;
+  /** Records kept before triggers existed read as `user`. */
+  readonly trigger: JobTrigger;
   readonly status: JobStatus;
   readonly target: JobTargetInfo;
   readonly source: ExtractionSource | null;

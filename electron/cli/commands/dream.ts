@@ -20,13 +20,13 @@ export function createJobEngine(io: CliIo): Promise<Engine> {
   });
 }
 
-function describeProgress(progress: JobProgress): string {
+export function describeProgress(progress: JobProgress): string {
   const cost = progress.costUsd === null ? '' : `, $${progress.costUsd.toFixed(4)}`;
   const chunks = progress.chunks ? `part ${Math.min(progress.chunks.done + 1, progress.chunks.total)}/${progress.chunks.total}, ` : '';
   return `${chunks}turn ${progress.turn}/${progress.maxTurns}, ${progress.phase}, ${progress.filesTouched.length} file(s) staged, ${progress.usage.input + progress.usage.output} tokens${cost}\n`;
 }
 
-function describeRecord(record: JobRecord): string {
+export function describeRecord(record: JobRecord): string {
   const lines = [`Job ${record.id} (${record.status})`];
   if (record.summary) lines.push('', record.summary);
   if (record.stopReason) lines.push('', `Stopped early: ${record.stopReason}`);

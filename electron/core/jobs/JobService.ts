@@ -13,6 +13,7 @@ import type {
   JobSummary,
   JobTarget,
   JobTargetInfo,
+  JobTrigger,
   ProposalDecision,
 } from '../../../shared/jobs/jobTypes';
 import type { ProjectRef, ProjectSummary } from '../../../shared/model/home';
@@ -22,6 +23,12 @@ import type { HistoryStore } from '../history/HistoryStore';
 import type { HomeService } from '../home/HomeService';
 import { costOf } from '../llm/modelPricing';
 import { LlmError } from '../llm/llmTypes';
+import {
+  releaseConsolidationLockAfterDream,
+  rollbackConsolidationLock,
+  tryAcquireConsolidationLock,
+  type HeldConsolidationLock,
+} from '../lock/consolidationLock';
 import { readConsolidationLockStatus } from '../lock/consolidationLockStatus';
 import { INDEX_FILE_NAME } from '../memory/memoryFolderScan';
 import type { LlmSession, LlmSettingsService } from '../settings/LlmSettingsService';
@@ -33,6 +40,7 @@ import { extractionKickoff, extractionSystemPrompt } from './extractionPrompt';
 import { JobRecordStore, newJobId, summarizeJob } from './JobRecordStore';
 import { JobToolbox } from './JobToolbox';
 import { readMemoryBaseline, sha256 } from './memoryBaseline';
+import { readSessionFileMtimes } from './sessionFileMtimes';
 import { memoryManifest } from './memoryManifest';
 import { toProposal } from './proposalDiff';
 import { StagingOverlay } from './StagingOverlay';
@@ -54,6 +62,19 @@ export const DEFAULT_JOB_LIMITS: JobLimits = {
   extraction: { maxTurns: 5, maxTokens: 4_000_000, maxOutputTokensPerTurn: 4096 },
   chunkChars: 200_000,
 };
+
+/** How a job is started; without options it is a job the user started by hand, with the usual caps. */
+export interface StartJobOptions {
+  readonly trigger?: JobTrigger;
+  /** At most this many tokens (input plus output) for the whole job, below the usual cap: what is left of a budget. */
+  readonly maxTokens?: number;
+  /**
+   * Holds `.consolidate-lock` for the run as Claude Code's own dream does (project memory only): taken before
+   * the model starts (a live holder refuses the job), left at the run's start when the proposals are ready
+   * (the consolidation is done as far as Claude Code can tell), rolled back when the job fails or is cancelled.
+   */
+  readonly holdConsolidationLock?: boolean;
+}
 
 export interface JobServiceOptions {
   readonly home: HomeService;
@@ -94,6 +115,7 @@ interface RunningJob {
 
 interface JobSpec {
   readonly kind: JobKind;
+  readonly trigger: JobTrigger;
   readonly target: JobTargetInfo;
   readonly source: ExtractionSource | null;
   readonly session: LlmSession;
@@ -107,6 +129,11 @@ type Listener<T> = (value: T) => void;
 /** Rough tokens for text (about four characters a token), for estimates only. */
 function tokensOf(text: string): number {
   return Math.ceil(text.length / 4);
+}
+
+/** The loop limits with a job's own token cap applied, when it has a lower one. */
+function capTokens(limits: Omit<LoopLimits, 'maxCostUsd'>, options: StartJobOptions): Omit<LoopLimits, 'maxCostUsd'> {
+  return options.maxTokens === undefined ? limits : { ...limits, maxTokens: Math.min(limits.maxTokens, options.maxTokens) };
 }
 
 function today(now: Date): string {
@@ -149,26 +176,30 @@ export class JobService {
 
   async dreamGate(ref: ProjectRef): Promise<DreamGate> {
     const project = await this.project(ref);
-    const sessions = await this.options.home.listSessions(ref);
+    // From disk, not the home's session list, which learns of new sessions but not of sessions that grew.
+    const sessions = await readSessionFileMtimes(ref);
     return readDreamGate({
       lock: await readConsolidationLockStatus(project.memoryDir),
-      sessionMtimes: sessions.map((s) => Date.parse(s.mtime)),
+      sessionMtimes: sessions.map(([, mtimeMs]) => mtimeMs),
       configRoot: ref.configRoot,
       now: this.now().getTime(),
     });
   }
 
-  async startDream(target: JobTarget): Promise<JobSummary> {
+  async startDream(target: JobTarget, options: StartJobOptions = {}): Promise<JobSummary> {
+    if (options.holdConsolidationLock && target.kind !== 'project')
+      throw new CodedError('INVALID_INPUT', 'Only a project memory has a consolidation lock');
     const info = await this.resolveTarget(target);
-    return this.exclusive(info.memoryDir, () => this.launchDream(target, info));
+    return this.exclusive(info.memoryDir, () => this.launchDream(target, info, options));
   }
 
-  private async launchDream(target: JobTarget, info: JobTargetInfo): Promise<JobSummary> {
+  private async launchDream(target: JobTarget, info: JobTargetInfo, options: StartJobOptions): Promise<JobSummary> {
     const session = await this.options.llm.openSession();
-    const limits = this.limits.dream;
+    const limits = capTokens(this.limits.dream, options);
     const system = dreamSystemPrompt({ hasTranscripts: info.transcriptDir !== null, maxTurns: limits.maxTurns });
     const overlay = new StagingOverlay(await readMemoryBaseline(info.memoryDir));
     const index = overlay.read(INDEX_FILE_NAME);
+    // Counted before a lock we take moves Claude Code's lastConsolidatedAt to now.
     const sessionsSince = target.kind === 'project' ? (await this.dreamGate(target)).sessionsSince : null;
     const kickoff = dreamKickoff({
       label: info.label,
@@ -176,12 +207,46 @@ export class JobService {
       indexText: index.kind === 'text' ? index.content : null,
       sessionsSince,
     });
-    const job = await this.begin({ kind: 'dream', target: info, source: null, session, system, overlay, chunks: null }, async (job) => {
-      const result = await this.runLoop(job, session, system, kickoff, limits);
-      job.draft.summary = result.finalText || null;
-      job.draft.stopReason = result.stopReason;
-    });
+    const lock = options.holdConsolidationLock ? await this.takeConsolidationLock(info.memoryDir) : null;
+    const spec: JobSpec = {
+      kind: 'dream',
+      trigger: options.trigger ?? 'user',
+      target: info,
+      source: null,
+      session,
+      system,
+      overlay,
+      chunks: null,
+    };
+    let job: RunningJob;
+    try {
+      job = await this.begin(spec, async (job) => {
+        try {
+          const result = await this.runLoop(job, session, system, kickoff, limits);
+          job.draft.summary = result.finalText || null;
+          job.draft.stopReason = result.stopReason;
+        } catch (error) {
+          // Claude Code rolls back a failed or killed dream the same way; a failed rollback only delays its next one.
+          if (lock) await rollbackConsolidationLock(lock).catch(() => undefined);
+          throw error;
+        }
+        if (lock) await releaseConsolidationLockAfterDream(lock).catch(() => undefined);
+      });
+    } catch (error) {
+      if (lock) await rollbackConsolidationLock(lock).catch(() => undefined);
+      throw error;
+    }
     return summarizeJob(this.snapshot(job));
+  }
+
+  /** Takes the lock as Claude Code does, or refuses the job while another process holds it. */
+  private async takeConsolidationLock(memoryDir: string): Promise<HeldConsolidationLock> {
+    const lock = await tryAcquireConsolidationLock(memoryDir);
+    if (lock) return lock;
+    const status = await readConsolidationLockStatus(memoryDir);
+    throw new CodedError('LOCK_HELD', `Claude Code is consolidating this memory (process ${status.holderPid ?? '?'})`, {
+      holderPid: status.holderPid,
+    });
   }
 
   async estimateExtraction(source: ExtractionSource): Promise<ExtractionEstimate> {
@@ -211,17 +276,18 @@ export class JobService {
     };
   }
 
-  async startExtraction(source: ExtractionSource): Promise<JobSummary> {
+  async startExtraction(source: ExtractionSource, options: Omit<StartJobOptions, 'holdConsolidationLock'> = {}): Promise<JobSummary> {
     const input = await this.extractionInput(source);
-    return this.exclusive(input.info.memoryDir, () => this.launchExtraction(source, input));
+    return this.exclusive(input.info.memoryDir, () => this.launchExtraction(source, input, options));
   }
 
   private async launchExtraction(
     source: ExtractionSource,
     { project, sessions, info }: { project: ProjectSummary; sessions: DigestSession[]; info: JobTargetInfo },
+    options: StartJobOptions,
   ): Promise<JobSummary> {
     const session = await this.options.llm.openSession();
-    const limits = this.limits.extraction;
+    const limits = capTokens(this.limits.extraction, options);
     const system = extractionSystemPrompt({ maxTurns: limits.maxTurns });
     const overlay = new StagingOverlay(await readMemoryBaseline(project.memoryDir));
     const range = this.rangeOf(source);
@@ -229,7 +295,16 @@ export class JobService {
     for await (const _chunk of digestChunks(sessions, range, this.limits.chunkChars, AbortSignal.timeout(120_000))) total++;
     if (total === 0) throw new CodedError('INVALID_INPUT', 'There are no messages to read in that range');
     const job = await this.begin(
-      { kind: 'extraction', target: info, source, session, system, overlay, chunks: { done: 0, total } },
+      {
+        kind: 'extraction',
+        trigger: options.trigger ?? 'user',
+        target: info,
+        source,
+        session,
+        system,
+        overlay,
+        chunks: { done: 0, total },
+      },
       async (job) => {
         const summaries: string[] = [];
         let part = 0;
@@ -446,6 +521,7 @@ export class JobService {
       base: {
         id: newJobId(spec.kind, createdAt),
         kind: spec.kind,
+        trigger: spec.trigger,
         target: spec.target,
         source: spec.source,
         createdAt: createdAt.toISOString(),

@@ -1,7 +1,5 @@
-import { promises as fs } from 'node:fs';
-import { join } from 'node:path';
 import { DEFAULT_MAX_COST_USD_PER_JOB, DEFAULT_MODEL } from '../../../shared/jobs/llmSettings';
-import { replaceFileAtomically } from '../fs/replaceFileAtomically';
+import { isRecord, readAppSettings, writeAppSettingsKey } from './appSettingsFile';
 
 /** The non-secret LLM settings, kept under `llm` in `<dataDir>/settings.json`. */
 export interface StoredLlmSettings {
@@ -10,35 +8,15 @@ export interface StoredLlmSettings {
   readonly maxCostUsdPerJob: number;
 }
 
-const SETTINGS_FILE_NAME = 'settings.json';
-const MAX_SETTINGS_BYTES = 256 * 1024;
-
 const DEFAULT_LLM_SETTINGS: StoredLlmSettings = {
   model: DEFAULT_MODEL,
   baseUrl: null,
   maxCostUsdPerJob: DEFAULT_MAX_COST_USD_PER_JOB,
 };
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-async function readSettingsObject(dataDir: string): Promise<Record<string, unknown>> {
-  try {
-    const path = join(dataDir, SETTINGS_FILE_NAME);
-    const stats = await fs.stat(path);
-    if (!stats.isFile() || stats.size > MAX_SETTINGS_BYTES) return {};
-    const parsed: unknown = JSON.parse(await fs.readFile(path, 'utf8'));
-    return isRecord(parsed) ? parsed : {};
-  } catch {
-    // Missing or broken: the defaults apply, and the next save writes a good file.
-    return {};
-  }
-}
-
 /** Reads the LLM settings; each value that is missing or malformed falls back to its default. */
 export async function readLlmSettings(dataDir: string): Promise<StoredLlmSettings> {
-  const llm = (await readSettingsObject(dataDir)).llm;
+  const llm = (await readAppSettings(dataDir)).llm;
   if (!isRecord(llm)) return DEFAULT_LLM_SETTINGS;
   return {
     model: typeof llm.model === 'string' && llm.model.trim() !== '' ? llm.model : DEFAULT_LLM_SETTINGS.model,
@@ -52,7 +30,9 @@ export async function readLlmSettings(dataDir: string): Promise<StoredLlmSetting
 
 /** Saves the LLM settings atomically (temp file + rename), keeping every other key of settings.json. */
 export async function writeLlmSettings(dataDir: string, settings: StoredLlmSettings): Promise<void> {
-  const current = await readSettingsObject(dataDir);
-  const next = { ...current, llm: { model: settings.model, baseUrl: settings.baseUrl, maxCostUsdPerJob: settings.maxCostUsdPerJob } };
-  await replaceFileAtomically(join(dataDir, SETTINGS_FILE_NAME), `${JSON.stringify(next, null, 2)}\n`);
+  await writeAppSettingsKey(dataDir, 'llm', {
+    model: settings.model,
+    baseUrl: settings.baseUrl,
+    maxCostUsdPerJob: settings.maxCostUsdPerJob,
+  });
 }

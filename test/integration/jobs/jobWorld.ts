@@ -58,6 +58,8 @@ export async function createJobWorld(
     readonly limits?: JobLimits;
     readonly maxRetries?: number;
     readonly lock?: { pid?: number; body?: string; mtime: string };
+    /** Follow the files as the app shells do (background jobs run only then). */
+    readonly watch?: boolean;
   } = {},
 ): Promise<JobWorld> {
   const home = await createScenarioHome({ prefix: 'ccmem-jobs-' });
@@ -114,7 +116,7 @@ export async function createJobWorld(
     demoHomeSource: null,
     shell: 'cli',
     readOnly: false,
-    watch: false,
+    watch: options.watch ?? false,
     llm: {
       secrets: new SessionSecretStore(),
       environment: { apiKey: TEST_API_KEY, baseUrl: fake.url, maxRetries: options.maxRetries ?? 0 },

@@ -1,0 +1,511 @@
+import { join } from 'node:path';
+import {
+  reviewedDreamsOn,
+  type BackgroundSettings,
+  type BackgroundSettingsPatch,
+  type BackgroundStatus,
+  type ClaudeCodeAutoDreamState,
+  type WaitingBackgroundJob,
+} from '../../../shared/jobs/backgroundJobs';
+import type { JobKind, JobRecord, JobSummary, JobTrigger } from '../../../shared/jobs/jobTypes';
+import type { SessionCatalogEntry, SessionUpdate } from '../../../shared/model/catalog';
+import type { ProjectRef, ProjectSummary } from '../../../shared/model/home';
+import { CodedError } from '../../../shared/result';
+import type { CatalogService } from '../catalog/CatalogService';
+import type { HomeService } from '../home/HomeService';
+import { readSettingsFile } from '../home/settingsFiles';
+import type { LiveHome } from '../liveHome';
+import { readConsolidationLockStatus } from '../lock/consolidationLockStatus';
+import { readBackgroundSettings, writeBackgroundSettings } from '../settings/backgroundSettingsFile';
+import type { WatchedChange } from '../watch/watchedChange';
+import { DreamGateCache, projectKey, type RootGateSettings } from './DreamGateCache';
+import type { JobService } from './JobService';
+import { sessionReportedMemorySaved } from './memorySavedScan';
+import { ExtractionLedger } from './ExtractionLedger';
+import type { ReviewInbox } from './ReviewInbox';
+import { reviewedDreamDue } from './reviewedDreamDue';
+import { readSessionFileMtimes } from './sessionFileMtimes';
+import { nextLocalMidnight, TokenBudget } from './TokenBudget';
+
+/** A session counts as ended once it has not changed for this long (Claude Code writes on every turn). */
+export const SESSION_END_IDLE_MS = 30 * 60 * 1000;
+/** After a scheduled dream of a project failed, its gate is not tried again for this long (Claude Code's scan throttle). */
+const RETRY_AFTER_FAILURE_MS = 10 * 60 * 1000;
+const MAX_PROBLEMS = 5;
+/** setTimeout cannot wait longer than about 24.8 days; a timer is simply set again when it fires early. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+export interface BackgroundJobSchedulerOptions {
+  readonly home: HomeService;
+  readonly jobs: JobService;
+  readonly inbox: ReviewInbox;
+  readonly catalog: CatalogService;
+  readonly live: LiveHome | null;
+  readonly dataDir: string;
+  /** A read-only web shell runs no background jobs: a dream takes `.consolidate-lock`. */
+  readonly readOnly: boolean;
+  readonly now?: () => Date;
+  readonly sessionEndIdleMs?: number;
+}
+
+interface DreamItem {
+  readonly kind: 'dream';
+  readonly key: string;
+  readonly ref: ProjectRef;
+  readonly label: string;
+  readonly since: string;
+}
+
+interface ExtractionItem {
+  readonly kind: 'extraction';
+  readonly key: string;
+  readonly ref: ProjectRef;
+  readonly sessionId: string;
+  readonly label: string;
+  readonly since: string;
+}
+
+type QueueItem = DreamItem | ExtractionItem;
+
+/** A session that may need an automatic extraction replay once it has ended. */
+interface WatchedSession {
+  readonly ref: ProjectRef;
+  readonly sessionId: string;
+  readonly path: string;
+  readonly mtimeMs: number;
+}
+
+function sessionKey(ref: ProjectRef, sessionId: string): string {
+  return `${ref.configRoot}\0${ref.slug}\0${sessionId}`;
+}
+
+const TRIGGER_OF: Readonly<Record<JobKind, JobTrigger>> = { dream: 'schedule', extraction: 'auto-extraction' };
+
+/**
+ * Runs the jobs nobody starts by hand, one at a time, within a daily token budget:
+ * - reviewed dreams: when Claude Code's own gate would fire for a project the user chose, a staged dream that
+ *   holds `.consolidate-lock` as Claude Code's dream does, so Claude Code does not dream over the same memory;
+ *   its proposals wait in the review inbox;
+ * - automatic extraction replays of sessions that ended with enough prompts and no extraction.
+ * The gate is checked from memory on every session change (see DreamGateCache) and confirmed on disk.
+ */
+export class BackgroundJobScheduler {
+  private settings: BackgroundSettings | null = null;
+  private readonly gates = new DreamGateCache();
+  private readonly budget: TokenBudget;
+  private readonly extractions: ExtractionLedger;
+  private readonly now: () => Date;
+  private readonly idleMs: number;
+  private active = false;
+  private disposed = false;
+  private readonly disposers: (() => void)[] = [];
+  /** Projects with reviewed dreams on, by key. */
+  private followed = new Map<string, ProjectSummary>();
+  private readonly watched = new Map<string, WatchedSession>();
+  private readonly queue: QueueItem[] = [];
+  private running: { readonly item: QueueItem; readonly jobId: string; tokens: number } | null = null;
+  private pumping = false;
+  private budgetWait = false;
+  private readonly confirming = new Set<string>();
+  private readonly retryAfter = new Map<string, number>();
+  private problems: { at: string; message: string }[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private syncing: Promise<void> = Promise.resolve();
+  private readonly statusListeners = new Set<(status: BackgroundStatus) => void>();
+
+  constructor(private readonly options: BackgroundJobSchedulerOptions) {
+    this.now = options.now ?? (() => new Date());
+    this.idleMs = options.sessionEndIdleMs ?? SESSION_END_IDLE_MS;
+    this.budget = new TokenBudget(join(options.dataDir, 'background', 'budget.json'), this.now);
+    this.extractions = new ExtractionLedger(join(options.dataDir, 'background', 'extractions.json'));
+  }
+
+  onDidChangeStatus(listener: (status: BackgroundStatus) => void): () => void {
+    this.statusListeners.add(listener);
+    return () => this.statusListeners.delete(listener);
+  }
+
+  /**
+   * Starts following the home (the app shells, once the watcher runs): reads the settings, checks every chosen
+   * project's gate once, and from then on checks again whenever sessions, locks or Claude Code's settings change.
+   */
+  async start(): Promise<void> {
+    if (this.options.readOnly || this.active || this.disposed) return;
+    this.active = true;
+    const { catalog, live, home, jobs } = this.options;
+    this.disposers.push(
+      catalog.onDidUpdateSessions((update) => this.sessionsChanged(update)),
+      home.onDidChangeHome(() => this.resync()),
+      jobs.onDidProgress((progress) => {
+        if (this.running?.jobId !== progress.jobId) return;
+        this.running.tokens = progress.usage.input + progress.usage.output;
+      }),
+    );
+    if (live) this.disposers.push(live.onDidChange((changes) => this.filesChanged(changes)));
+    this.resync();
+    await this.syncing;
+  }
+
+  /** The settings, the day's budget, what runs and what waits. */
+  async status(): Promise<BackgroundStatus> {
+    const settings = await this.currentSettings();
+    return {
+      settings,
+      active: this.active,
+      budget: await this.budget.status(settings.dailyTokenBudget, this.running?.tokens ?? 0),
+      runningJobId: this.running?.jobId ?? null,
+      waiting: this.queue.map((item): WaitingBackgroundJob => ({
+        kind: item.kind,
+        trigger: TRIGGER_OF[item.kind],
+        label: item.label,
+        reason: this.budgetWait ? 'budget' : 'queued',
+        since: item.since,
+      })),
+      problems: this.problems,
+      claudeCodeAutoDream: await this.autoDreamStates(),
+    };
+  }
+
+  async updateSettings(patch: BackgroundSettingsPatch): Promise<BackgroundStatus> {
+    const current = await this.currentSettings();
+    let { mode, projects } = current.reviewedDreams;
+    if (patch.reviewedDreams) mode = patch.reviewedDreams.mode;
+    if (patch.project) {
+      const { configRoot, slug } = patch.project;
+      projects = projects.filter((p) => p.configRoot !== configRoot || p.slug !== slug);
+      if (patch.project.reviewedDreams) projects = [...projects, { configRoot, slug }];
+      if (mode !== 'all') mode = 'chosen';
+    }
+    const enabled = patch.autoExtraction?.enabled ?? current.autoExtraction.enabled;
+    const next: BackgroundSettings = {
+      reviewedDreams: { mode, projects },
+      autoExtraction: {
+        enabled,
+        minPrompts: patch.autoExtraction?.minPrompts ?? current.autoExtraction.minPrompts,
+        // Turning it on starts from now: sessions that ended before are not replayed.
+        since: enabled ? (current.autoExtraction.since ?? this.now().toISOString()) : null,
+      },
+      dailyTokenBudget: patch.dailyTokenBudget ?? current.dailyTokenBudget,
+    };
+    await writeBackgroundSettings(this.options.dataDir, next);
+    this.settings = next;
+    if (!next.autoExtraction.enabled) {
+      this.watched.clear();
+      this.dropQueued((item) => item.kind === 'extraction');
+    }
+    this.dropQueued((item) => item.kind === 'dream' && !reviewedDreamsOn(next, item.ref));
+    this.resync();
+    await this.syncing;
+    // A larger budget may let waiting jobs start.
+    void this.pump();
+    return this.status();
+  }
+
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    this.active = false;
+    for (const dispose of this.disposers.splice(0)) dispose();
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.statusListeners.clear();
+    await this.syncing;
+  }
+
+  /**
+   * A batch of session changes from the catalog. Runs on every change Claude Code makes, so it only updates
+   * in-memory state and compares numbers; the disk is read only when a gate looks open (bench: dreamGateCheckPerEventMs).
+   */
+  sessionsChanged(update: SessionUpdate): void {
+    if (!this.active || !this.settings) return;
+    const now = this.now().getTime();
+    const touched = new Map<string, ProjectRef>();
+    for (const entry of update.updated) {
+      const ref = { configRoot: entry.configRoot, slug: entry.slug };
+      if (this.gates.has(ref)) {
+        this.gates.noteSession(ref, entry.sessionId, Date.parse(entry.mtime));
+        touched.set(projectKey(ref), ref);
+      }
+      if (this.settings.autoExtraction.enabled) this.noteExtractionCandidate(entry);
+    }
+    for (const key of update.removed) this.gates.noteSession(key, key.sessionId, null);
+    for (const [key, ref] of touched) if (this.gates.mayBeOpen(ref, now)) void this.confirmDream(key, ref);
+    // Jobs waiting for a new day look again: a timer is late after the computer slept.
+    if (this.budgetWait && this.queue.length > 0) void this.pump();
+  }
+
+  private async currentSettings(): Promise<BackgroundSettings> {
+    this.settings ??= await readBackgroundSettings(this.options.dataDir);
+    return this.settings;
+  }
+
+  private filesChanged(changes: readonly WatchedChange[]): void {
+    if (!this.active) return;
+    for (const change of changes) {
+      if (change.kind === 'consolidation-lock') {
+        for (const [key, project] of this.followed) if (project.memoryDir === change.memoryDir) void this.relock(key, project);
+      } else if (change.kind === 'settings') {
+        const configRoot = [...this.followed.values()].find((p) => join(p.configRoot, 'settings.json') === change.path)?.configRoot;
+        if (configRoot) void this.rereadRootSettings(configRoot);
+      }
+    }
+  }
+
+  /** Follows exactly the projects that have reviewed dreams on, and checks each newly followed one's gate on disk. */
+  private resync(): void {
+    this.syncing = this.syncing
+      .then(async () => {
+        if (!this.active) return;
+        const settings = await this.currentSettings();
+        const home = await this.options.home.getHome();
+        const next = new Map(home.projects.filter((p) => reviewedDreamsOn(settings, p)).map((p) => [projectKey(p), p]));
+        for (const [key, project] of this.followed) if (!next.has(key)) this.gates.dropProject(project);
+        const added = [...next].filter(([key]) => !this.followed.has(key));
+        this.followed = next;
+        for (const [key, project] of added) {
+          await this.seedGate(project);
+          if (this.gates.mayBeOpen(project, this.now().getTime())) await this.confirmDream(key, project);
+        }
+        if (settings.autoExtraction.enabled) await this.seedExtractionCandidates();
+        this.emitStatus();
+      })
+      .catch((error: unknown) => this.problem(`Background jobs could not read the home: ${messageOf(error)}`));
+  }
+
+  private async seedGate(project: ProjectSummary): Promise<void> {
+    const [lock, sessions, root] = await Promise.all([
+      readConsolidationLockStatus(project.memoryDir),
+      readSessionFileMtimes(project),
+      readRootGateSettings(project.configRoot),
+    ]);
+    this.gates.setRootSettings(project.configRoot, root);
+    this.gates.setProject(project, lock.lastConsolidatedAt === null ? 0 : Date.parse(lock.lastConsolidatedAt), sessions);
+  }
+
+  private async relock(key: string, project: ProjectSummary): Promise<void> {
+    const lock = await readConsolidationLockStatus(project.memoryDir);
+    this.gates.setLastConsolidated(project, lock.lastConsolidatedAt === null ? 0 : Date.parse(lock.lastConsolidatedAt));
+    if (this.gates.mayBeOpen(project, this.now().getTime())) await this.confirmDream(key, project);
+  }
+
+  private async rereadRootSettings(configRoot: string): Promise<void> {
+    this.gates.setRootSettings(configRoot, await readRootGateSettings(configRoot));
+    const now = this.now().getTime();
+    for (const [key, project] of this.followed) {
+      if (project.configRoot === configRoot && this.gates.mayBeOpen(project, now)) await this.confirmDream(key, project);
+    }
+    this.emitStatus();
+  }
+
+  /** The in-memory gate looks open: read it on disk, and queue a dream when it really is. */
+  private async confirmDream(key: string, ref: ProjectRef): Promise<void> {
+    if (this.confirming.has(key) || this.queue.some((item) => item.key === key) || this.running?.item.key === key) return;
+    if ((this.retryAfter.get(key) ?? 0) > this.now().getTime()) return;
+    const project = this.followed.get(key);
+    if (!project) return;
+    this.confirming.add(key);
+    try {
+      const check = await reviewedDreamDue(project, this.options);
+      this.gates.setLastConsolidated(ref, check.lastConsolidatedMs);
+      if (!check.due) return;
+      this.enqueue({ kind: 'dream', key, ref, label: project.path ?? project.displayName, since: this.now().toISOString() });
+    } catch (error) {
+      this.problem(`Could not read the dream gate of ${project.displayName}: ${messageOf(error)}`);
+    } finally {
+      this.confirming.delete(key);
+    }
+  }
+
+  private noteExtractionCandidate(entry: SessionCatalogEntry): void {
+    const settings = this.settings;
+    if (!settings?.autoExtraction.since) return;
+    const ref = { configRoot: entry.configRoot, slug: entry.slug };
+    const key = sessionKey(ref, entry.sessionId);
+    const mtimeMs = Date.parse(entry.mtime);
+    const qualifies =
+      mtimeMs >= Date.parse(settings.autoExtraction.since) &&
+      entry.userPrompts >= settings.autoExtraction.minPrompts &&
+      entry.memoryWrites.length === 0 &&
+      !this.extractions.has(key);
+    if (!qualifies) {
+      this.watched.delete(key);
+      return;
+    }
+    this.watched.set(key, { ref, sessionId: entry.sessionId, path: entry.path, mtimeMs });
+    this.armTimer();
+  }
+
+  private async seedExtractionCandidates(): Promise<void> {
+    await this.extractions.load();
+    await this.options.catalog.catalog.loadCache();
+    for (const entry of this.options.catalog.catalog.list()) this.noteExtractionCandidate(entry);
+  }
+
+  /** Sessions idle long enough have ended: replay those that never reported an extraction. */
+  private async takeEndedSessions(): Promise<void> {
+    const settings = await this.currentSettings();
+    const now = this.now().getTime();
+    for (const [key, session] of [...this.watched]) {
+      if (session.mtimeMs + this.idleMs > now) continue;
+      this.watched.delete(key);
+      if (!settings.autoExtraction.enabled || this.extractions.has(key)) continue;
+      try {
+        const saved = await sessionReportedMemorySaved(session.path);
+        await this.extractions.remember(key);
+        if (saved) continue;
+        const project = (await this.options.home.getHome()).projects.find((p) => projectKey(p) === projectKey(session.ref));
+        if (!project) continue;
+        this.enqueue({
+          kind: 'extraction',
+          key,
+          ref: session.ref,
+          sessionId: session.sessionId,
+          label: project.path ?? project.displayName,
+          since: this.now().toISOString(),
+        });
+      } catch (error) {
+        this.problem(`Could not check session ${session.sessionId} for an extraction: ${messageOf(error)}`);
+      }
+    }
+  }
+
+  private enqueue(item: QueueItem): void {
+    if (this.queue.some((queued) => queued.key === item.key)) return;
+    this.queue.push(item);
+    this.emitStatus();
+    void this.pump();
+  }
+
+  private dropQueued(test: (item: QueueItem) => boolean): void {
+    for (let i = this.queue.length - 1; i >= 0; i--) if (test(this.queue[i])) this.queue.splice(i, 1);
+  }
+
+  /** Runs the queue one job at a time while the day's budget lasts. */
+  private async pump(): Promise<void> {
+    if (this.pumping || !this.active) return;
+    this.pumping = true;
+    try {
+      while (this.queue.length > 0 && this.active) {
+        const settings = await this.currentSettings();
+        const budget = await this.budget.status(settings.dailyTokenBudget, 0);
+        this.budgetWait = budget.exhausted;
+        if (budget.exhausted) break;
+        const item = this.queue.shift() as QueueItem;
+        await this.run(item, settings.dailyTokenBudget - budget.spent);
+      }
+    } finally {
+      this.pumping = false;
+      this.armTimer();
+      this.emitStatus();
+    }
+  }
+
+  private async run(item: QueueItem, tokensLeft: number): Promise<void> {
+    let started: JobSummary;
+    try {
+      started = await this.startJob(item, tokensLeft);
+    } catch (error) {
+      // The gate closed meanwhile (Claude Code took the lock) or another job works on this memory: not a problem.
+      if (error instanceof CodedError && (error.code === 'LOCK_HELD' || error.code === 'CONFLICT')) return;
+      this.problem(
+        `${item.kind === 'dream' ? 'A reviewed dream' : 'An automatic extraction'} of ${item.label} could not start: ${messageOf(error)}`,
+      );
+      if (item.kind === 'dream') this.retryAfter.set(item.key, this.now().getTime() + RETRY_AFTER_FAILURE_MS);
+      return;
+    }
+    this.running = { item, jobId: started.id, tokens: 0 };
+    this.emitStatus();
+    // Never rejects: it settles with the final record.
+    const record: JobRecord = await this.options.jobs.waitForJob(started.id);
+    this.running = null;
+    await this.budget.spend(record.usage.input + record.usage.output);
+    if (record.status === 'failed') {
+      this.problem(
+        `${record.kind === 'dream' ? 'A reviewed dream' : 'An automatic extraction'} of ${item.label} failed: ${record.error ?? 'unknown error'}`,
+      );
+      if (item.kind === 'dream') this.retryAfter.set(item.key, this.now().getTime() + RETRY_AFTER_FAILURE_MS);
+    }
+    if (item.kind === 'dream') {
+      const project = this.followed.get(item.key);
+      if (project) await this.relock(item.key, project);
+    }
+  }
+
+  private async startJob(item: QueueItem, tokensLeft: number): Promise<JobSummary> {
+    const { jobs } = this.options;
+    if (item.kind === 'extraction') {
+      const source = { kind: 'session' as const, ...item.ref, sessionId: item.sessionId };
+      return jobs.startExtraction(source, { trigger: 'auto-extraction', maxTokens: tokensLeft });
+    }
+    // Read again: the gate may have closed while the job waited its turn.
+    const project = this.followed.get(item.key);
+    if (!project || !(await reviewedDreamDue(project, this.options)).due)
+      throw new CodedError('CONFLICT', 'The gate closed before the dream could start');
+    return jobs.startDream({ kind: 'project', ...item.ref }, { trigger: 'schedule', maxTokens: tokensLeft, holdConsolidationLock: true });
+  }
+
+  /** One timer for whatever comes next: a watched session reaching its end, or the budget's new day. */
+  private armTimer(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (!this.active) return;
+    const now = this.now().getTime();
+    let next = Number.POSITIVE_INFINITY;
+    for (const session of this.watched.values()) next = Math.min(next, session.mtimeMs + this.idleMs);
+    if (this.budgetWait && this.queue.length > 0) next = Math.min(next, nextLocalMidnight(this.now()).getTime());
+    if (next === Number.POSITIVE_INFINITY) return;
+    this.timer = setTimeout(() => void this.wake(), Math.min(MAX_TIMER_MS, Math.max(0, next - now)));
+    this.timer.unref();
+  }
+
+  private async wake(): Promise<void> {
+    this.timer = null;
+    if (!this.active) return;
+    await this.takeEndedSessions();
+    await this.pump();
+  }
+
+  private async autoDreamStates(): Promise<ClaudeCodeAutoDreamState[]> {
+    const home = await this.options.home.getHome();
+    const states: ClaudeCodeAutoDreamState[] = [];
+    for (const root of home.roots.filter((r) => r.exists)) {
+      states.push({
+        configRoot: root.path,
+        autoDreamEnabled: (await readRootGateSettings(root.path)).autoDreamEnabled,
+        cannotChange: this.options.readOnly ? 'This window is read-only.' : NOT_YET,
+      });
+    }
+    return states;
+  }
+
+  private problem(message: string): void {
+    this.problems = [{ at: this.now().toISOString(), message }, ...this.problems].slice(0, MAX_PROBLEMS);
+    this.emitStatus();
+  }
+
+  private emitStatus(): void {
+    if (this.statusListeners.size === 0 || this.disposed) return;
+    void this.status().then(
+      (status) => {
+        for (const listener of this.statusListeners) listener(status);
+      },
+      () => undefined,
+    );
+  }
+}
+
+/** Until the app's one change-set writer exists, it writes nothing under the config root but memory. */
+const NOT_YET =
+  'Not from here yet: this build has no history-recorded writer for Claude Code settings. Set "autoDreamEnabled": false in that settings.json yourself.';
+
+/** Claude Code's user settings of one config root, as far as the dream gate cares. */
+async function readRootGateSettings(configRoot: string): Promise<RootGateSettings> {
+  const values = (await readSettingsFile(join(configRoot, 'settings.json'))).values ?? {};
+  return {
+    autoDreamEnabled: typeof values.autoDreamEnabled === 'boolean' ? values.autoDreamEnabled : null,
+    autoMemoryEnabled: values.autoMemoryEnabled !== false,
+  };
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
