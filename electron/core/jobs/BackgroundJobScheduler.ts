@@ -9,7 +9,7 @@ import {
 } from '../../../shared/jobs/backgroundJobs';
 import type { JobKind, JobRecord, JobSummary, JobTrigger } from '../../../shared/jobs/jobTypes';
 import type { SessionCatalogEntry, SessionUpdate } from '../../../shared/model/catalog';
-import type { ProjectRef, ProjectSummary } from '../../../shared/model/home';
+import type { HomeSnapshot, ProjectRef, ProjectSummary } from '../../../shared/model/home';
 import { CodedError } from '../../../shared/result';
 import type { CatalogService } from '../catalog/CatalogService';
 import type { HomeService } from '../home/HomeService';
@@ -349,10 +349,11 @@ export class BackgroundJobScheduler {
       this.watched.delete(key);
       if (!settings.autoExtraction.enabled || this.extractions.has(key)) continue;
       try {
-        const saved = await sessionReportedMemorySaved(session.path);
-        await this.extractions.remember(key);
-        if (saved) continue;
-        const project = (await this.options.home.getHome()).projects.find((p) => projectKey(p) === projectKey(session.ref));
+        if (await sessionReportedMemorySaved(session.path)) {
+          await this.extractions.remember(key);
+          continue;
+        }
+        const project = await this.projectKnowing(session.ref, session.sessionId);
         if (!project) continue;
         this.enqueue({
           kind: 'extraction',
@@ -366,6 +367,15 @@ export class BackgroundJobScheduler {
         this.problem(`Could not check session ${session.sessionId} for an extraction: ${messageOf(error)}`);
       }
     }
+  }
+
+  /** The project, once the home lists the session (it learns of new sessions a moment after the catalog does). */
+  private async projectKnowing(ref: ProjectRef, sessionId: string): Promise<ProjectSummary | null> {
+    const { home } = this.options;
+    const find = (snapshot: HomeSnapshot) => snapshot.projects.find((p) => projectKey(p) === projectKey(ref)) ?? null;
+    const project = find(await home.getHome());
+    if (project && (await home.listSessions(ref)).some((s) => s.sessionId === sessionId)) return project;
+    return find(await home.refresh());
   }
 
   private enqueue(item: QueueItem): void {
@@ -412,6 +422,7 @@ export class BackgroundJobScheduler {
       if (item.kind === 'dream') this.retryAfter.set(item.key, this.now().getTime() + RETRY_AFTER_FAILURE_MS);
       return;
     }
+    if (item.kind === 'extraction') await this.extractions.remember(item.key);
     this.running = { item, jobId: started.id, tokens: 0 };
     this.emitStatus();
     // Never rejects: it settles with the final record.
