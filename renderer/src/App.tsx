@@ -9,6 +9,7 @@ import { SearchPage } from './features/search/SearchPage';
 import { SessionsPage } from './features/sessions/SessionsPage';
 import { SettingsPage } from './features/settings/SettingsPage';
 import { TranscriptPage } from './features/transcript/TranscriptPage';
+import { InboxCount } from './features/sidebar/InboxCount';
 import { ProjectSidebar } from './features/sidebar/ProjectSidebar';
 import { assertNever } from '../../shared/result';
 import { useHomeStore } from './stores/homeStore';
@@ -69,6 +70,7 @@ export function App() {
           {home.demo ? <span className="badge">demo</span> : null}
           {home.readOnly ? <span className="badge">read-only</span> : null}
         </div>
+        <InboxCount />
         <ProjectSidebar />
       </aside>
       <main className="main">

@@ -260,13 +260,14 @@ export class BackgroundJobScheduler {
         const next = new Map(home.projects.filter((p) => reviewedDreamsOn(settings, p)).map((p) => [projectKey(p), p]));
         for (const [key, project] of this.followed) if (!next.has(key)) this.gates.dropProject(project);
         const added = [...next].filter(([key]) => !this.followed.has(key));
+        const changed = added.length > 0 || next.size !== this.followed.size;
         this.followed = next;
         for (const [key, project] of added) {
           await this.seedGate(project);
           if (this.gates.mayBeOpen(project, this.now().getTime())) await this.confirmDream(key, project);
         }
         if (settings.autoExtraction.enabled) await this.seedExtractionCandidates();
-        this.emitStatus();
+        if (changed) this.emitStatus();
       })
       .catch((error: unknown) => this.problem(`Background jobs could not read the home: ${messageOf(error)}`));
   }

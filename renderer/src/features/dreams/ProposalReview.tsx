@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { ApplyOutcome, FileProposal, JobRecord } from '../../../../shared/jobs/jobTypes';
 import { changesFile, chosenText, decisionsFor, toggleHunk, UNDECIDED, type FileChoice } from '../../../../shared/jobs/proposalChoices';
 import { api } from '../../api/connectApi';
+import { isStale, useInboxStore } from './inboxStore';
 import { jobDecided } from './jobsStore';
 import { ProposalDiff } from './ProposalDiff';
 
@@ -66,11 +67,14 @@ function FileProposalView({
   proposal,
   choice,
   decidable,
+  stale,
   onChoose,
 }: {
   readonly proposal: FileProposal;
   readonly choice: FileChoice;
   readonly decidable: boolean;
+  /** The file changed on disk since the job read it: applying would be refused as a conflict. */
+  readonly stale: boolean;
   readonly onChoose: (choice: FileChoice) => void;
 }) {
   const [draft, setDraft] = useState<string | null>(null);
@@ -105,6 +109,11 @@ function FileProposalView({
           </span>
         ) : null}
       </header>
+      {stale ? (
+        <p className="warning" aria-label="Stale">
+          This file changed on disk after the job read it: applying this change would be refused. Reject it, or run the job again.
+        </p>
+      ) : null}
       {draft !== null ? (
         <div className="field">
           <label htmlFor={`edit-${proposal.path}`}>Edit what will be written to {proposal.path}</label>
@@ -152,6 +161,7 @@ export function ProposalReview({ record, readOnly }: ProposalReviewProps) {
   const [choices, setChoices] = useState<Record<string, FileChoice>>({});
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const inbox = useInboxStore((s) => s.entries);
   useEffect(() => {
     setChoices({});
     setError(null);
@@ -205,6 +215,7 @@ export function ProposalReview({ record, readOnly }: ProposalReviewProps) {
           proposal={proposal}
           choice={choiceOf(proposal.path)}
           decidable={decidable}
+          stale={decidable && isStale(inbox, record.id, proposal.path)}
           onChoose={(choice) => setChoices((current) => ({ ...current, [proposal.path]: choice }))}
         />
       ))}

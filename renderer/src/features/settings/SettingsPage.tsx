@@ -1,5 +1,6 @@
 import { WarningList } from '../../components/WarningList';
 import { refreshHome, useHomeStore } from '../../stores/homeStore';
+import { BackgroundJobsSection } from './BackgroundJobsSection';
 import { LlmSettingsSection } from './LlmSettingsSection';
 
 const ROOT_SOURCES = { CLAUDE_CONFIG_DIR: 'from CLAUDE_CONFIG_DIR', default: 'default', demo: 'demo data' } as const;
@@ -38,6 +39,7 @@ export function SettingsPage() {
         Rescan
       </button>
       <LlmSettingsSection readOnly={home.readOnly} />
+      <BackgroundJobsSection readOnly={home.readOnly} />
     </section>
   );
 }
