@@ -110,6 +110,8 @@ export class BackgroundJobScheduler {
   private readonly retryAfter = new Map<string, number>();
   private problems: { at: string; message: string }[] = [];
   private timer: NodeJS.Timeout | null = null;
+  /** When the timer fires (ms), or Infinity when none is set. */
+  private timerDue = Number.POSITIVE_INFINITY;
   private syncing: Promise<void> = Promise.resolve();
   private readonly statusListeners = new Set<(status: BackgroundStatus) => void>();
 
@@ -332,7 +334,8 @@ export class BackgroundJobScheduler {
       return;
     }
     this.watched.set(key, { ref, sessionId: entry.sessionId, path: entry.path, mtimeMs });
-    this.armTimer();
+    // A session that grew ends later: the timer set for an earlier end stays, and re-arms when it fires.
+    if (mtimeMs + this.idleMs < this.timerDue) this.armTimer();
   }
 
   private async seedExtractionCandidates(): Promise<void> {
@@ -459,18 +462,21 @@ export class BackgroundJobScheduler {
   private armTimer(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    this.timerDue = Number.POSITIVE_INFINITY;
     if (!this.active) return;
     const now = this.now().getTime();
     let next = Number.POSITIVE_INFINITY;
     for (const session of this.watched.values()) next = Math.min(next, session.mtimeMs + this.idleMs);
     if (this.budgetWait && this.queue.length > 0) next = Math.min(next, nextLocalMidnight(this.now()).getTime());
     if (next === Number.POSITIVE_INFINITY) return;
+    this.timerDue = next;
     this.timer = setTimeout(() => void this.wake(), Math.min(MAX_TIMER_MS, Math.max(0, next - now)));
     this.timer.unref();
   }
 
   private async wake(): Promise<void> {
     this.timer = null;
+    this.timerDue = Number.POSITIVE_INFINITY;
     if (!this.active) return;
     await this.takeEndedSessions();
     await this.pump();
