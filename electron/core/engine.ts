@@ -90,8 +90,10 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     dataDir: options.dataDir,
     onOwnWrite: (path) => live?.expectOwnWrite(path),
   });
-  const inbox = new ReviewInbox(jobs, live);
+  const inbox = new ReviewInbox(jobs);
   const memory = new MemoryReviewService({ home, history, live });
+  // Edits by Claude Code, an editor or this app may leave a waiting proposal stale.
+  const stopStaleness = memory.onDidChangeMemory((change) => void inbox.folderChanged(change.folder));
   const transcripts = new TranscriptService(home, live);
   const roots = options.roots.map((root) => root.path);
   const catalog = new CatalogService({ home, live, dataDir: options.dataDir, roots, scanWorker: options.catalogScanWorker ?? null });
@@ -142,6 +144,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     async dispose() {
       await background.dispose();
       await jobs.dispose();
+      stopStaleness();
       inbox.dispose();
       memory.dispose();
       transcripts.dispose();

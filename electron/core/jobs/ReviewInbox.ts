@@ -1,14 +1,18 @@
 import { promises as fs } from 'node:fs';
 import type { InboxEntry, InboxFile, ReviewInboxChange } from '../../../shared/jobs/backgroundJobs';
-import type { JobRecord, JobSummary } from '../../../shared/jobs/jobTypes';
+import type { JobRecord, JobSummary, JobTarget } from '../../../shared/jobs/jobTypes';
 import { contentHash } from '../fs/contentHash';
 import { resolveInside } from '../fs/pathContainment';
-import type { LiveHome } from '../liveHome';
 import type { JobService } from './JobService';
 
 /** A job whose proposals wait for the user: finished, neither applied nor discarded, with something to decide. */
 export function isPendingReview(job: JobSummary): boolean {
   return job.outcome === null && job.proposalCount > 0 && (job.status === 'ready' || job.status === 'failed' || job.status === 'cancelled');
+}
+
+function sameTarget(a: JobTarget, b: JobTarget): boolean {
+  if (a.kind === 'project' && b.kind === 'project') return a.configRoot === b.configRoot && a.slug === b.slug;
+  return a.kind === 'agent' && b.kind === 'agent' && a.dir === b.dir;
 }
 
 /** What a proposal was made against: enough to tell later whether the file still is that. */
@@ -45,19 +49,8 @@ export class ReviewInbox {
   private readonly listeners = new Set<(change: ReviewInboxChange) => void>();
   private readonly disposers: (() => void)[] = [];
 
-  constructor(
-    private readonly jobs: JobService,
-    live: LiveHome | null,
-  ) {
+  constructor(private readonly jobs: JobService) {
     this.disposers.push(jobs.onDidFinish((summary) => void this.jobChanged(summary)));
-    if (live) {
-      this.disposers.push(
-        live.onDidChange((changes) => {
-          const dirs = new Set(changes.flatMap((change) => (change.kind === 'memory-file' ? [change.memoryDir] : [])));
-          if (dirs.size > 0) void this.memoryChanged(dirs);
-        }),
-      );
-    }
   }
 
   onDidChange(listener: (change: ReviewInboxChange) => void): () => void {
@@ -99,23 +92,28 @@ export class ReviewInbox {
     return this.loading;
   }
 
+  /**
+   * A job finished, or was applied or discarded. A job finishes once, so a pending summary here is always an
+   * arrival, even when the first load of the records (which may run just now) already saw it.
+   */
   private async jobChanged(job: JobSummary): Promise<void> {
     const pending = await this.load();
-    const was = pending.has(job.id);
-    const is = isPendingReview(job);
-    if (is) pending.set(job.id, job);
-    else {
-      pending.delete(job.id);
-      this.files.delete(job.id);
+    if (isPendingReview(job)) {
+      pending.set(job.id, job);
+      this.emit({ count: pending.size, arrived: await this.entryOf(job).catch(() => null) });
+      return;
     }
-    if (!was && !is) return;
-    const arrived = is && !was ? await this.entryOf(job).catch(() => null) : null;
-    this.emit({ count: pending.size, arrived });
+    this.files.delete(job.id);
+    if (pending.delete(job.id)) this.emit({ count: pending.size, arrived: null });
   }
 
-  private async memoryChanged(dirs: ReadonlySet<string>): Promise<void> {
+  /**
+   * A file of a memory folder changed (Claude Code, an editor, or this app): listeners learn of it when proposals
+   * for that folder wait, since a file of theirs may have gone stale.
+   */
+  async folderChanged(folder: JobTarget): Promise<void> {
     const pending = await this.load();
-    if ([...pending.values()].some((job) => dirs.has(job.target.memoryDir))) this.emit({ count: pending.size, arrived: null });
+    if ([...pending.values()].some((job) => sameTarget(job.target.target, folder))) this.emit({ count: pending.size, arrived: null });
   }
 
   private async entryOf(job: JobSummary): Promise<InboxEntry> {

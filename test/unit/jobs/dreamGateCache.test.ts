@@ -33,7 +33,7 @@ describe('DreamGateCache', () => {
     expect(cache.mayBeOpen(ref, NOW)).toBe(false);
   });
 
-  it('stays shut when auto memory or auto-dream is off, unless the app itself turned auto-dream off', () => {
+  it('stays shut when auto memory or auto-dream is off', () => {
     const cache = new DreamGateCache();
     cache.setProject(
       ref,
@@ -43,9 +43,8 @@ describe('DreamGateCache', () => {
     expect(cache.mayBeOpen(ref, NOW)).toBe(true);
     cache.setRootSettings(ref.configRoot, { autoDreamEnabled: false, autoMemoryEnabled: true });
     expect(cache.mayBeOpen(ref, NOW)).toBe(false);
-    expect(cache.mayBeOpen(ref, NOW, true)).toBe(true);
     cache.setRootSettings(ref.configRoot, { autoDreamEnabled: null, autoMemoryEnabled: false });
-    expect(cache.mayBeOpen(ref, NOW, true)).toBe(false);
+    expect(cache.mayBeOpen(ref, NOW)).toBe(false);
     cache.setRootSettings(ref.configRoot, { autoDreamEnabled: null, autoMemoryEnabled: true });
     expect(cache.mayBeOpen(ref, NOW)).toBe(true);
   });
