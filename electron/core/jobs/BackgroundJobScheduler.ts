@@ -105,6 +105,8 @@ export class BackgroundJobScheduler {
   private readonly queue: QueueItem[] = [];
   private running: { readonly item: QueueItem; readonly jobId: string; tokens: number } | null = null;
   private pumping = false;
+  /** The item being started: no longer queued, not yet running. */
+  private starting: string | null = null;
   private budgetWait = false;
   private readonly confirming = new Set<string>();
   private readonly retryAfter = new Map<string, number>();
@@ -301,7 +303,7 @@ export class BackgroundJobScheduler {
 
   /** The in-memory gate looks open: read it on disk, and queue a dream when it really is. */
   private async confirmDream(key: string, ref: ProjectRef): Promise<void> {
-    if (this.confirming.has(key) || this.queue.some((item) => item.key === key) || this.running?.item.key === key) return;
+    if (this.confirming.has(key) || this.isQueuedOrRunning(key)) return;
     if ((this.retryAfter.get(key) ?? 0) > this.now().getTime()) return;
     const project = this.followed.get(key);
     if (!project) return;
@@ -328,7 +330,8 @@ export class BackgroundJobScheduler {
       mtimeMs >= Date.parse(settings.autoExtraction.since) &&
       entry.userPrompts >= settings.autoExtraction.minPrompts &&
       entry.memoryWrites.length === 0 &&
-      !this.extractions.has(key);
+      !this.extractions.has(key) &&
+      !this.isQueuedOrRunning(key);
     if (!qualifies) {
       this.watched.delete(key);
       return;
@@ -351,7 +354,7 @@ export class BackgroundJobScheduler {
     for (const [key, session] of [...this.watched]) {
       if (session.mtimeMs + this.idleMs > now) continue;
       this.watched.delete(key);
-      if (!settings.autoExtraction.enabled || this.extractions.has(key)) continue;
+      if (!settings.autoExtraction.enabled || this.extractions.has(key) || this.isQueuedOrRunning(key)) continue;
       try {
         if (await sessionReportedMemorySaved(session.path)) {
           await this.extractions.remember(key);
@@ -382,8 +385,12 @@ export class BackgroundJobScheduler {
     return find(await home.refresh());
   }
 
+  private isQueuedOrRunning(key: string): boolean {
+    return this.starting === key || this.running?.item.key === key || this.queue.some((item) => item.key === key);
+  }
+
   private enqueue(item: QueueItem): void {
-    if (this.queue.some((queued) => queued.key === item.key)) return;
+    if (this.isQueuedOrRunning(item.key)) return;
     this.queue.push(item);
     this.emitStatus();
     void this.pump();
@@ -404,7 +411,16 @@ export class BackgroundJobScheduler {
         this.budgetWait = budget.exhausted;
         if (budget.exhausted) break;
         const item = this.queue.shift() as QueueItem;
-        await this.run(item, settings.dailyTokenBudget - budget.spent);
+        this.starting = item.key;
+        try {
+          await this.run(item, settings.dailyTokenBudget - budget.spent);
+        } catch (error) {
+          // Bookkeeping failed (the data folder is unwritable): the job itself has its record.
+          this.problem(`Background job bookkeeping failed: ${messageOf(error)}`);
+        } finally {
+          this.starting = null;
+          this.running = null;
+        }
       }
     } finally {
       this.pumping = false;
@@ -426,11 +442,12 @@ export class BackgroundJobScheduler {
       if (item.kind === 'dream') this.retryAfter.set(item.key, this.now().getTime() + RETRY_AFTER_FAILURE_MS);
       return;
     }
-    if (item.kind === 'extraction') await this.extractions.remember(item.key);
     this.running = { item, jobId: started.id, tokens: 0 };
+    if (item.kind === 'extraction') await this.extractions.remember(item.key);
     this.emitStatus();
     // Never rejects: it settles with the final record.
     const record: JobRecord = await this.options.jobs.waitForJob(started.id);
+    // Its tokens move from "running" to today's spending.
     this.running = null;
     await this.budget.spend(record.usage.input + record.usage.output);
     if (record.status === 'failed') {
@@ -448,6 +465,8 @@ export class BackgroundJobScheduler {
   private async startJob(item: QueueItem, tokensLeft: number): Promise<JobSummary> {
     const { jobs } = this.options;
     if (item.kind === 'extraction') {
+      // Replayed already (a change of the session queued it a second time while the first replay ran).
+      if (this.extractions.has(item.key)) throw new CodedError('CONFLICT', 'The session was replayed already');
       const source = { kind: 'session' as const, ...item.ref, sessionId: item.sessionId };
       return jobs.startExtraction(source, { trigger: 'auto-extraction', maxTokens: tokensLeft });
     }

@@ -89,7 +89,8 @@ describe('automatic extraction replays', () => {
     expect(inbox).toMatchObject([{ jobId: job.id, kind: 'extraction', trigger: 'auto-extraction' }]);
     // Long enough for the other three to have ended too: none of them is replayed, and nothing else was asked.
     await new Promise((resolve) => setTimeout(resolve, 800));
-    expect((await world.engine.jobs.listJobs()).filter((j) => j.trigger === 'auto-extraction')).toHaveLength(1);
+    const replayed = (await world.engine.jobs.listJobs()).filter((j) => j.trigger === 'auto-extraction');
+    expect(replayed.map((j) => (j.source?.kind === 'session' ? j.source.sessionId : null))).toEqual([unextracted.sessionId]);
     expect(world.fake.requests).toHaveLength(2);
     // A session replayed once is remembered across restarts.
     const ledger = await import('node:fs/promises').then((fs) =>
