@@ -217,7 +217,7 @@ export class BackgroundJobScheduler {
 
   /**
    * A batch of session changes from the catalog. Runs on every change Claude Code makes, so it only updates
-   * in-memory state and compares numbers; the disk is read only when a gate looks open (bench: dreamGateCheckPerEventMs).
+   * in-memory state and compares numbers; the disk is read only when a gate looks open (bench: dreamGateCheckMeanMs, dreamGateCheckP99Ms).
    */
   sessionsChanged(update: SessionUpdate): void {
     if (!this.active || !this.settings) return;
