@@ -48,6 +48,7 @@ export function createRequestHandlers({
     getReviewInbox: () => inbox.list(),
     getBackgroundStatus: () => background.status(),
     updateBackgroundSettings: (patch) => background.updateSettings(patch),
+    turnOffClaudeCodeAutoDream: ({ configRoot }) => background.turnOffClaudeCodeAutoDream(configRoot),
     getMemoryReview: ({ folder }) => memory.getReview(folder),
     readMemoryFile: ({ folder, relativePath }) => memory.readFile(folder, relativePath),
     saveMemoryFile: ({ folder, ...edit }) => memory.save(folder, edit),

@@ -109,6 +109,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     inbox,
     catalog,
     live,
+    writer,
     dataDir: options.dataDir,
     readOnly: options.readOnly,
   });

@@ -29,6 +29,7 @@ export const requestNames = [
   'getReviewInbox',
   'getBackgroundStatus',
   'updateBackgroundSettings',
+  'turnOffClaudeCodeAutoDream',
   'getMemoryReview',
   'readMemoryFile',
   'saveMemoryFile',

@@ -10,6 +10,7 @@ import {
   apiKeySchema,
   applyJobSchema,
   backgroundSettingsPatchSchema,
+  configRootArgsSchema,
   extractionSourceSchema,
   jobIdSchema,
   jobTargetSchema,
@@ -99,6 +100,7 @@ export const requestSchemas = {
   getBackgroundStatus: { args: noArgs, mutates: false },
   // Settings of the app itself; they start jobs that take `.consolidate-lock`, so a read-only window may not change them.
   updateBackgroundSettings: { args: backgroundSettingsPatchSchema, mutates: true },
+  turnOffClaudeCodeAutoDream: { args: configRootArgsSchema, mutates: true },
   ...memoryRequestSchemas,
   ...transcriptRequestSchemas,
   ...catalogRequestSchemas,
@@ -144,6 +146,7 @@ export interface RequestResults extends HistoryRequestResults {
   getReviewInbox: readonly InboxEntry[];
   getBackgroundStatus: BackgroundStatus;
   updateBackgroundSettings: BackgroundStatus;
+  turnOffClaudeCodeAutoDream: BackgroundStatus;
   getMemoryReview: MemoryReview;
   readMemoryFile: MemoryFileContent;
   saveMemoryFile: MemoryChangeResult;

@@ -20,12 +20,25 @@ export interface BackgroundSettings {
   };
   /** Input plus output tokens all background jobs together may use per day (local time). */
   readonly dailyTokenBudget: number;
+  /**
+   * Config roots where the user had this app turn Claude Code's own auto-dream off, so reviewed dreams take its
+   * place: there `autoDreamEnabled: false` does not stop them.
+   */
+  readonly autoDreamTurnedOff: readonly AutoDreamTurnedOff[];
+}
+
+export interface AutoDreamTurnedOff {
+  readonly configRoot: string;
+  /** The history change set of the settings write (revert it to undo). */
+  readonly changeSetId: string;
+  readonly at: string;
 }
 
 export const DEFAULT_BACKGROUND_SETTINGS: BackgroundSettings = {
   reviewedDreams: { mode: 'off', projects: [] },
   autoExtraction: { enabled: false, minPrompts: 5, since: null },
   dailyTokenBudget: 1_000_000,
+  autoDreamTurnedOff: [],
 };
 
 export const MIN_PROMPTS_LIMITS = { min: 1, max: 1000 } as const;
@@ -73,8 +86,10 @@ export interface ClaudeCodeAutoDreamState {
   readonly configRoot: string;
   /** `autoDreamEnabled` as set; null when unset (Claude Code then follows a server-side flag). */
   readonly autoDreamEnabled: boolean | null;
-  /** Why the app cannot change it from here (read-only window, not available in this build…); null when it can. */
+  /** Why the app cannot change it from here (a read-only window); null when it can. */
   readonly cannotChange: string | null;
+  /** When it is off because the user had this app turn it off: the change set that did it (revert it to undo). */
+  readonly turnedOffByApp: AutoDreamTurnedOff | null;
 }
 
 /** What the Settings page and the inbox show about background jobs. */

@@ -77,3 +77,5 @@ export const backgroundSettingsPatchSchema = z.strictObject({
     .optional(),
   dailyTokenBudget: z.number().int().min(DAILY_TOKEN_BUDGET_LIMITS.min).max(DAILY_TOKEN_BUDGET_LIMITS.max).optional(),
 });
+
+export const configRootArgsSchema = z.strictObject({ configRoot: configRootSchema });

@@ -65,7 +65,8 @@ export async function runDueDreams(argv: readonly string[], io: CliIo): Promise<
     let due = 0;
     for (const project of home.projects) {
       const label = project.path ?? project.displayName;
-      const check = await reviewedDreamDue(project, engine);
+      const replaced = settings.autoDreamTurnedOff.some((record) => record.configRoot === project.configRoot);
+      const check = await reviewedDreamDue(project, engine, { ignoreAutoDreamOff: replaced });
       if (!check.due) continue;
       due++;
       const spent = await budget.status(settings.dailyTokenBudget, 0);

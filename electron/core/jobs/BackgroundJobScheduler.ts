@@ -12,11 +12,13 @@ import type { SessionCatalogEntry, SessionUpdate } from '../../../shared/model/c
 import type { HomeSnapshot, ProjectRef, ProjectSummary } from '../../../shared/model/home';
 import { CodedError } from '../../../shared/result';
 import type { CatalogService } from '../catalog/CatalogService';
+import type { ChangeSetWriter, WrittenChangeSet } from '../history/changeSetWriter';
 import type { HomeService } from '../home/HomeService';
 import { readSettingsFile } from '../home/settingsFiles';
 import type { LiveHome } from '../liveHome';
 import { readConsolidationLockStatus } from '../lock/consolidationLockStatus';
 import { readBackgroundSettings, writeBackgroundSettings } from '../settings/backgroundSettingsFile';
+import { turnOffClaudeCodeAutoDream } from '../settings/claudeCodeAutoDream';
 import type { WatchedChange } from '../watch/watchedChange';
 import { DreamGateCache, projectKey, type RootGateSettings } from './DreamGateCache';
 import type { JobService } from './JobService';
@@ -41,6 +43,8 @@ export interface BackgroundJobSchedulerOptions {
   readonly inbox: ReviewInbox;
   readonly catalog: CatalogService;
   readonly live: LiveHome | null;
+  /** The one change-set writer: it turns Claude Code's auto-dream off, and tells when a settings file was written. */
+  readonly writer: ChangeSetWriter;
   readonly dataDir: string;
   /** A read-only web shell runs no background jobs: a dream takes `.consolidate-lock`. */
   readonly readOnly: boolean;
@@ -136,9 +140,10 @@ export class BackgroundJobScheduler {
   async start(): Promise<void> {
     if (this.options.readOnly || this.active || this.disposed) return;
     this.active = true;
-    const { catalog, live, home, jobs } = this.options;
+    const { catalog, live, home, jobs, writer } = this.options;
     this.disposers.push(
       catalog.onDidUpdateSessions((update) => this.sessionsChanged(update)),
+      writer.onDidWrite((written) => this.settingsWritten(written)),
       home.onDidChangeHome(() => this.resync()),
       jobs.onDidProgress((progress) => {
         if (this.running?.jobId !== progress.jobId) return;
@@ -190,6 +195,7 @@ export class BackgroundJobScheduler {
         since: enabled ? (current.autoExtraction.since ?? this.now().toISOString()) : null,
       },
       dailyTokenBudget: patch.dailyTokenBudget ?? current.dailyTokenBudget,
+      autoDreamTurnedOff: current.autoDreamTurnedOff,
     };
     await writeBackgroundSettings(this.options.dataDir, next);
     this.settings = next;
@@ -202,6 +208,33 @@ export class BackgroundJobScheduler {
     await this.syncing;
     // A larger budget may let waiting jobs start.
     void this.pump();
+    return this.status();
+  }
+
+  /**
+   * Turns Claude Code's own auto-dream off in one config root, the offer made beside reviewed dreams (two consolidators
+   * on one memory is what users complain about). The write is history-recorded (revert its change set to undo);
+   * from then on `autoDreamEnabled: false` there does not stop reviewed dreams.
+   */
+  async turnOffClaudeCodeAutoDream(configRoot: string): Promise<BackgroundStatus> {
+    if (this.options.readOnly) throw new CodedError('READ_ONLY', 'This window is read-only');
+    const home = await this.options.home.getHome();
+    if (!home.roots.some((root) => root.exists && root.path === configRoot))
+      throw new CodedError('NOT_FOUND', `${configRoot} is not a Claude Code folder this app reads`);
+    const changeSetId = await turnOffClaudeCodeAutoDream(this.options.writer, configRoot);
+    if (changeSetId !== null) {
+      const current = await this.currentSettings();
+      const next: BackgroundSettings = {
+        ...current,
+        autoDreamTurnedOff: [
+          ...current.autoDreamTurnedOff.filter((record) => record.configRoot !== configRoot),
+          { configRoot, changeSetId, at: this.now().toISOString() },
+        ],
+      };
+      await writeBackgroundSettings(this.options.dataDir, next);
+      this.settings = next;
+    }
+    await this.rereadRootSettings(configRoot);
     return this.status();
   }
 
@@ -232,9 +265,24 @@ export class BackgroundJobScheduler {
       if (this.settings.autoExtraction.enabled) this.noteExtractionCandidate(entry);
     }
     for (const key of update.removed) this.gates.noteSession(key, key.sessionId, null);
-    for (const [key, ref] of touched) if (this.gates.mayBeOpen(ref, now)) void this.confirmDream(key, ref);
+    for (const [key, ref] of touched) if (this.mayBeOpen(ref, now)) void this.confirmDream(key, ref);
     // Jobs waiting for a new day look again: a timer is late after the computer slept.
     if (this.budgetWait && this.queue.length > 0) void this.pump();
+  }
+
+  /** Where the user had this app turn Claude Code's auto-dream off, its `false` does not stop reviewed dreams. */
+  private replacesAutoDream(configRoot: string): boolean {
+    return this.settings?.autoDreamTurnedOff.some((record) => record.configRoot === configRoot) ?? false;
+  }
+
+  private mayBeOpen(ref: ProjectRef, now: number): boolean {
+    return this.gates.mayBeOpen(ref, now, this.replacesAutoDream(ref.configRoot));
+  }
+
+  /** A settings file this app wrote (turning auto-dream off, or a revert of that): the gates of its root read it again. */
+  private settingsWritten(written: WrittenChangeSet): void {
+    if (!this.active || written.root.writable.kind !== 'listed') return;
+    void this.rereadRootSettings(written.root.dir);
   }
 
   private async currentSettings(): Promise<BackgroundSettings> {
@@ -268,7 +316,7 @@ export class BackgroundJobScheduler {
         this.followed = next;
         for (const [key, project] of added) {
           await this.seedGate(project);
-          if (this.gates.mayBeOpen(project, this.now().getTime())) await this.confirmDream(key, project);
+          if (this.mayBeOpen(project, this.now().getTime())) await this.confirmDream(key, project);
         }
         if (settings.autoExtraction.enabled) await this.seedExtractionCandidates();
         if (changed) this.emitStatus();
@@ -289,14 +337,14 @@ export class BackgroundJobScheduler {
   private async relock(key: string, project: ProjectSummary): Promise<void> {
     const lock = await readConsolidationLockStatus(project.memoryDir);
     this.gates.setLastConsolidated(project, lock.lastConsolidatedAt === null ? 0 : Date.parse(lock.lastConsolidatedAt));
-    if (this.gates.mayBeOpen(project, this.now().getTime())) await this.confirmDream(key, project);
+    if (this.mayBeOpen(project, this.now().getTime())) await this.confirmDream(key, project);
   }
 
   private async rereadRootSettings(configRoot: string): Promise<void> {
     this.gates.setRootSettings(configRoot, await readRootGateSettings(configRoot));
     const now = this.now().getTime();
     for (const [key, project] of this.followed) {
-      if (project.configRoot === configRoot && this.gates.mayBeOpen(project, now)) await this.confirmDream(key, project);
+      if (project.configRoot === configRoot && this.mayBeOpen(project, now)) await this.confirmDream(key, project);
     }
     this.emitStatus();
   }
@@ -309,7 +357,7 @@ export class BackgroundJobScheduler {
     if (!project) return;
     this.confirming.add(key);
     try {
-      const check = await reviewedDreamDue(project, this.options);
+      const check = await reviewedDreamDue(project, this.options, { ignoreAutoDreamOff: this.replacesAutoDream(ref.configRoot) });
       this.gates.setLastConsolidated(ref, check.lastConsolidatedMs);
       if (!check.due) return;
       this.enqueue({ kind: 'dream', key, ref, label: project.path ?? project.displayName, since: this.now().toISOString() });
@@ -472,7 +520,8 @@ export class BackgroundJobScheduler {
     }
     // Read again: the gate may have closed while the job waited its turn.
     const project = this.followed.get(item.key);
-    if (!project || !(await reviewedDreamDue(project, this.options)).due)
+    const options = { ignoreAutoDreamOff: this.replacesAutoDream(item.ref.configRoot) };
+    if (!project || !(await reviewedDreamDue(project, this.options, options)).due)
       throw new CodedError('CONFLICT', 'The gate closed before the dream could start');
     return jobs.startDream({ kind: 'project', ...item.ref }, { trigger: 'schedule', maxTokens: tokensLeft, holdConsolidationLock: true });
   }
@@ -503,12 +552,16 @@ export class BackgroundJobScheduler {
 
   private async autoDreamStates(): Promise<ClaudeCodeAutoDreamState[]> {
     const home = await this.options.home.getHome();
+    const settings = await this.currentSettings();
     const states: ClaudeCodeAutoDreamState[] = [];
     for (const root of home.roots.filter((r) => r.exists)) {
+      const { autoDreamEnabled } = await readRootGateSettings(root.path);
+      const record = settings.autoDreamTurnedOff.find((r) => r.configRoot === root.path) ?? null;
       states.push({
         configRoot: root.path,
-        autoDreamEnabled: (await readRootGateSettings(root.path)).autoDreamEnabled,
-        cannotChange: this.options.readOnly ? 'This window is read-only.' : NOT_YET,
+        autoDreamEnabled,
+        cannotChange: this.options.readOnly ? 'This window is read-only.' : null,
+        turnedOffByApp: autoDreamEnabled === false ? record : null,
       });
     }
     return states;
@@ -529,10 +582,6 @@ export class BackgroundJobScheduler {
     );
   }
 }
-
-/** Until the app's one change-set writer exists, it writes nothing under the config root but memory. */
-const NOT_YET =
-  'Not from here yet: this build has no history-recorded writer for Claude Code settings. Set "autoDreamEnabled": false in that settings.json yourself.';
 
 /** Claude Code's user settings of one config root, as far as the dream gate cares. */
 async function readRootGateSettings(configRoot: string): Promise<RootGateSettings> {

@@ -75,12 +75,15 @@ export class DreamGateCache {
     if (mtimeMs > gate.lastMs) gate.since++;
   }
 
-  /** Whether the gate may be open now: auto memory on, auto-dream not turned off, a day and five sessions since the last consolidation. */
-  mayBeOpen(ref: ProjectRef, now: number): boolean {
+  /**
+   * Whether the gate may be open now: auto memory on, auto-dream not turned off (unless `ignoreAutoDreamOff`: the
+   * app turned it off for reviewed dreams), a day and five sessions since the last consolidation.
+   */
+  mayBeOpen(ref: ProjectRef, now: number, ignoreAutoDreamOff = false): boolean {
     const gate = this.projects.get(projectKey(ref));
     if (!gate) return false;
     const root = this.roots.get(ref.configRoot);
-    if (root && (!root.autoMemoryEnabled || root.autoDreamEnabled === false)) return false;
+    if (root && (!root.autoMemoryEnabled || (root.autoDreamEnabled === false && !ignoreAutoDreamOff))) return false;
     return now - gate.lastMs >= MIN_HOURS * HOUR_MS && gate.since >= MIN_SESSIONS;
   }
 

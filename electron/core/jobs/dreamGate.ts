@@ -59,11 +59,12 @@ export async function readDreamGate(input: DreamGateInput): Promise<DreamGate> {
  * Whether a reviewed dream runs now on this gate: every condition of Claude Code's own (auto memory on, a day and
  * five sessions since the last consolidation, no live holder of the lock) and `autoDreamEnabled` not false. An
  * unset `autoDreamEnabled` counts as on: the server-side flag it would follow cannot be seen, and the user asked
- * for reviewed dreams.
+ * for reviewed dreams. `ignoreAutoDreamOff` is for a config root where the user had this app turn Claude Code's
+ * auto-dream off so that reviewed dreams take its place.
  */
-export function gateOpensForReviewedDream(gate: DreamGate): boolean {
+export function gateOpensForReviewedDream(gate: DreamGate, options: { readonly ignoreAutoDreamOff?: boolean } = {}): boolean {
   if (!gate.autoMemoryEnabled) return false;
-  if (gate.autoDreamEnabled === false) return false;
+  if (gate.autoDreamEnabled === false && !options.ignoreAutoDreamOff) return false;
   if (gate.hoursSince !== null && gate.hoursSince < gate.minHours) return false;
   if (gate.sessionsSince < gate.minSessions) return false;
   return !(gate.holder?.alive && !gate.holder.stale);

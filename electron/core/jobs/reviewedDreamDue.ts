@@ -15,10 +15,11 @@ export type ReviewedDreamDue =
 export async function reviewedDreamDue(
   project: ProjectSummary,
   services: { readonly jobs: JobService; readonly inbox: ReviewInbox },
+  options: { readonly ignoreAutoDreamOff?: boolean } = {},
 ): Promise<ReviewedDreamDue> {
   const gate = await services.jobs.dreamGate(project);
   const lastConsolidatedMs = gate.lastConsolidatedAt === null ? 0 : Date.parse(gate.lastConsolidatedAt);
-  if (!gateOpensForReviewedDream(gate)) {
+  if (!gateOpensForReviewedDream(gate, options)) {
     const reasons = gate.reasons.filter((reason) => !reason.startsWith('autoDreamEnabled is not set'));
     return { due: false, lastConsolidatedMs, reason: reasons.join('; ') || 'the gate is shut' };
   }

@@ -2,6 +2,7 @@ import {
   DAILY_TOKEN_BUDGET_LIMITS,
   DEFAULT_BACKGROUND_SETTINGS,
   MIN_PROMPTS_LIMITS,
+  type AutoDreamTurnedOff,
   type BackgroundSettings,
   type ReviewedDreamsMode,
 } from '../../../shared/jobs/backgroundJobs';
@@ -25,6 +26,17 @@ function projectRefs(value: unknown): ProjectRef[] {
     .map((p) => ({ configRoot: p.configRoot, slug: p.slug }));
 }
 
+function turnedOffRecords(value: unknown): AutoDreamTurnedOff[] {
+  if (!Array.isArray(value)) return [];
+  return value
+    .slice(0, MAX_CHOSEN_PROJECTS)
+    .filter(
+      (r): r is AutoDreamTurnedOff =>
+        isRecord(r) && typeof r.configRoot === 'string' && typeof r.changeSetId === 'string' && typeof r.at === 'string',
+    )
+    .map((r) => ({ configRoot: r.configRoot, changeSetId: r.changeSetId, at: r.at }));
+}
+
 /** Reads the background settings; each value that is missing or malformed falls back to its default (everything off). */
 export async function readBackgroundSettings(dataDir: string): Promise<BackgroundSettings> {
   const stored = (await readAppSettings(dataDir))[KEY];
@@ -45,6 +57,7 @@ export async function readBackgroundSettings(dataDir: string): Promise<Backgroun
       since: enabled ? since : null,
     },
     dailyTokenBudget: integerIn(stored.dailyTokenBudget, DAILY_TOKEN_BUDGET_LIMITS, defaults.dailyTokenBudget),
+    autoDreamTurnedOff: turnedOffRecords(stored.autoDreamTurnedOff),
   };
 }
 

@@ -93,4 +93,21 @@ test.describe('reviewed dreams in the browser', () => {
     expect((await stat(join(project.memoryDir, '.consolidate-lock'))).isFile()).toBe(true);
     for (const request of fake.requests) expect(request.rawBody).not.toContain(API_KEY);
   });
+
+  test('turns Claude Code’s own auto-dream off from the offer, and undoes it', async ({ page }) => {
+    const settingsFile = join(home.root, 'settings.json');
+    await page.goto(served.url);
+    await page.getByRole('navigation', { name: 'Projects' }).getByText(project.cwd, { exact: true }).click();
+    await page.getByRole('tab', { name: 'Dreams' }).click();
+    const offer = page.getByRole('region', { name: 'Reviewed dreams' }).getByRole('note', { name: /Claude Code auto-dream/ });
+    await expect(offer).toContainText('not set, so a server-side switch decides');
+    await offer.getByRole('button', { name: "Turn off Claude Code's auto-dream" }).click();
+    await expect(offer).toContainText('turned off here');
+    expect(JSON.parse(await readFile(settingsFile, 'utf8'))).toEqual({ autoDreamEnabled: false });
+    await expect(page.getByLabel('Consolidation')).toContainText('off');
+
+    await offer.getByRole('button', { name: 'Undo: put settings.json back' }).click();
+    await expect(offer).toContainText('not set, so a server-side switch decides');
+    await expect(stat(settingsFile)).rejects.toThrow();
+  });
 });

@@ -28,13 +28,14 @@ describe('automatic extraction replays', () => {
     await world.engine.ready;
     // The engine's own scheduler waits half an hour for a session to end; this one, a moment.
     await world.engine.background.dispose();
-    const { home, jobs, inbox, catalog, live } = world.engine;
+    const { home, jobs, inbox, catalog, live, writer } = world.engine;
     scheduler = new BackgroundJobScheduler({
       home,
       jobs,
       inbox,
       catalog,
       live,
+      writer,
       dataDir: world.dataDir,
       readOnly: false,
       sessionEndIdleMs: 300,

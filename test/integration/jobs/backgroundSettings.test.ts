@@ -79,6 +79,7 @@ describe('background job settings', () => {
       reviewedDreams: { mode: 'off', projects: [] },
       autoExtraction: { enabled: false, minPrompts: 5, since: null },
       dailyTokenBudget: 1_000_000,
+      autoDreamTurnedOff: [],
     });
   });
 });

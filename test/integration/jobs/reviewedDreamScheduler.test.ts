@@ -233,6 +233,17 @@ describe('reviewed dreams on Claude Code’s schedule', () => {
     expect(spent.spent).toBe(10_000 + 1100);
   });
 
+  it('keeps to Claude Code’s schedule after the user had the app turn Claude Code’s own auto-dream off', async () => {
+    world = await createJobWorld({ watch: true });
+    await fs.writeFile(join(world.home.root, 'settings.json'), '{ "autoDreamEnabled": true }\n');
+    await world.engine.ready;
+    const status = await world.engine.background.turnOffClaudeCodeAutoDream(world.home.root);
+    expect(status.claudeCodeAutoDream[0]).toMatchObject({ autoDreamEnabled: false, turnedOffByApp: { configRoot: world.home.root } });
+    world.fake.enqueue(textTurn('Nothing to change.'));
+    await turnOnForProject(world);
+    expect((await scheduledJob(world)).status).toBe('ready');
+  });
+
   it('leaves a project alone while a live process holds its lock, and never starts without the setting', async () => {
     world = await createJobWorld({ watch: true });
     await world.engine.ready;

@@ -81,6 +81,7 @@ function fakeHandlers(): RequestHandlers {
     getReviewInbox: vi.fn(() => Promise.resolve([])),
     getBackgroundStatus: vi.fn(() => Promise.reject(new Error('not used'))),
     updateBackgroundSettings: vi.fn(() => Promise.reject(new Error('not used'))),
+    turnOffClaudeCodeAutoDream: vi.fn(() => Promise.reject(new Error('not used'))),
     openTranscript: vi.fn(() => Promise.reject(new Error('not used'))),
     readTranscriptPage: vi.fn(() => Promise.reject(new Error('not used'))),
     findInTranscript: vi.fn(() => Promise.reject(new Error('not used'))),

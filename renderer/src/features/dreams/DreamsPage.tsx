@@ -10,6 +10,7 @@ import { JobDetail } from './JobDetail';
 import { JobRecordsTable } from './JobRecordsTable';
 import { ReviewedDreamsPanel } from './ReviewedDreamsPanel';
 import { ReviewInboxPanel } from './ReviewInboxPanel';
+import { useInboxStore } from './inboxStore';
 import { DreamsReview } from '../history/DreamsReview';
 import { clearJobError, loadJobs, useJobsStore } from './jobsStore';
 import './dreams.css';
@@ -28,8 +29,9 @@ export function DreamsPage({ project }: { readonly project: ProjectSummary }) {
   }, []);
   const selected = jobs?.find((job) => job.id === selectedId) ?? null;
   const running = (jobs ?? []).some((job) => job.status === 'running' && job.target.memoryDir === project.memoryDir);
-  // The lock changes when a job is applied; the gate reads it again then.
-  const revision = (jobs ?? []).filter((job) => job.outcome !== null).length;
+  // The lock changes when a job runs or is applied, the settings when auto-dream is turned off: the gate reads them again then.
+  const autoDream = useInboxStore((s) => s.status?.claudeCodeAutoDream.find((r) => r.configRoot === project.configRoot)?.autoDreamEnabled);
+  const revision = `${(jobs ?? []).filter((job) => job.status !== 'running').length}:${(jobs ?? []).filter((job) => job.outcome !== null).length}:${String(autoDream)}`;
   return (
     <section aria-label="Dreams">
       <header className="page-header">

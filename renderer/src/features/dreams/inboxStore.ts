@@ -45,6 +45,22 @@ export async function updateBackgroundSettings(patch: BackgroundSettingsPatch): 
   return null;
 }
 
+/** Turns Claude Code's own auto-dream off in one config root (a history-recorded settings write). */
+export async function turnOffClaudeCodeAutoDream(configRoot: string): Promise<string | null> {
+  const result = await api.turnOffClaudeCodeAutoDream({ configRoot });
+  if (!result.ok) return result.error.message;
+  useInboxStore.setState({ status: result.value, error: null });
+  return null;
+}
+
+/** Puts Claude Code's settings file back as it was: the revert of the change set that turned auto-dream off. */
+export async function undoAutoDreamTurnOff(changeSetId: string): Promise<string | null> {
+  const result = await api.revertChangeSet({ id: changeSetId });
+  await loadBackgroundStatus();
+  if (!result.ok) return result.error.message;
+  return result.value.applied ? null : 'The settings file changed since; nothing was put back (see the History page)';
+}
+
 /** Whether a file of a pending job changed on disk since the job read it. */
 export function isStale(entries: readonly InboxEntry[] | null, jobId: string, path: string): boolean {
   return entries?.find((entry) => entry.jobId === jobId)?.files.find((file) => file.path === path)?.stale ?? false;

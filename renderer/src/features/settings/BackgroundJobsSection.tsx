@@ -65,7 +65,7 @@ export function BackgroundJobsSection({ readOnly }: { readonly readOnly: boolean
             {mode === 'chosen' && chosen > 0 ? <span className="muted"> ({chosen} chosen)</span> : null}
           </label>
         ))}
-        {settings.reviewedDreams.mode !== 'off'
+        {settings.reviewedDreams.mode !== 'off' || settings.autoDreamTurnedOff.length > 0
           ? status.claudeCodeAutoDream.map((state) => <ClaudeCodeAutoDreamOffer key={state.configRoot} state={state} />)
           : null}
       </fieldset>
