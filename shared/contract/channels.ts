@@ -40,6 +40,7 @@ export const requestNames = [
   'openTranscript',
   'readTranscriptPage',
   'findInTranscript',
+  'readTranscriptUsage',
   'readSessionMemory',
   'exportTranscript',
   'resumeSession',

@@ -23,7 +23,7 @@ import type { ChangeSetWriter } from '../history/changeSetWriter';
 import { writeRootOf } from '../history/knownWriteRoots';
 import { agentMemoryRoot, autoMemoryRoot } from '../history/writeRoot';
 import type { HomeService } from '../home/HomeService';
-import { costOf } from '../llm/modelPricing';
+import { costOf } from '../../../shared/model/modelPricing';
 import { LlmError } from '../llm/llmTypes';
 import {
   releaseConsolidationLockAfterDream,

@@ -1,7 +1,9 @@
 import { WarningList } from '../../components/WarningList';
+import { AppearanceSettings } from '../../shell/AppearanceSettings';
 import { refreshHome, useHomeStore } from '../../stores/homeStore';
 import { BackgroundJobsSection } from './BackgroundJobsSection';
 import { LlmSettingsSection } from './LlmSettingsSection';
+import { MiddleTruncate } from '../../components/MiddleTruncate';
 
 const ROOT_SOURCES = { CLAUDE_CONFIG_DIR: 'from CLAUDE_CONFIG_DIR', default: 'default', demo: 'demo data' } as const;
 
@@ -19,7 +21,7 @@ export function SettingsPage() {
       <ul className="plain-list" aria-label="Config roots">
         {home.roots.map((root) => (
           <li key={root.path}>
-            <code>{root.path}</code> <span className="muted">({ROOT_SOURCES[root.source]})</span>
+            <MiddleTruncate code text={root.path} /> <span className="muted">({ROOT_SOURCES[root.source]})</span>
             {root.exists ? null : <span className="badge warn">missing</span>}
             <WarningList warnings={root.warnings} />
           </li>
@@ -28,7 +30,7 @@ export function SettingsPage() {
       <dl className="facts">
         <dt>App data</dt>
         <dd>
-          <code>{home.dataDir}</code>
+          <MiddleTruncate code text={home.dataDir} />
         </dd>
         <dt>Shell</dt>
         <dd>{home.shell === 'web' ? 'browser (ccmem serve)' : home.shell}</dd>
@@ -38,6 +40,7 @@ export function SettingsPage() {
       <button type="button" disabled={busy} onClick={() => void refreshHome()}>
         Rescan
       </button>
+      <AppearanceSettings />
       <LlmSettingsSection readOnly={home.readOnly} />
       <BackgroundJobsSection readOnly={home.readOnly} />
     </section>
