@@ -20,8 +20,8 @@ Commands:
   serve [--port P] [--host H] [--read-only]   Open the app in a browser (loopback only unless --host is given)
   projects [--json]                           List every project with its real path, sessions and memory
   sessions [--project SLUG] [--json]          Every session, newest first: title, prompts, tokens, sub-agents, memory writes
-  search <query> [--json] [--limit N] [--project SLUG] [--kind memory|transcript] [--since DAY] [--until DAY]
-                                              Lines of every transcript and memory file that contain the text, newest first
+  search <query> [--json] [--limit N] [--request-records] [--project SLUG] [--kind K] [--since DAY] [--until DAY]
+                                              Lines of every transcript, tool output and memory file with the text, newest first
   doctor [--project SLUG] [--json] [--strict] [--agents]
                                               Check memory folders: what the model sees, stale, duplicate, secret, broken
   agents [--json]                             List agent memory in the user, project and local scopes, with snapshot status
@@ -85,7 +85,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       io.stderr(`ccmem ${command}: ${(error as Error).message}\n`);
       return 2;
     }
-    io.stderr(`ccmem ${command}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    // One line, like every other error; the stack only when asked for (CCMEM_DEBUG=1).
+    const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    const stack = io.env.CCMEM_DEBUG && error instanceof Error && error.stack ? `\n${error.stack}` : '';
+    io.stderr(`ccmem ${command}: ${message}${stack}\n`);
     return 1;
   }
 }

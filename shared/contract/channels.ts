@@ -42,6 +42,7 @@ export const requestNames = [
   'findInTranscript',
   'readTranscriptUsage',
   'readSessionMemory',
+  'readToolOutput',
   'exportTranscript',
   'resumeSession',
   'getTerminalSetting',

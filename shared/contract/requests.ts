@@ -33,6 +33,7 @@ import type {
   TranscriptFindResult,
   TranscriptOutline,
   TranscriptPage,
+  ToolOutputPage,
 } from '../transcript/transcriptOutline';
 import { transcriptRequestSchemas } from '../transcript/transcriptRequestSchemas';
 import type { TranscriptUsage } from '../transcript/turnUsage';
@@ -160,6 +161,7 @@ export interface RequestResults extends HistoryRequestResults {
   findInTranscript: TranscriptFindResult;
   readTranscriptUsage: TranscriptUsage;
   readSessionMemory: SessionMemory;
+  readToolOutput: ToolOutputPage;
   exportTranscript: TranscriptExportChunk;
   resumeSession: ResumeLaunch;
   getTerminalSetting: TerminalSetting;

@@ -88,6 +88,11 @@ export interface JobTargetInfo {
   readonly memoryDir: string;
   /** The project's transcript folder the job may read, or null (agent memory). */
   readonly transcriptDir: string | null;
+  /**
+   * Transcript folders of the other projects that use the same memory folder (sessions started in sub-folders of
+   * the repository), by project folder name; the job reads them as `@transcripts/<name>/`.
+   */
+  readonly linkedTranscriptDirs?: Readonly<Record<string, string>>;
   /** What the UI calls it: the project's path or display name, or the agent's type and scope. */
   readonly label: string;
 }

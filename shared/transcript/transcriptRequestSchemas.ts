@@ -61,6 +61,20 @@ export const transcriptRequestSchemas = {
   },
   readTranscriptUsage: { args: z.strictObject({ ...sessionRefShape, view: transcriptViewSchema }), mutates: false },
   readSessionMemory: { args: sessionRefSchema, mutates: false },
+  /** A page of a tool's full output in the session's `tool-results/` folder (the transcript keeps a preview). */
+  readToolOutput: {
+    args: z.strictObject({
+      ...sessionRefShape,
+      fileName: z
+        .string()
+        .min(1)
+        .max(255)
+        .regex(/^[\w.-]+$/, 'must be a file name')
+        .refine((name) => name !== '.' && name !== '..', 'must be a file name'),
+      offset: z.number().int().nonnegative(),
+    }),
+    mutates: false,
+  },
   exportTranscript: {
     args: z.strictObject({ ...sessionRefShape, format: z.enum(['markdown', 'html']), cursor: z.number().int().nonnegative() }),
     mutates: false,

@@ -176,11 +176,14 @@ export class JobService {
 
   async dreamGate(ref: ProjectRef): Promise<DreamGate> {
     const project = await this.project(ref);
-    // From disk, not the home's session list, which learns of new sessions but not of sessions that grew.
-    const sessions = await readSessionFileMtimes(ref);
+    // Sessions started in sub-folders of the repository use the same memory and count toward its gate. Their mtimes
+    // come from disk, not the home's session list, which learns of new sessions but not of sessions that grew.
+    const sessions: number[] = [];
+    for (const user of await this.options.home.projectsUsingMemoryDir(project.memoryDir))
+      for (const [, mtimeMs] of await readSessionFileMtimes(user)) sessions.push(mtimeMs);
     return readDreamGate({
       lock: await readConsolidationLockStatus(project.memoryDir),
-      sessionMtimes: sessions.map(([, mtimeMs]) => mtimeMs),
+      sessionMtimes: sessions,
       configRoot: ref.configRoot,
       now: this.now().getTime(),
     });
@@ -470,15 +473,28 @@ export class JobService {
     return stats?.isDirectory() ? dir : null;
   }
 
+  /** Transcript folders of the other projects that use this memory folder (sub-folders of the repository). */
+  private async linkedTranscriptDirs(project: ProjectSummary): Promise<Record<string, string> | undefined> {
+    const linked: Record<string, string> = {};
+    for (const other of await this.options.home.projectsUsingMemoryDir(project.memoryDir)) {
+      if (other.configRoot !== project.configRoot || other.slug === project.slug) continue;
+      const dir = await this.transcriptDirOf(other);
+      if (dir) linked[other.slug] = dir;
+    }
+    return Object.keys(linked).length > 0 ? linked : undefined;
+  }
+
   /** A job's target is a folder the writer would write: one that leads outside its boundary is never sent to a model. */
   private async resolveTarget(target: JobTarget): Promise<JobTargetInfo> {
     if (target.kind === 'project') {
       const project = await this.project(target);
       await this.options.writer.checkRoot(autoMemoryRoot(project.memoryDir));
+      const linkedTranscriptDirs = await this.linkedTranscriptDirs(project);
       return {
         target,
         memoryDir: project.memoryDir,
-        transcriptDir: await this.transcriptDirOf(target),
+        transcriptDir: (await this.transcriptDirOf(target)) ?? (linkedTranscriptDirs ? Object.values(linkedTranscriptDirs)[0] : null),
+        ...(linkedTranscriptDirs ? { linkedTranscriptDirs } : {}),
         label: project.path ?? project.displayName,
       };
     }
@@ -545,7 +561,15 @@ export class JobService {
       },
       controller: new AbortController(),
       meter: new UsageMeter(spec.session.model),
-      toolbox: new JobToolbox({ memoryDir: spec.target.memoryDir, transcriptDir: spec.target.transcriptDir }, spec.overlay, spec.kind),
+      toolbox: new JobToolbox(
+        {
+          memoryDir: spec.target.memoryDir,
+          transcriptDir: spec.target.transcriptDir,
+          linkedTranscriptDirs: spec.target.linkedTranscriptDirs,
+        },
+        spec.overlay,
+        spec.kind,
+      ),
       done: new Promise<JobRecord>((resolve) => (settle = resolve)),
     };
     this.running.set(job.base.id, job);

@@ -27,6 +27,8 @@ export interface SearchOptions {
   readonly limit?: number;
   /** Only the files in this scope are read; default: every file. */
   readonly scope?: SearchScope;
+  /** Also find lines that record what Claude Code sent to the API (2.1.3xx); left out by default. */
+  readonly includeRequestRecords?: boolean;
 }
 
 export interface SearchSummary {
@@ -48,6 +50,11 @@ interface PlannedPart {
   readonly lastOfFile: boolean;
 }
 
+/** Transcripts are matched inside their JSON strings; every other file is plain text. */
+function partKind(target: SearchTarget): SearchPart['kind'] {
+  return target.kind === 'transcript' ? 'transcript' : 'memory';
+}
+
 /** Cuts the targets into worker messages: ranges of big files, batches of small ones; order is kept. */
 function planUnits(targets: readonly SearchTarget[], unitBytes: number): PlannedPart[][] {
   const units: PlannedPart[][] = [];
@@ -63,11 +70,11 @@ function planUnits(targets: readonly SearchTarget[], unitBytes: number): Planned
       flush();
       for (let start = 0; start < target.size; start += unitBytes) {
         const end = Math.min(target.size, start + unitBytes);
-        units.push([{ target, part: { path: target.path, kind: target.kind, start, end }, lastOfFile: end >= target.size }]);
+        units.push([{ target, part: { path: target.path, kind: partKind(target), start, end }, lastOfFile: end >= target.size }]);
       }
       continue;
     }
-    batch.push({ target, part: { path: target.path, kind: target.kind, start: 0, end: target.size }, lastOfFile: true });
+    batch.push({ target, part: { path: target.path, kind: partKind(target), start: 0, end: target.size }, lastOfFile: true });
     batchBytes += target.size;
     if (batchBytes >= BATCH_BYTES || batch.length >= BATCH_FILES) flush();
   }
@@ -165,6 +172,8 @@ export class HomeSearch {
               matchStart: hit.matchStart,
               matchLength: hit.matchLength,
               fileTime: new Date(target.mtimeMs).toISOString(),
+              agentType: target.agentType,
+              requestRecord: hit.requestRecord,
             });
             hitCount++;
             if (hitCount >= limit) {
@@ -192,6 +201,7 @@ export class HomeSearch {
             foldCase: patterns.foldCase,
             query,
             maxHits: Math.max(1, limit - hitCount),
+            includeRequestRecords: options.includeRequestRecords ?? false,
           });
           if (result.cancelled) return;
           results.set(index, result);

@@ -87,6 +87,7 @@ function fakeHandlers(): RequestHandlers {
     findInTranscript: vi.fn(() => Promise.reject(new Error('not used'))),
     readTranscriptUsage: vi.fn(() => Promise.reject(new Error('not used'))),
     readSessionMemory: vi.fn(() => Promise.reject(new Error('not used'))),
+    readToolOutput: vi.fn(() => Promise.reject(new Error('not used'))),
     exportTranscript: vi.fn(() => Promise.reject(new Error('not used'))),
     resumeSession: vi.fn(() => Promise.reject(new Error('not used'))),
     getTerminalSetting: vi.fn(() => Promise.reject(new Error('not used'))),

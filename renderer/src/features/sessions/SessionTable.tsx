@@ -66,6 +66,25 @@ function SessionRow({ session, projectName }: { readonly session: SessionCatalog
             </span>
           ) : null}
           {session.hasSessionMemory ? <span className="badge">session memory</span> : null}
+          {!session.mainTranscript ? (
+            <span className="badge warn" title="The session's own transcript is gone; its sub-agents' files are left">
+              no main transcript
+            </span>
+          ) : null}
+          {session.mode === 'coordinator' ? <span className="badge">coordinator</span> : null}
+          {session.prLinks.map((link) => (
+            <a
+              key={link.url}
+              className="badge pr-badge"
+              href={link.url}
+              target="_blank"
+              rel="noreferrer"
+              title={link.repository ? `${link.repository} · ${link.url}` : link.url}
+              onClick={(event) => event.stopPropagation()}
+            >
+              {link.number !== null ? `PR #${link.number}` : 'PR'}
+            </a>
+          ))}
           {session.badLines > 0 ? <span className="badge warn">{session.badLines} bad lines</span> : null}
         </div>
       </div>
