@@ -20,7 +20,7 @@ import { readConsolidationLockStatus } from '../lock/consolidationLockStatus';
 import { readBackgroundSettings, writeBackgroundSettings } from '../settings/backgroundSettingsFile';
 import { turnOffClaudeCodeAutoDream } from '../settings/claudeCodeAutoDream';
 import type { WatchedChange } from '../watch/watchedChange';
-import { DreamGateCache, projectKey, type RootGateSettings } from './DreamGateCache';
+import { DreamGateCache, projectKey, sessionKey, type RootGateSettings } from './DreamGateCache';
 import type { JobService } from './JobService';
 import { sessionReportedMemorySaved } from './memorySavedScan';
 import { ExtractionLedger } from './ExtractionLedger';
@@ -54,8 +54,10 @@ export interface BackgroundJobSchedulerOptions {
 
 interface DreamItem {
   readonly kind: 'dream';
+  /** One dream per memory folder (`dreamKey`), whichever of the projects sharing it asked. */
   readonly key: string;
   readonly ref: ProjectRef;
+  readonly memoryDir: string;
   readonly label: string;
   readonly since: string;
 }
@@ -79,8 +81,8 @@ interface WatchedSession {
   readonly mtimeMs: number;
 }
 
-function sessionKey(ref: ProjectRef, sessionId: string): string {
-  return `${ref.configRoot}\0${ref.slug}\0${sessionId}`;
+function dreamKey(memoryDir: string): string {
+  return `dream\0${memoryDir}`;
 }
 
 const TRIGGER_OF: Readonly<Record<JobKind, JobTrigger>> = { dream: 'schedule', extraction: 'auto-extraction' };
@@ -105,6 +107,8 @@ export class BackgroundJobScheduler {
   private readonly disposers: (() => void)[] = [];
   /** Projects with reviewed dreams on, by key. */
   private followed = new Map<string, ProjectSummary>();
+  /** Every project's memory folder, by project key: a session change counts toward the gate of its project's memory. */
+  private memoryDirs = new Map<string, string>();
   private readonly watched = new Map<string, WatchedSession>();
   private readonly queue: QueueItem[] = [];
   private running: { readonly item: QueueItem; readonly jobId: string; tokens: number } | null = null;
@@ -119,6 +123,8 @@ export class BackgroundJobScheduler {
   /** When the timer fires (ms), or Infinity when none is set. */
   private timerDue = Number.POSITIVE_INFINITY;
   private syncing: Promise<void> = Promise.resolve();
+  /** The memory folders whose gates the cache follows: those of the projects with reviewed dreams on. */
+  private gatesFollowed = new Set<string>();
   private readonly statusListeners = new Set<(status: BackgroundStatus) => void>();
 
   constructor(private readonly options: BackgroundJobSchedulerOptions) {
@@ -158,16 +164,17 @@ export class BackgroundJobScheduler {
   /** The settings, the day's budget, what runs and what waits. */
   async status(): Promise<BackgroundStatus> {
     const settings = await this.currentSettings();
+    const budget = await this.budget.status(settings.dailyTokenBudget, this.running?.tokens ?? 0);
     return {
       settings,
       active: this.active,
-      budget: await this.budget.status(settings.dailyTokenBudget, this.running?.tokens ?? 0),
+      budget,
       runningJobId: this.running?.jobId ?? null,
       waiting: this.queue.map((item): WaitingBackgroundJob => ({
         kind: item.kind,
         trigger: TRIGGER_OF[item.kind],
         label: item.label,
-        reason: this.budgetWait ? 'budget' : 'queued',
+        reason: budget.exhausted ? 'budget' : 'queued',
         since: item.since,
       })),
       problems: this.problems,
@@ -254,18 +261,20 @@ export class BackgroundJobScheduler {
    */
   sessionsChanged(update: SessionUpdate): void {
     if (!this.active || !this.settings) return;
-    const now = this.now().getTime();
-    const touched = new Map<string, ProjectRef>();
+    const touched = new Set<string>();
+    const note = (ref: ProjectRef, sessionId: string, mtimeMs: number | null): void => {
+      const memoryDir = this.memoryDirs.get(projectKey(ref));
+      if (memoryDir === undefined || !this.gates.has(memoryDir)) return;
+      this.gates.noteSession(memoryDir, sessionKey(ref, sessionId), mtimeMs);
+      touched.add(memoryDir);
+    };
     for (const entry of update.updated) {
-      const ref = { configRoot: entry.configRoot, slug: entry.slug };
-      if (this.gates.has(ref)) {
-        this.gates.noteSession(ref, entry.sessionId, Date.parse(entry.mtime));
-        touched.set(projectKey(ref), ref);
-      }
+      // A session whose file is gone (only its sub-agents are left) is no session file for Claude Code's count.
+      note(entry, entry.sessionId, entry.mainTranscript ? Date.parse(entry.mtime) : null);
       if (this.settings.autoExtraction.enabled) this.noteExtractionCandidate(entry);
     }
-    for (const key of update.removed) this.gates.noteSession(key, key.sessionId, null);
-    for (const [key, ref] of touched) if (this.mayBeOpen(ref, now)) void this.confirmDream(key, ref);
+    for (const key of update.removed) note(key, key.sessionId, null);
+    for (const memoryDir of touched) this.checkGate(memoryDir);
     // Jobs waiting for a new day look again: a timer is late after the computer slept.
     if (this.budgetWait && this.queue.length > 0) void this.pump();
   }
@@ -275,8 +284,16 @@ export class BackgroundJobScheduler {
     return this.settings?.autoDreamTurnedOff.some((record) => record.configRoot === configRoot) ?? false;
   }
 
-  private mayBeOpen(ref: ProjectRef, now: number): boolean {
-    return this.gates.mayBeOpen(ref, now, this.replacesAutoDream(ref.configRoot));
+  /** The in-memory check of a memory folder's gate, for each project with reviewed dreams on that uses it. */
+  private checkGate(memoryDir: string): void {
+    const now = this.now().getTime();
+    for (const project of this.followed.values()) {
+      if (project.memoryDir !== memoryDir) continue;
+      if (this.gates.mayBeOpen(memoryDir, project.configRoot, now, this.replacesAutoDream(project.configRoot))) {
+        void this.confirmDream(project);
+        return;
+      }
+    }
   }
 
   /** A settings file this app wrote (turning auto-dream off, or a revert of that): the gates of its root read it again. */
@@ -294,7 +311,7 @@ export class BackgroundJobScheduler {
     if (!this.active) return;
     for (const change of changes) {
       if (change.kind === 'consolidation-lock') {
-        for (const [key, project] of this.followed) if (project.memoryDir === change.memoryDir) void this.relock(key, project);
+        if (this.gates.has(change.memoryDir)) void this.relock(change.memoryDir);
       } else if (change.kind === 'settings') {
         const configRoot = [...this.followed.values()].find((p) => join(p.configRoot, 'settings.json') === change.path)?.configRoot;
         if (configRoot) void this.rereadRootSettings(configRoot);
@@ -309,58 +326,65 @@ export class BackgroundJobScheduler {
         if (!this.active) return;
         const settings = await this.currentSettings();
         const home = await this.options.home.getHome();
+        this.memoryDirs = new Map(home.projects.map((p) => [projectKey(p), p.memoryDir]));
         const next = new Map(home.projects.filter((p) => reviewedDreamsOn(settings, p)).map((p) => [projectKey(p), p]));
-        for (const [key, project] of this.followed) if (!next.has(key)) this.gates.dropProject(project);
-        const added = [...next].filter(([key]) => !this.followed.has(key));
-        const changed = added.length > 0 || next.size !== this.followed.size;
+        const changed = next.size !== this.followed.size || [...next.keys()].some((key) => !this.followed.has(key));
         this.followed = next;
-        for (const [key, project] of added) {
-          await this.seedGate(project);
-          if (this.mayBeOpen(project, this.now().getTime())) await this.confirmDream(key, project);
-        }
+        const needed = new Set([...next.values()].map((p) => p.memoryDir));
+        // Gates are read again on every resync: projects that share a memory folder may have come or gone.
+        for (const memoryDir of needed) await this.seedGate(memoryDir);
+        for (const memoryDir of this.gatesFollowed) if (!needed.has(memoryDir)) this.gates.dropGate(memoryDir);
+        this.gatesFollowed = needed;
+        for (const memoryDir of needed) this.checkGate(memoryDir);
         if (settings.autoExtraction.enabled) await this.seedExtractionCandidates();
         if (changed) this.emitStatus();
       })
       .catch((error: unknown) => this.problem(`Background jobs could not read the home: ${messageOf(error)}`));
   }
 
-  private async seedGate(project: ProjectSummary): Promise<void> {
-    const [lock, sessions, root] = await Promise.all([
-      readConsolidationLockStatus(project.memoryDir),
-      readSessionFileMtimes(project),
-      readRootGateSettings(project.configRoot),
-    ]);
-    this.gates.setRootSettings(project.configRoot, root);
-    this.gates.setProject(project, lock.lastConsolidatedAt === null ? 0 : Date.parse(lock.lastConsolidatedAt), sessions);
+  /** A memory folder's gate as on disk: its lock, the sessions of every project using it, the settings of their roots. */
+  private async seedGate(memoryDir: string): Promise<void> {
+    const users = await this.options.home.projectsUsingMemoryDir(memoryDir);
+    const lock = await readConsolidationLockStatus(memoryDir);
+    const sessions: [string, number][] = [];
+    for (const user of users) {
+      for (const [sessionId, mtimeMs] of await readSessionFileMtimes(user)) sessions.push([sessionKey(user, sessionId), mtimeMs]);
+    }
+    for (const configRoot of new Set(users.map((user) => user.configRoot)))
+      this.gates.setRootSettings(configRoot, await readRootGateSettings(configRoot));
+    this.gates.setGate(memoryDir, lock.lastConsolidatedAt === null ? 0 : Date.parse(lock.lastConsolidatedAt), sessions);
   }
 
-  private async relock(key: string, project: ProjectSummary): Promise<void> {
-    const lock = await readConsolidationLockStatus(project.memoryDir);
-    this.gates.setLastConsolidated(project, lock.lastConsolidatedAt === null ? 0 : Date.parse(lock.lastConsolidatedAt));
-    if (this.mayBeOpen(project, this.now().getTime())) await this.confirmDream(key, project);
+  private async relock(memoryDir: string): Promise<void> {
+    const lock = await readConsolidationLockStatus(memoryDir);
+    this.gates.setLastConsolidated(memoryDir, lock.lastConsolidatedAt === null ? 0 : Date.parse(lock.lastConsolidatedAt));
+    this.checkGate(memoryDir);
   }
 
   private async rereadRootSettings(configRoot: string): Promise<void> {
     this.gates.setRootSettings(configRoot, await readRootGateSettings(configRoot));
-    const now = this.now().getTime();
-    for (const [key, project] of this.followed) {
-      if (project.configRoot === configRoot && this.mayBeOpen(project, now)) await this.confirmDream(key, project);
-    }
+    for (const memoryDir of this.gatesFollowed) this.checkGate(memoryDir);
     this.emitStatus();
   }
 
   /** The in-memory gate looks open: read it on disk, and queue a dream when it really is. */
-  private async confirmDream(key: string, ref: ProjectRef): Promise<void> {
+  private async confirmDream(project: ProjectSummary): Promise<void> {
+    const key = dreamKey(project.memoryDir);
     if (this.confirming.has(key) || this.isQueuedOrRunning(key)) return;
     if ((this.retryAfter.get(key) ?? 0) > this.now().getTime()) return;
-    const project = this.followed.get(key);
-    if (!project) return;
     this.confirming.add(key);
     try {
-      const check = await reviewedDreamDue(project, this.options, { ignoreAutoDreamOff: this.replacesAutoDream(ref.configRoot) });
-      this.gates.setLastConsolidated(ref, check.lastConsolidatedMs);
+      const check = await reviewedDreamDue(project, this.options, { ignoreAutoDreamOff: this.replacesAutoDream(project.configRoot) });
+      this.gates.setLastConsolidated(project.memoryDir, check.lastConsolidatedMs);
       if (!check.due) return;
-      this.enqueue({ kind: 'dream', key, ref, label: project.path ?? project.displayName, since: this.now().toISOString() });
+      this.enqueue({
+        kind: 'dream',
+        key,
+        ref: { configRoot: project.configRoot, slug: project.slug },
+        memoryDir: project.memoryDir,
+        label: project.path ?? project.displayName,
+        since: this.now().toISOString(),
+      });
     } catch (error) {
       this.problem(`Could not read the dream gate of ${project.displayName}: ${messageOf(error)}`);
     } finally {
@@ -375,6 +399,7 @@ export class BackgroundJobScheduler {
     const key = sessionKey(ref, entry.sessionId);
     const mtimeMs = Date.parse(entry.mtime);
     const qualifies =
+      entry.mainTranscript &&
       mtimeMs >= Date.parse(settings.autoExtraction.since) &&
       entry.userPrompts >= settings.autoExtraction.minPrompts &&
       entry.memoryWrites.length === 0 &&
@@ -504,10 +529,7 @@ export class BackgroundJobScheduler {
       );
       if (item.kind === 'dream') this.retryAfter.set(item.key, this.now().getTime() + RETRY_AFTER_FAILURE_MS);
     }
-    if (item.kind === 'dream') {
-      const project = this.followed.get(item.key);
-      if (project) await this.relock(item.key, project);
-    }
+    if (item.kind === 'dream' && this.gates.has(item.memoryDir)) await this.relock(item.memoryDir);
   }
 
   private async startJob(item: QueueItem, tokensLeft: number): Promise<JobSummary> {
@@ -519,7 +541,7 @@ export class BackgroundJobScheduler {
       return jobs.startExtraction(source, { trigger: 'auto-extraction', maxTokens: tokensLeft });
     }
     // Read again: the gate may have closed while the job waited its turn.
-    const project = this.followed.get(item.key);
+    const project = this.followed.get(projectKey(item.ref));
     const options = { ignoreAutoDreamOff: this.replacesAutoDream(item.ref.configRoot) };
     if (!project || !(await reviewedDreamDue(project, this.options, options)).due)
       throw new CodedError('CONFLICT', 'The gate closed before the dream could start');

@@ -9,10 +9,10 @@ export interface RootGateSettings {
   readonly autoMemoryEnabled: boolean;
 }
 
-interface ProjectGate {
+interface MemoryGate {
   /** The lock's mtime (Claude Code's lastConsolidatedAt), 0 when there is no lock. */
   lastMs: number;
-  /** Each session file's mtime, by session id. */
+  /** The mtime of each session file of every project using the memory folder, by `sessionKey`. */
   readonly mtimes: Map<string, number>;
   /** How many of them are newer than `lastMs`, kept as sessions change so a check never walks them. */
   since: number;
@@ -22,36 +22,40 @@ export function projectKey(ref: ProjectRef): string {
   return `${ref.configRoot}\0${ref.slug}`;
 }
 
+/** A session of a project, unique across the projects that share one memory folder. */
+export function sessionKey(ref: ProjectRef, sessionId: string): string {
+  return `${ref.configRoot}\0${ref.slug}\0${sessionId}`;
+}
+
 /**
- * Claude Code's auto-dream gate (dreamGate.ts) kept in memory per project, so the check that runs on every
- * session change is a few comparisons instead of a stat of the lock, a read of settings.json and a listing of
- * the project's sessions. It only says when the gate may have opened; a real read of the gate confirms it.
- * A live lock holder needs no check here: it blocks only within an hour of the lock's mtime, and the time
- * gate already waits a day from that same mtime.
+ * Claude Code's auto-dream gate (dreamGate.ts) kept in memory per memory folder (a repository's sub-folders share
+ * its memory, and their sessions count toward its gate), so the check that runs on every session change is a few
+ * comparisons instead of a stat of the lock, a read of settings.json and a listing of the sessions. It only says
+ * when the gate may have opened; a real read of the gate confirms it. A live lock holder needs no check here: it
+ * blocks only within an hour of the lock's mtime, and the time gate already waits a day from that same mtime.
  */
 export class DreamGateCache {
-  private readonly projects = new Map<string, ProjectGate>();
+  private readonly gates = new Map<string, MemoryGate>();
   private readonly roots = new Map<string, RootGateSettings>();
 
-  /** Starts following a project from what its gate read on disk. */
-  setProject(ref: ProjectRef, lastMs: number, sessions: Iterable<readonly [string, number]>): void {
-    const mtimes = new Map(sessions);
-    const gate: ProjectGate = { lastMs, mtimes, since: 0 };
+  /** Starts following a memory folder from what was read on disk: its lock's mtime and every session using it. */
+  setGate(memoryDir: string, lastMs: number, sessions: Iterable<readonly [string, number]>): void {
+    const gate: MemoryGate = { lastMs, mtimes: new Map(sessions), since: 0 };
     this.recount(gate);
-    this.projects.set(projectKey(ref), gate);
+    this.gates.set(memoryDir, gate);
   }
 
-  dropProject(ref: ProjectRef): void {
-    this.projects.delete(projectKey(ref));
+  dropGate(memoryDir: string): void {
+    this.gates.delete(memoryDir);
   }
 
-  has(ref: ProjectRef): boolean {
-    return this.projects.has(projectKey(ref));
+  has(memoryDir: string): boolean {
+    return this.gates.has(memoryDir);
   }
 
   /** The lock moved (a dream ran or rolled back): sessions are counted again from its new mtime. */
-  setLastConsolidated(ref: ProjectRef, lastMs: number): void {
-    const gate = this.projects.get(projectKey(ref));
+  setLastConsolidated(memoryDir: string, lastMs: number): void {
+    const gate = this.gates.get(memoryDir);
     if (!gate || gate.lastMs === lastMs) return;
     gate.lastMs = lastMs;
     this.recount(gate);
@@ -61,33 +65,34 @@ export class DreamGateCache {
     this.roots.set(configRoot, settings);
   }
 
-  /** A session file of a followed project changed (its new mtime) or went away (null); others are ignored. */
-  noteSession(ref: ProjectRef, sessionId: string, mtimeMs: number | null): void {
-    const gate = this.projects.get(projectKey(ref));
+  /** A session file using a followed memory folder changed (its new mtime) or went away (null); others are ignored. */
+  noteSession(memoryDir: string, key: string, mtimeMs: number | null): void {
+    const gate = this.gates.get(memoryDir);
     if (!gate) return;
-    const before = gate.mtimes.get(sessionId);
+    const before = gate.mtimes.get(key);
     if (before !== undefined && before > gate.lastMs) gate.since--;
     if (mtimeMs === null) {
-      gate.mtimes.delete(sessionId);
+      gate.mtimes.delete(key);
       return;
     }
-    gate.mtimes.set(sessionId, mtimeMs);
+    gate.mtimes.set(key, mtimeMs);
     if (mtimeMs > gate.lastMs) gate.since++;
   }
 
   /**
-   * Whether the gate may be open now: auto memory on, auto-dream not turned off (unless `ignoreAutoDreamOff`: the
-   * app turned it off for reviewed dreams), a day and five sessions since the last consolidation.
+   * Whether the gate of a memory folder may be open now, as a project of `configRoot` sees it: auto memory on,
+   * auto-dream not turned off (unless `ignoreAutoDreamOff`: the app turned it off for reviewed dreams), a day and
+   * five sessions since the last consolidation.
    */
-  mayBeOpen(ref: ProjectRef, now: number, ignoreAutoDreamOff = false): boolean {
-    const gate = this.projects.get(projectKey(ref));
+  mayBeOpen(memoryDir: string, configRoot: string, now: number, ignoreAutoDreamOff = false): boolean {
+    const gate = this.gates.get(memoryDir);
     if (!gate) return false;
-    const root = this.roots.get(ref.configRoot);
+    const root = this.roots.get(configRoot);
     if (root && (!root.autoMemoryEnabled || (root.autoDreamEnabled === false && !ignoreAutoDreamOff))) return false;
     return now - gate.lastMs >= MIN_HOURS * HOUR_MS && gate.since >= MIN_SESSIONS;
   }
 
-  private recount(gate: ProjectGate): void {
+  private recount(gate: MemoryGate): void {
     let since = 0;
     for (const mtime of gate.mtimes.values()) if (mtime > gate.lastMs) since++;
     gate.since = since;

@@ -1,4 +1,5 @@
 import { promises as fs } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BackgroundStatus, ReviewInboxChange } from '../../../shared/jobs/backgroundJobs';
@@ -164,6 +165,35 @@ describe('reviewed dreams on Claude Code’s schedule', () => {
     expect(lock?.body).toBe('');
     expect(lock!.mtimeMs).toBeGreaterThan(consolidated + HOUR);
     expect(await world.engine.inbox.list()).toEqual([]);
+  });
+
+  it('counts sessions of the repository’s sub-folders, which share its memory, toward the gate', async () => {
+    world = await createJobWorld({ watch: true });
+    const consolidated = Date.now() - 36 * HOUR;
+    await world.project.lock({ body: '', mtime: new Date(consolidated).toISOString() });
+    await mkdir(join(world.home.workPath('shop'), '.git'), { recursive: true });
+    const api = world.home.project(join(world.home.workPath('shop'), 'services', 'api'));
+    const apiSessions = [];
+    for (let i = 0; i < 4; i++) apiSessions.push(await api.session({ turns: 1 }));
+    // One session of the root and three of services/api since the last consolidation: four.
+    const touch = (file: string, ms: number) => fs.utimes(file, new Date(ms), new Date(ms));
+    for (const [index, session] of world.sessions.entries()) await touch(session.file, consolidated + (index === 0 ? 1 : -1) * HOUR);
+    for (const [index, session] of apiSessions.entries()) await touch(session.file, consolidated + (index < 3 ? 1 : -1) * HOUR);
+    await world.engine.ready;
+    await world.engine.home.refresh();
+    await turnOnForProject(world);
+    expect((await world.engine.jobs.dreamGate(world.ref)).sessionsSince).toBe(4);
+    expect(await world.engine.jobs.listJobs()).toEqual([]);
+
+    // Work goes on in services/api: the fifth session since opens the root's gate.
+    world.fake.enqueue(textTurn('Nothing needed changing.'));
+    await fs.appendFile(
+      apiSessions[3].file,
+      `${JSON.stringify({ type: 'system', subtype: 'turn_duration', timestamp: new Date().toISOString() })}\n`,
+    );
+    const record = await scheduledJob(world);
+    expect(record.status).toBe('ready');
+    expect(record.target.memoryDir).toBe(world.project.memoryDir);
   });
 
   it('rolls the lock back exactly as Claude Code does when the dream fails: prior mtime, empty body', async () => {
