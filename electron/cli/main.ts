@@ -26,8 +26,9 @@ Commands:
   agents [--json]                             List agent memory in the user, project and local scopes, with snapshot status
   snapshot --agent TYPE --project SLUG (--create | --initialize | --replace) [--scope project|local] [--dry-run]
                                               Create a project agent's memory snapshot, or initialise/replace its memory from it
-  dream --project SLUG [--json] [--apply]     Consolidate a project's memory with the model; prints the proposed changes
-  extract --session ID [--turns A-B] [--json] [--apply]
+  dream --project SLUG [--via claude-code|api] [--json] [--apply]
+                                              Consolidate a project's memory with the model; prints the proposed changes
+  extract --session ID [--turns A-B] [--via claude-code|api] [--json] [--apply]
                                               Replay memory extraction over a session; prints the proposed changes
   transcript <sessionId> [--json | --html] [--agent ID]
                                               A session's live branch: Markdown, HTML, or normalised entries as JSON
@@ -42,7 +43,9 @@ Commands:
 Environment:
   CLAUDE_CONFIG_DIR   Claude Code's config folder(s), comma-separated (default ~/.claude)
   CCMEM_DATA_DIR      Where this app keeps its own data
-  ANTHROPIC_API_KEY   The key dream and extract use; ANTHROPIC_BASE_URL points them at a proxy
+  ANTHROPIC_API_KEY   The key dream and extract use with --via api (the default when it is set); ANTHROPIC_BASE_URL
+                      points them at a proxy. Without a key they run through Claude Code (your own claude, logged in)
+  CCMEM_CLAUDE_PATH   The claude that --via claude-code runs (default: the one on the PATH)
 `;
 
 const COMMANDS: Readonly<Record<string, (argv: readonly string[], io: CliIo) => Promise<number>>> = {

@@ -15,6 +15,7 @@ import type {
   JobTargetInfo,
   ProposalDecision,
 } from '../../../shared/jobs/jobTypes';
+import type { JobStartOptions } from '../../../shared/jobs/llmSettings';
 import type { ProjectRef, ProjectSummary } from '../../../shared/model/home';
 import { CodedError } from '../../../shared/result';
 import { SafeWriter } from '../fs/safeWriter';
@@ -27,6 +28,7 @@ import { INDEX_FILE_NAME } from '../memory/memoryFolderScan';
 import type { LlmSession, LlmSettingsService } from '../settings/LlmSettingsService';
 import { runAgentLoop, type AgentLoopResult, type LoopLimits } from './agentLoop';
 import { applyProposals } from './applyProposals';
+import { runClaudeCodeLoop } from './claudeCodeLoop';
 import { readDreamGate } from './dreamGate';
 import { dreamKickoff, dreamSystemPrompt } from './dreamPrompt';
 import { extractionKickoff, extractionSystemPrompt } from './extractionPrompt';
@@ -158,13 +160,17 @@ export class JobService {
     });
   }
 
-  async startDream(target: JobTarget): Promise<JobSummary> {
+  /**
+   * Starts a dream over one memory folder and returns at once; `via` picks the backend (default: the one Settings
+   * chose). Fails with FORBIDDEN when that backend cannot run, CONFLICT when a job already works on that memory.
+   */
+  async startDream(target: JobTarget, options: JobStartOptions = {}): Promise<JobSummary> {
     const info = await this.resolveTarget(target);
-    return this.exclusive(info.memoryDir, () => this.launchDream(target, info));
+    return this.exclusive(info.memoryDir, () => this.launchDream(target, info, options));
   }
 
-  private async launchDream(target: JobTarget, info: JobTargetInfo): Promise<JobSummary> {
-    const session = await this.options.llm.openSession();
+  private async launchDream(target: JobTarget, info: JobTargetInfo, options: JobStartOptions): Promise<JobSummary> {
+    const session = await this.options.llm.openSession(options.via);
     const limits = this.limits.dream;
     const system = dreamSystemPrompt({ hasTranscripts: info.transcriptDir !== null, maxTurns: limits.maxTurns });
     const overlay = new StagingOverlay(await readMemoryBaseline(info.memoryDir));
@@ -186,7 +192,7 @@ export class JobService {
 
   async estimateExtraction(source: ExtractionSource): Promise<ExtractionEstimate> {
     const { project, sessions } = await this.extractionInput(source);
-    const { model } = await this.options.llm.getView();
+    const model = await this.options.llm.model();
     const limits = this.limits.extraction;
     const overlay = new StagingOverlay(await readMemoryBaseline(project.memoryDir));
     const overhead = tokensOf(extractionSystemPrompt({ maxTurns: limits.maxTurns }) + memoryManifest(overlay) + JSON.stringify(JOB_TOOLS));
@@ -211,16 +217,18 @@ export class JobService {
     };
   }
 
-  async startExtraction(source: ExtractionSource): Promise<JobSummary> {
+  /** Starts an extraction replay and returns at once; `via` as for `startDream`. */
+  async startExtraction(source: ExtractionSource, options: JobStartOptions = {}): Promise<JobSummary> {
     const input = await this.extractionInput(source);
-    return this.exclusive(input.info.memoryDir, () => this.launchExtraction(source, input));
+    return this.exclusive(input.info.memoryDir, () => this.launchExtraction(source, input, options));
   }
 
   private async launchExtraction(
     source: ExtractionSource,
     { project, sessions, info }: { project: ProjectSummary; sessions: DigestSession[]; info: JobTargetInfo },
+    options: JobStartOptions,
   ): Promise<JobSummary> {
-    const session = await this.options.llm.openSession();
+    const session = await this.options.llm.openSession(options.via);
     const limits = this.limits.extraction;
     const system = extractionSystemPrompt({ maxTurns: limits.maxTurns });
     const overlay = new StagingOverlay(await readMemoryBaseline(project.memoryDir));
@@ -237,6 +245,7 @@ export class JobService {
           part++;
           // A chunk that does not finish leaves nothing staged: only completed passes are kept.
           const checkpoint = overlay.checkpoint();
+          const citations = job.toolbox.evidence.checkpoint();
           try {
             const kickoff = extractionKickoff({
               manifest: memoryManifest(overlay),
@@ -257,6 +266,7 @@ export class JobService {
             }
           } catch (error) {
             overlay.restore(checkpoint);
+            job.toolbox.evidence.restore(citations);
             throw error;
           }
         }
@@ -274,8 +284,7 @@ export class JobService {
     limits: Omit<LoopLimits, 'maxCostUsd'>,
   ): Promise<AgentLoopResult> {
     const turnsBefore = job.draft.turns;
-    return runAgentLoop({
-      client: session.client,
+    const loop = {
       model: session.model,
       system,
       kickoff,
@@ -284,12 +293,15 @@ export class JobService {
       meter: job.meter,
       limits: { ...limits, maxCostUsd: session.maxCostUsdPerJob },
       signal: job.controller.signal,
-      onProgress: (turn) => {
+      onProgress: (turn: number) => {
         job.draft.turns = turnsBefore + turn;
         job.draft.loopTurn = turn;
         this.emitProgress(job);
       },
-    });
+    };
+    return session.backend === 'claude-code'
+      ? runClaudeCodeLoop({ ...loop, claude: session.claude })
+      : runAgentLoop({ ...loop, client: session.client });
   }
 
   async cancel(jobId: string): Promise<JobSummary> {
@@ -449,6 +461,7 @@ export class JobService {
         target: spec.target,
         source: spec.source,
         createdAt: createdAt.toISOString(),
+        via: spec.session.backend,
         model: spec.session.model,
         promptHash: sha256(`${spec.system}\n${JSON.stringify(JOB_TOOLS)}`),
       },
@@ -463,7 +476,11 @@ export class JobService {
         chunks: spec.chunks,
       },
       controller: new AbortController(),
-      meter: new UsageMeter(spec.session.model),
+      // A Claude subscription is counted in tokens, not dollars.
+      meter: new UsageMeter(
+        spec.session.model,
+        spec.session.backend === 'claude-code' && spec.session.claude.billing === 'subscription' ? 'subscription' : 'list-price',
+      ),
       toolbox: new JobToolbox({ memoryDir: spec.target.memoryDir, transcriptDir: spec.target.transcriptDir }, spec.overlay, spec.kind),
       done: new Promise<JobRecord>((resolve) => (settle = resolve)),
     };
@@ -498,7 +515,10 @@ export class JobService {
 
   private snapshot(job: RunningJob): JobRecord {
     const { loopTurn: _loopTurn, ...draft } = job.draft;
-    const proposals = draft.status === 'running' ? [] : job.toolbox.overlay.changes().map(toProposal);
+    const proposals =
+      draft.status === 'running'
+        ? []
+        : job.toolbox.overlay.changes().map((change) => ({ ...toProposal(change), evidence: job.toolbox.evidence.citationsFor(change.path) }));
     const refused = job.toolbox.refused();
     return {
       ...job.base,

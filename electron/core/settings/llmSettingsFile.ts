@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_MAX_COST_USD_PER_JOB, DEFAULT_MODEL } from '../../../shared/jobs/llmSettings';
+import { DEFAULT_MAX_COST_USD_PER_JOB, DEFAULT_MODEL, LLM_BACKEND_CHOICES, type LlmBackendChoice } from '../../../shared/jobs/llmSettings';
 import { replaceFileAtomically } from '../fs/replaceFileAtomically';
 
 /** The non-secret LLM settings, kept under `llm` in `<dataDir>/settings.json`. */
@@ -8,6 +8,9 @@ export interface StoredLlmSettings {
   readonly model: string;
   readonly baseUrl: string | null;
   readonly maxCostUsdPerJob: number;
+  readonly backend: LlmBackendChoice;
+  /** The `claude` to run when `CCMEM_CLAUDE_PATH` names none; null: the one on the PATH. */
+  readonly claudePath: string | null;
 }
 
 const SETTINGS_FILE_NAME = 'settings.json';
@@ -17,6 +20,8 @@ const DEFAULT_LLM_SETTINGS: StoredLlmSettings = {
   model: DEFAULT_MODEL,
   baseUrl: null,
   maxCostUsdPerJob: DEFAULT_MAX_COST_USD_PER_JOB,
+  backend: 'auto',
+  claudePath: null,
 };
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -47,12 +52,23 @@ export async function readLlmSettings(dataDir: string): Promise<StoredLlmSetting
       typeof llm.maxCostUsdPerJob === 'number' && Number.isFinite(llm.maxCostUsdPerJob) && llm.maxCostUsdPerJob > 0
         ? llm.maxCostUsdPerJob
         : DEFAULT_LLM_SETTINGS.maxCostUsdPerJob,
+    backend: LLM_BACKEND_CHOICES.find((choice) => choice === llm.backend) ?? DEFAULT_LLM_SETTINGS.backend,
+    claudePath: typeof llm.claudePath === 'string' && llm.claudePath !== '' ? llm.claudePath : null,
   };
 }
 
 /** Saves the LLM settings atomically (temp file + rename), keeping every other key of settings.json. */
 export async function writeLlmSettings(dataDir: string, settings: StoredLlmSettings): Promise<void> {
   const current = await readSettingsObject(dataDir);
-  const next = { ...current, llm: { model: settings.model, baseUrl: settings.baseUrl, maxCostUsdPerJob: settings.maxCostUsdPerJob } };
+  const next = {
+    ...current,
+    llm: {
+      model: settings.model,
+      baseUrl: settings.baseUrl,
+      maxCostUsdPerJob: settings.maxCostUsdPerJob,
+      backend: settings.backend,
+      claudePath: settings.claudePath,
+    },
+  };
   await replaceFileAtomically(join(dataDir, SETTINGS_FILE_NAME), `${JSON.stringify(next, null, 2)}\n`);
 }

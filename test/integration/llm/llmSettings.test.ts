@@ -35,6 +35,10 @@ describe('LLM settings', () => {
       maxCostUsdPerJob: 2,
       keySource: 'none',
       keyPersistence: 'session',
+      backend: 'auto',
+      effectiveBackend: null,
+      claudePath: null,
+      claudeCode: { found: false, message: 'No claude on the PATH; install Claude Code or give its path in Settings (or CCMEM_CLAUDE_PATH)' },
     });
     await service.setApiKey(TYPED_KEY);
     const view = await service.update({
@@ -51,7 +55,13 @@ describe('LLM settings', () => {
     expect(JSON.stringify(view)).not.toContain(TYPED_KEY);
     const file = await readFile(join(dataDir, 'settings.json'), 'utf8');
     expect(JSON.parse(file)).toEqual({
-      llm: { model: 'claude-haiku-4-5', baseUrl: 'https://proxy.example.com/anthropic', maxCostUsdPerJob: 0.5 },
+      llm: {
+        model: 'claude-haiku-4-5',
+        baseUrl: 'https://proxy.example.com/anthropic',
+        maxCostUsdPerJob: 0.5,
+        backend: 'auto',
+        claudePath: null,
+      },
     });
     expect(file).not.toContain(TYPED_KEY);
   });
