@@ -31,7 +31,6 @@ interface AnswerTally {
 interface CapReached {
   readonly reason: JobStopReason;
   readonly answerId: string;
-  readonly pending: Set<string>;
 }
 
 function record(value: unknown): Record<string, unknown> | null {
@@ -59,13 +58,20 @@ function errorKind(result: Record<string, unknown>): LlmErrorKind {
   return 'server';
 }
 
+/** What a tool call gets once the job has stopped taking calls (a cap was reached). */
+const CAP_REACHED = { content: 'The job reached its cap; this call was not run.', isError: true } as const;
+
 /**
  * Runs one model loop of a job through the user's Claude Code instead of the API: the same prompts, the same six
  * tools over the job's staging overlay (served to Claude Code over MCP from this process), the same caps. Claude
  * Code runs the turns; this watches its stream for progress and usage, and stops it (its whole process group) on
- * cancel or when a cap would be passed. The token and spending caps are checked as each answer arrives: the tool
- * calls of that answer still run, then Claude Code is stopped before it can make another call, unless it already
- * had (at most one call past the cap). Usage and cost come from Claude Code's own result message when it finishes.
+ * cancel or when a cap would be passed.
+ *
+ * The token and spending caps are checked as each answer arrives, as the API loop checks them before each call:
+ * the tool calls of that answer still run, then Claude Code is stopped while it waits for the last result, so it
+ * cannot make another call. Should the answer's calls all have finished before its usage was seen, Claude Code is
+ * stopped at once; a call it already started counts, and its tool calls are refused. Usage and cost come from
+ * Claude Code's own result message when it finishes.
  */
 export async function runClaudeCodeLoop(options: ClaudeCodeLoopOptions): Promise<AgentLoopResult> {
   const { claude, limits, meter, toolbox, signal } = options;
@@ -74,6 +80,8 @@ export async function runClaudeCodeLoop(options: ClaudeCodeLoopOptions): Promise
   let server: McpToolServer | null = null;
   let run: ClaudeCodeRun | null = null;
   const answers = new Map<string, AnswerTally>();
+  /** Tool calls this loop ran to the end, by the model's id for them. */
+  const completed = new Set<string>();
   const estimated = { inputTokens: 0, outputTokens: 0 };
   let finalText = '';
   let result: Record<string, unknown> | null = null;
@@ -87,6 +95,9 @@ export async function runClaudeCodeLoop(options: ClaudeCodeLoopOptions): Promise
     stoppedForCap = true;
     run?.stop();
   };
+
+  /** Whether every tool call of the answer that reached the cap has run. */
+  const capAnswerDone = (reached: CapReached) => [...(answers.get(reached.answerId)?.toolUses ?? [])].every((id) => completed.has(id));
 
   const addEstimate = (usage: LlmUsage) => {
     meter.add(usage);
@@ -112,11 +123,6 @@ export async function runClaudeCodeLoop(options: ClaudeCodeLoopOptions): Promise
   const onAnswer = (message: Record<string, unknown>) => {
     const answer = record(message.message);
     if (!answer || typeof answer.id !== 'string' || answer.model === '<synthetic>') return;
-    if (cap && answer.id !== cap.answerId) {
-      // The next call already happened: stop before its tools run.
-      stopForCap();
-      return;
-    }
     let tally = answers.get(answer.id);
     if (!tally) {
       tally = { input: usageOf(answer.usage).inputTokens, outputChars: 0, reportedOutput: 0, toolUses: new Set() };
@@ -132,12 +138,13 @@ export async function runClaudeCodeLoop(options: ClaudeCodeLoopOptions): Promise
     addEstimate({ inputTokens: 0, outputTokens: Math.max(tally.reportedOutput, Math.ceil(tally.outputChars / 4)) - before });
     for (const block of content) {
       if (block?.type === 'text' && typeof block.text === 'string' && block.text.trim() !== '') finalText = block.text.trim();
-      if (block?.type === 'tool_use' && typeof block.id === 'string') {
-        tally.toolUses.add(block.id);
-        cap?.pending.add(block.id);
-      }
+      if (block?.type === 'tool_use' && typeof block.id === 'string') tally.toolUses.add(block.id);
     }
-    if (cap) return;
+    if (cap) {
+      // A call past the cap happened after all: counted above, stopped here.
+      if (answer.id !== cap.answerId) stopForCap();
+      return;
+    }
     // The next call sends this whole conversation again, and more.
     const nextInput = tally.input + Math.ceil(tally.outputChars / 4);
     let reason: JobStopReason | null = null;
@@ -146,25 +153,41 @@ export async function runClaudeCodeLoop(options: ClaudeCodeLoopOptions): Promise
       const projected = meter.costAfter({ inputTokens: nextInput, outputTokens: limits.maxOutputTokensPerTurn });
       if (projected !== null && projected > limits.maxCostUsd) reason = 'cost-cap';
     }
-    if (reason) cap = { reason, answerId: answer.id, pending: new Set(tally.toolUses) };
+    if (!reason) return;
+    cap = { reason, answerId: answer.id };
+    if (tally.toolUses.size > 0 && capAnswerDone(cap)) stopForCap();
   };
 
-  const onToolResults = (message: Record<string, unknown>) => {
-    options.onProgress(answers.size);
-    if (!cap) return;
-    const content = record(message.message)?.content;
-    for (const block of Array.isArray(content) ? content.map(record) : []) {
-      if (block?.type === 'tool_result' && typeof block.tool_use_id === 'string') cap.pending.delete(block.tool_use_id);
+  /** Runs one tool call of Claude Code's, in turn; past a cap only the calls of the answer that reached it run. */
+  const callTool = async (name: string, input: unknown, toolUseId: string | null) => {
+    const reached = cap as CapReached | null;
+    if (reached && !(toolUseId !== null && answers.get(reached.answerId)?.toolUses.has(toolUseId))) {
+      stopForCap();
+      return CAP_REACHED;
     }
-    if (cap.pending.size === 0) stopForCap();
+    const outcome = await toolbox.run(name, input, signal);
+    if (toolUseId !== null) completed.add(toolUseId);
+    const after = cap as CapReached | null;
+    if (after && capAnswerDone(after)) {
+      // The last result is never sent: Claude Code waits for it until it is stopped, and makes no further call.
+      stopForCap();
+      return new Promise<never>(() => undefined);
+    }
+    return outcome;
+  };
+
+  const onToolResults = () => {
+    options.onProgress(answers.size);
+    const reached = cap as CapReached | null;
+    if (reached && capAnswerDone(reached)) stopForCap();
   };
 
   try {
     server = await startMcpToolServer({
       name: JOB_MCP_SERVER,
       tools: options.tools,
-      call: (name, input) => {
-        const next = queue.then(() => toolbox.run(name, input, signal));
+      call: (name, input, toolUseId) => {
+        const next = queue.then(() => callTool(name, input, toolUseId));
         queue = next.catch(() => undefined);
         return next;
       },
@@ -185,7 +208,7 @@ export async function runClaudeCodeLoop(options: ClaudeCodeLoopOptions): Promise
       onMessage: (message) => {
         if (message.type === 'system' && message.subtype === 'init') checkInit(message);
         else if (message.type === 'assistant' && message.parent_tool_use_id == null) onAnswer(message);
-        else if (message.type === 'user') onToolResults(message);
+        else if (message.type === 'user') onToolResults();
         else if (message.type === 'result') result = message;
       },
     });

@@ -90,12 +90,12 @@ function run(path: string, args: readonly string[], env: NodeJS.ProcessEnv, cwd:
   });
 }
 
-/** `claude --version`'s first line (e.g. `2.1.328 (Claude Code)`), or throws with what went wrong. */
+/** The version `claude --version` prints (`2.1.328` of `2.1.328 (Claude Code)`), or throws with what went wrong. */
 export async function claudeCodeVersion(path: string, env: NodeJS.ProcessEnv, cwd: string): Promise<string> {
   const { code, stdout, stderr } = await run(path, ['--version'], env, cwd);
   const line = stdout.split('\n')[0]?.trim() ?? '';
   if (code !== 0 || line === '') throw new Error(`${path} --version failed${stderr.trim() ? `: ${stderr.trim().slice(0, 300)}` : ''}`);
-  return line.slice(0, 200);
+  return /^\d+\.\d+\S*/.exec(line)?.[0] ?? line.slice(0, 200);
 }
 
 /**

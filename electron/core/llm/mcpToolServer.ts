@@ -6,8 +6,17 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { LlmToolDefinition } from './llmTypes';
 
-/** Runs one tool call; the answer goes back to the model as the tool's result. */
-export type McpToolCall = (name: string, input: unknown) => Promise<{ readonly content: string; readonly isError: boolean }>;
+/**
+ * Runs one tool call; the answer goes back to the model as the tool's result. `toolUseId` is the model's id for
+ * the call when the client sends it (Claude Code does, as `_meta["claudecode/toolUseId"]`), else null.
+ */
+export type McpToolCall = (
+  name: string,
+  input: unknown,
+  toolUseId: string | null,
+) => Promise<{ readonly content: string; readonly isError: boolean }>;
+
+const TOOL_USE_ID_META = 'claudecode/toolUseId';
 
 export interface McpToolServerOptions {
   /** The server's name; Claude Code shows its tools to the model as `mcp__<name>__<tool>`. */
@@ -61,7 +70,8 @@ export async function startMcpToolServer(options: McpToolServerOptions): Promise
       tools: options.tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.input_schema })),
     }));
     server.setRequestHandler(CallToolRequestSchema, async (request) => {
-      const outcome = await options.call(request.params.name, request.params.arguments ?? {});
+      const toolUseId = request.params._meta?.[TOOL_USE_ID_META];
+      const outcome = await options.call(request.params.name, request.params.arguments ?? {}, typeof toolUseId === 'string' ? toolUseId : null);
       return { content: [{ type: 'text' as const, text: outcome.content }], isError: outcome.isError };
     });
     return server;

@@ -1,4 +1,3 @@
-import { promises as fs } from 'node:fs';
 import { isAbsolute, join, win32 } from 'node:path';
 import type {
   ApiKeySource,
@@ -19,6 +18,7 @@ import {
   type ClaudeCodeLookup,
 } from '../llm/claudeCodeCli';
 import { probeClaudeCode } from '../llm/claudeCodeProbe';
+import { createRunFolder } from '../llm/claudeCodeProcess';
 import { LlmError, type LlmClient } from '../llm/llmTypes';
 import { readLlmSettings, writeLlmSettings, type StoredLlmSettings } from './llmSettingsFile';
 
@@ -26,9 +26,6 @@ function isAbsolutePath(path: string): boolean {
   return isAbsolute(path) || win32.isAbsolute(path);
 }
 
-function mkdirPrivate(dir: string): Promise<unknown> {
-  return fs.mkdir(dir, { recursive: true, mode: 0o700 });
-}
 import type { SecretStore } from './secretStore';
 
 export interface LlmEnvironment {
@@ -246,15 +243,14 @@ export class LlmSettingsService {
   private async openClaudeCodeSession(stored: StoredLlmSettings, lookup: ClaudeCodeLookup): Promise<LlmSession> {
     if (!lookup.found) throw new CodedError('FORBIDDEN', `Claude Code was not found: ${lookup.message}`);
     const { path } = lookup.location;
-    await mkdirPrivate(this.runsDir);
-    let version: string;
-    try {
-      version = await claudeCodeVersion(path, this.claudeEnv, this.runsDir);
-    } catch (error) {
-      throw new CodedError('FORBIDDEN', `Claude Code at ${path} does not run: ${(error as Error).message}`);
-    }
-    const auth = await claudeCodeAuth(path, this.claudeEnv, this.runsDir).catch((error: unknown) => {
-      throw new CodedError('FORBIDDEN', `Cannot tell whether Claude Code is logged in: ${(error as Error).message}`);
+    const { version, auth } = await this.inRunFolder(async (env, cwd) => {
+      const version = await claudeCodeVersion(path, env, cwd).catch((error: unknown) => {
+        throw new CodedError('FORBIDDEN', `Claude Code at ${path} does not run: ${(error as Error).message}`);
+      });
+      const auth = await claudeCodeAuth(path, env, cwd).catch((error: unknown) => {
+        throw new CodedError('FORBIDDEN', `Cannot tell whether Claude Code is logged in: ${(error as Error).message}`);
+      });
+      return { version, auth };
     });
     if (!auth.loggedIn || auth.billing === null) {
       throw new CodedError('FORBIDDEN', 'Claude Code is not logged in: run `claude` and sign in with /login, or use an API key');
@@ -267,16 +263,24 @@ export class LlmSettingsService {
     };
   }
 
+  /** Runs quick `claude` commands in a private run folder, as jobs run, so they leave nothing behind either. */
+  private async inRunFolder<T>(work: (env: NodeJS.ProcessEnv, cwd: string) => Promise<T>): Promise<T> {
+    const folder = await createRunFolder(this.runsDir);
+    try {
+      return await work(claudeCodeEnv(this.claudeEnv, folder.env), folder.cwd);
+    } finally {
+      await folder.dispose();
+    }
+  }
+
   /** What Settings shows about Claude Code: where it is, its version, and how it is logged in. */
   private async claudeCodeStatus(stored: StoredLlmSettings): Promise<ClaudeCodeStatus> {
     const lookup = await this.locate(stored);
     if (!lookup.found) return { found: false, message: lookup.message };
     const { path, source } = lookup.location;
-    await mkdirPrivate(this.runsDir);
-    const [version, auth] = await Promise.allSettled([
-      claudeCodeVersion(path, this.claudeEnv, this.runsDir),
-      claudeCodeAuth(path, this.claudeEnv, this.runsDir),
-    ]);
+    const [version, auth] = await this.inRunFolder((env, cwd) =>
+      Promise.allSettled([claudeCodeVersion(path, env, cwd), claudeCodeAuth(path, env, cwd)]),
+    );
     const problems = [version, auth].flatMap((settled) => (settled.status === 'rejected' ? [(settled.reason as Error).message] : []));
     return {
       found: true,
