@@ -44,7 +44,8 @@ function describeRecord(record: JobRecord): string {
     lines.push('', `${record.refusedCount} change(s) refused:`);
     for (const refused of record.refused) lines.push(`  ${refused.kind} ${refused.path}: ${refused.reason}`);
   }
-  const cost = record.costUsd !== null ? `$${record.costUsd.toFixed(4)}` : record.via === 'claude-code' ? 'no dollar cost shown' : 'unknown cost';
+  const cost =
+    record.costUsd !== null ? `$${record.costUsd.toFixed(4)}` : record.via === 'claude-code' ? 'no dollar cost shown' : 'unknown cost';
   const via = record.via === 'claude-code' ? ' through Claude Code' : '';
   lines.push('', `Tokens: ${record.usage.input} in, ${record.usage.output} out (${cost}, ${record.model}${via}).`);
   return `${lines.join('\n')}\n`;

@@ -518,7 +518,9 @@ export class JobService {
     const proposals =
       draft.status === 'running'
         ? []
-        : job.toolbox.overlay.changes().map((change) => ({ ...toProposal(change), evidence: job.toolbox.evidence.citationsFor(change.path) }));
+        : job.toolbox.overlay
+            .changes()
+            .map((change) => ({ ...toProposal(change), evidence: job.toolbox.evidence.citationsFor(change.path) }));
     const refused = job.toolbox.refused();
     return {
       ...job.base,

@@ -228,11 +228,17 @@ export async function runClaudeCodeLoop(options: ClaudeCodeLoopOptions): Promise
       if (capped) return { finalText, stopReason: capped.reason };
       if (final.subtype === 'error_max_turns') return { finalText, stopReason: 'turn-cap' };
       if (final.is_error === true) throw new LlmError(errorKind(final), `Claude Code: ${resultError(final)}`);
-      return { finalText: typeof final.result === 'string' && final.result.trim() !== '' ? final.result.trim() : finalText, stopReason: null };
+      return {
+        finalText: typeof final.result === 'string' && final.result.trim() !== '' ? final.result.trim() : finalText,
+        stopReason: null,
+      };
     }
     if (capped) return { finalText, stopReason: capped.reason };
     const how = exit.code !== null ? `exit code ${exit.code}` : `signal ${exit.signal ?? 'unknown'}`;
-    throw new LlmError('connection', `Claude Code stopped without finishing (${how}): ${exit.stderrTail.trim().slice(-500) || 'no output'}`);
+    throw new LlmError(
+      'connection',
+      `Claude Code stopped without finishing (${how}): ${exit.stderrTail.trim().slice(-500) || 'no output'}`,
+    );
   } finally {
     run?.stop();
     await run?.exited;

@@ -104,11 +104,20 @@ export class EvidenceLedger {
     for (const citation of citations) {
       const evidence = await this.check(citation, signal);
       if (!evidence.verified) failed.push(`${citation.source}:${citation.line}: ${evidence.problem ?? 'not verified'}`);
-      const known = list.some((e) => e.sessionId === evidence.sessionId && e.agentId === evidence.agentId && e.file === evidence.file && e.line === evidence.line && e.text === evidence.text);
+      const known = list.some(
+        (e) =>
+          e.sessionId === evidence.sessionId &&
+          e.agentId === evidence.agentId &&
+          e.file === evidence.file &&
+          e.line === evidence.line &&
+          e.text === evidence.text,
+      );
       if (!known && list.length < MAX_CITATIONS_PER_FILE) list.push(evidence);
     }
     this.byPath.set(rel, list);
-    return failed.length === 0 ? '' : `\nNote: ${failed.length} citation(s) could not be verified and are flagged for the reviewer: ${failed.slice(0, 5).join('; ')}`;
+    return failed.length === 0
+      ? ''
+      : `\nNote: ${failed.length} citation(s) could not be verified and are flagged for the reviewer: ${failed.slice(0, 5).join('; ')}`;
   }
 
   private place(source: string): Place {
@@ -119,7 +128,8 @@ export class EvidenceLedger {
     if (path.area === 'memory') return { kind: 'memory', file: path.rel };
     const session = SESSION_FILE.exec(path.rel);
     const agent = AGENT_FILE.exec(path.rel);
-    if (!session && !agent) return { kind: 'refused', problem: 'not a session transcript (<session>.jsonl or <session>/subagents/agent-<id>.jsonl)' };
+    if (!session && !agent)
+      return { kind: 'refused', problem: 'not a session transcript (<session>.jsonl or <session>/subagents/agent-<id>.jsonl)' };
     return {
       kind: 'transcript',
       file: path.rel,
@@ -138,10 +148,13 @@ export class EvidenceLedger {
       text: citation.quote,
     };
     if (place.kind === 'refused') return { ...base, lineText: null, verified: false, problem: place.problem };
-    const lookup = place.kind === 'memory' ? this.memoryLine(place.file, citation.line) : await this.transcriptLine(place.file, citation.line, signal);
-    if (lookup.problem !== null || lookup.text === null) return { ...base, lineText: lookup.text, verified: false, problem: lookup.problem ?? 'no such line' };
+    const lookup =
+      place.kind === 'memory' ? this.memoryLine(place.file, citation.line) : await this.transcriptLine(place.file, citation.line, signal);
+    if (lookup.problem !== null || lookup.text === null)
+      return { ...base, lineText: lookup.text, verified: false, problem: lookup.problem ?? 'no such line' };
     const quote = normalize(citation.quote);
-    if (quote.replace(/\W/g, '').length < MIN_QUOTE_CHARS) return { ...base, lineText: excerpt(lookup.text, 0), verified: false, problem: 'the quote is too short to check' };
+    if (quote.replace(/\W/g, '').length < MIN_QUOTE_CHARS)
+      return { ...base, lineText: excerpt(lookup.text, 0), verified: false, problem: 'the quote is too short to check' };
     const at = normalize(lookup.text).indexOf(quote);
     if (at < 0 && !normalize(lookup.haystack).includes(quote)) {
       return { ...base, lineText: excerpt(lookup.text, 0), verified: false, problem: 'the line does not contain the quoted text' };
@@ -155,6 +168,7 @@ export class EvidenceLedger {
     if (!entry) return { text: null, haystack: '', problem: 'no such memory file when the job started' };
     if (entry.kind !== 'text') return { text: null, haystack: '', problem: 'that memory file cannot be read' };
     const lines = entry.content.split('\n');
+    if (lines.at(-1) === '') lines.pop();
     if (line > lines.length) return { text: null, haystack: '', problem: `the file has ${lines.length} lines` };
     return { text: lines[line - 1], haystack: lines[line - 1], problem: null };
   }

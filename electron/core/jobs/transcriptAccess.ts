@@ -63,7 +63,7 @@ export class TranscriptLineIndex {
     const handle = await fs.open(file, 'r');
     try {
       const chunk = Buffer.alloc(CHUNK_BYTES);
-      for (let position = from; position < offset; ) {
+      for (let position = from; position < offset;) {
         const { bytesRead } = await handle.read(chunk, 0, Math.min(CHUNK_BYTES, offset - position), position);
         if (bytesRead === 0) break;
         for (let at = chunk.indexOf(0x0a, 0); at >= 0 && at < bytesRead; at = chunk.indexOf(0x0a, at + 1)) line++;

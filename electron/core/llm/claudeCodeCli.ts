@@ -9,7 +9,8 @@ export interface ClaudeCodeLocation {
   readonly source: ClaudeCodeSource;
 }
 
-export type ClaudeCodeLookup = { readonly found: true; readonly location: ClaudeCodeLocation } | { readonly found: false; readonly message: string };
+export type ClaudeCodeLookup =
+  { readonly found: true; readonly location: ClaudeCodeLocation } | { readonly found: false; readonly message: string };
 
 /** How Claude Code says it signs in (`claude auth status`). */
 export interface ClaudeCodeAuth {
@@ -76,7 +77,12 @@ export function claudeCodeEnv(base: NodeJS.ProcessEnv, extra: Readonly<Record<st
   return { ...env, ...extra };
 }
 
-function run(path: string, args: readonly string[], env: NodeJS.ProcessEnv, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(
+  path: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
       path,

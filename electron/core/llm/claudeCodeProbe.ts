@@ -31,7 +31,11 @@ export async function probeClaudeCode(
     signal.removeEventListener('abort', stop);
     const final = result as Record<string, unknown> | null;
     if (signal.aborted) return { ok: false, message: 'Claude Code did not answer in time' };
-    if (!final) return { ok: false, message: `Claude Code stopped without answering (exit code ${exit.code ?? exit.signal ?? 'unknown'}): ${exit.stderrTail.trim().slice(-500) || 'no output'}` };
+    if (!final)
+      return {
+        ok: false,
+        message: `Claude Code stopped without answering (exit code ${exit.code ?? exit.signal ?? 'unknown'}): ${exit.stderrTail.trim().slice(-500) || 'no output'}`,
+      };
     if (final.is_error === true) return { ok: false, message: resultError(final) };
     const billing = claude.billing === 'subscription' ? 'with your Claude subscription' : 'with an API key';
     return { ok: true, message: `Claude Code ${claude.version} answered ${billing}` };

@@ -71,7 +71,11 @@ export async function startMcpToolServer(options: McpToolServerOptions): Promise
     }));
     server.setRequestHandler(CallToolRequestSchema, async (request) => {
       const toolUseId = request.params._meta?.[TOOL_USE_ID_META];
-      const outcome = await options.call(request.params.name, request.params.arguments ?? {}, typeof toolUseId === 'string' ? toolUseId : null);
+      const outcome = await options.call(
+        request.params.name,
+        request.params.arguments ?? {},
+        typeof toolUseId === 'string' ? toolUseId : null,
+      );
       return { content: [{ type: 'text' as const, text: outcome.content }], isError: outcome.isError };
     });
     return server;

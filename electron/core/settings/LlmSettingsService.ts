@@ -188,7 +188,8 @@ export class LlmSettingsService {
       else {
         lookup = await this.locate(stored);
         if (!lookup.found) {
-          const key = this.secrets.persistence === 'keychain' ? 'enter an API key in Settings' : 'set ANTHROPIC_API_KEY or enter a key in Settings';
+          const key =
+            this.secrets.persistence === 'keychain' ? 'enter an API key in Settings' : 'set ANTHROPIC_API_KEY or enter a key in Settings';
           throw new CodedError('FORBIDDEN', `No Anthropic API key and no Claude Code: ${key}, or install Claude Code and log in`);
         }
         backend = 'claude-code';
@@ -220,7 +221,13 @@ export class LlmSettingsService {
     }
     try {
       await session.client.probe(session.model, AbortSignal.timeout(CONNECTION_TEST_TIMEOUT_MS));
-      return { via: 'api', ok: true, model: session.model, message: `Connected to ${session.client.baseUrl}`, latencyMs: Date.now() - started };
+      return {
+        via: 'api',
+        ok: true,
+        model: session.model,
+        message: `Connected to ${session.client.baseUrl}`,
+        latencyMs: Date.now() - started,
+      };
     } catch (error) {
       const message = error instanceof LlmError ? error.message : 'The connection test failed';
       return { via: 'api', ok: false, model: session.model, message, latencyMs: Date.now() - started };

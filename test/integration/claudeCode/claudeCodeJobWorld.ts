@@ -20,7 +20,14 @@ import { startFakeAnthropicServer, type FakeAnthropicServer } from '../../helper
 export const CLAUDE_MD_MARKER = 'CLAUDE-MD-TEXT-MUST-NOT-REACH-THE-JOB';
 
 /** Claude Code's own bookkeeping under its config root, the only entries a job may add or change there. */
-const HOUSEKEEPING = [/^claude$/, /^claude\/\.claude\.json(\.lock)?$/, /^claude\/backups(\/|$)/, /^claude\/plugins(\/|$)/, /^claude\/sessions(\/|$)/, /^claude\/\.last-cleanup$/];
+const HOUSEKEEPING = [
+  /^claude$/,
+  /^claude\/\.claude\.json(\.lock)?$/,
+  /^claude\/backups(\/|$)/,
+  /^claude\/plugins(\/|$)/,
+  /^claude\/sessions(\/|$)/,
+  /^claude\/\.last-cleanup$/,
+];
 
 export interface ClaudeCodeJobWorld {
   readonly home: ScenarioHome;
@@ -46,7 +53,10 @@ export interface ClaudeCodeJobWorld {
   cleanup(): Promise<void>;
 }
 
-export async function createClaudeCodeJobWorld(options: { readonly binary: string; readonly auth: ClaudeCodeAuth }): Promise<ClaudeCodeJobWorld> {
+export async function createClaudeCodeJobWorld(options: {
+  readonly binary: string;
+  readonly auth: ClaudeCodeAuth;
+}): Promise<ClaudeCodeJobWorld> {
   const home = await createScenarioHome({ prefix: 'ccmem-cc-jobs-' });
   const project = home.project(home.workPath('shop'));
   const sessions: SessionFacts[] = [];
@@ -61,7 +71,13 @@ export async function createClaudeCodeJobWorld(options: { readonly binary: strin
   await project.memoryIndex('- [Tests](feedback_tests.md) — run the unit tests with make test\n', { mtime: '2026-04-20T09:00:00.000Z' });
   await project.memory(
     'feedback_tests.md',
-    topicFile({ variant: 'flat', name: 'Tests', description: 'How to run the tests', type: 'feedback', body: 'Run the unit tests with `make test`.\n' }),
+    topicFile({
+      variant: 'flat',
+      name: 'Tests',
+      description: 'How to run the tests',
+      type: 'feedback',
+      body: 'Run the unit tests with `make test`.\n',
+    }),
     { mtime: '2026-04-20T09:00:00.000Z' },
   );
   await fs.mkdir(join(home.tmp, 'tmp'));

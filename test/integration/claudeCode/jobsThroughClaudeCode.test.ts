@@ -65,7 +65,11 @@ describeWithClaudeCode('jobs through the real Claude Code', (binary) => {
                   old_string: '`make test`',
                   new_string: '`make test-unit`',
                   evidence: [
-                    { source: `@transcripts/${tests.sessionId}.jsonl`, line: testsLine, quote: 'run the unit tests with make test-unit now' },
+                    {
+                      source: `@transcripts/${tests.sessionId}.jsonl`,
+                      line: testsLine,
+                      quote: 'run the unit tests with make test-unit now',
+                    },
                     { source: 'feedback_tests.md', line: 6, quote: 'Run the unit tests with `make test`.' },
                   ],
                 },
@@ -78,7 +82,10 @@ describeWithClaudeCode('jobs through the real Claude Code', (binary) => {
                   evidence: [{ source: v2.sessionId, line: 1, quote: 'we moved the API to v3 yesterday' }],
                 },
               },
-              { name: 'mcp__ccmem__write_file', input: { path: 'reference_tracker.md', content: 'Incidents: https://tracker.example.com/SHOP\n' } },
+              {
+                name: 'mcp__ccmem__write_file',
+                input: { path: 'reference_tracker.md', content: 'Incidents: https://tracker.example.com/SHOP\n' },
+              },
               { name: 'mcp__ccmem__write_file', input: { path: '../escape.md', content: 'x' } },
               { name: 'mcp__ccmem__write_file', input: { path: outside, content: 'x' } },
               { name: 'mcp__ccmem__write_file', input: { path: '.consolidate-lock', content: '1' } },
@@ -163,7 +170,13 @@ describeWithClaudeCode('jobs through the real Claude Code', (binary) => {
       expect(outcome.applied.map((f) => f.path)).toEqual(['feedback_tests.md', 'project_api_v2.md', 'reference_tracker.md']);
       expect(await fs.readFile(join(memoryDir, 'feedback_tests.md'), 'utf8')).toContain('Run the unit tests with `make test-unit`.');
       expect(await fs.readFile(join(memoryDir, 'project_api_v2.md'), 'utf8')).toBe('The API moved to v2 on 2026-04-28.\n');
-      expect((await fs.readdir(memoryDir)).sort()).toEqual(['.consolidate-lock', 'MEMORY.md', 'feedback_tests.md', 'project_api_v2.md', 'reference_tracker.md']);
+      expect((await fs.readdir(memoryDir)).sort()).toEqual([
+        '.consolidate-lock',
+        'MEMORY.md',
+        'feedback_tests.md',
+        'project_api_v2.md',
+        'reference_tracker.md',
+      ]);
       const lock = await fs.stat(join(memoryDir, '.consolidate-lock'));
       expect(await fs.readFile(join(memoryDir, '.consolidate-lock'), 'utf8')).toBe('');
       expect(lock.mtimeMs).toBeGreaterThanOrEqual(applyStarted - 1000);
@@ -176,57 +189,63 @@ describeWithClaudeCode('jobs through the real Claude Code', (binary) => {
 
       // The traps are real: a plain Claude Code run in this home starts the user's MCP server and hook, and reads CLAUDE.md.
       world.fake.enqueue(textTurn('Hello.'));
-      await new Promise((resolve) => execFile(binary, ['-p', 'hello'], { cwd: world.project.cwd, env: world.env, timeout: 60_000 }, resolve));
+      await new Promise((resolve) =>
+        execFile(binary, ['-p', 'hello'], { cwd: world.project.cwd, env: world.env, timeout: 60_000 }, resolve),
+      );
       for (const marker of world.markers) expect(existsSync(marker), marker).toBe(true);
       expect(queued(world.fake).at(-1)?.rawBody).toContain(CLAUDE_MD_MARKER);
     },
   );
 
-  it('runs on a subscription login: the bearer token reaches the API, and the job shows tokens, not dollars', { timeout: 120_000 }, async () => {
-    world = await createClaudeCodeJobWorld({ binary, auth: 'subscription' });
-    const engine = await world.engine();
-    const view = await engine.llmSettings.getView();
-    expect(view).toMatchObject({
-      backend: 'auto',
-      keySource: 'none',
-      effectiveBackend: 'claude-code',
-      claudeCode: { found: true, path: binary, source: 'environment', version: '2.1.328', loggedIn: true, billing: 'subscription' },
-    });
-    const test = await engine.llmSettings.testConnection();
-    expect(test).toMatchObject({ via: 'claude-code', ok: true, message: 'Claude Code 2.1.328 answered with your Claude subscription' });
+  it(
+    'runs on a subscription login: the bearer token reaches the API, and the job shows tokens, not dollars',
+    { timeout: 120_000 },
+    async () => {
+      world = await createClaudeCodeJobWorld({ binary, auth: 'subscription' });
+      const engine = await world.engine();
+      const view = await engine.llmSettings.getView();
+      expect(view).toMatchObject({
+        backend: 'auto',
+        keySource: 'none',
+        effectiveBackend: 'claude-code',
+        claudeCode: { found: true, path: binary, source: 'environment', version: '2.1.328', loggedIn: true, billing: 'subscription' },
+      });
+      const test = await engine.llmSettings.testConnection();
+      expect(test).toMatchObject({ via: 'claude-code', ok: true, message: 'Claude Code 2.1.328 answered with your Claude subscription' });
 
-    const tracker = world.sessions[2];
-    const line = await lineOf(tracker.file, 'incident tracker');
-    world.fake.enqueue(
-      toolUseTurn(
-        [
-          {
-            name: 'mcp__ccmem__write_file',
-            input: {
-              path: 'reference_tracker.md',
-              content: 'Incidents: https://tracker.example.com/SHOP\n',
-              evidence: [{ source: tracker.sessionId, line, quote: 'Our incident tracker is at https://tracker.example.com/SHOP' }],
+      const tracker = world.sessions[2];
+      const line = await lineOf(tracker.file, 'incident tracker');
+      world.fake.enqueue(
+        toolUseTurn(
+          [
+            {
+              name: 'mcp__ccmem__write_file',
+              input: {
+                path: 'reference_tracker.md',
+                content: 'Incidents: https://tracker.example.com/SHOP\n',
+                evidence: [{ source: tracker.sessionId, line, quote: 'Our incident tracker is at https://tracker.example.com/SHOP' }],
+              },
             },
-          },
-        ],
-        { usage: { input_tokens: 1500, output_tokens: 90 } },
-      ),
-      textTurn('Saved where incidents are tracked.', { input_tokens: 1700, output_tokens: 25 }),
-    );
-    const before = await world.snapshot();
-    // No `via`: with no API key, Settings' automatic choice is Claude Code.
-    const started = await engine.jobs.startDream({ kind: 'project', ...world.ref });
-    const record = await engine.jobs.waitForJob(started.id);
-    expect(record).toMatchObject({ status: 'ready', via: 'claude-code', costUsd: null, usage: { input: 3200, output: 115 }, turns: 2 });
-    expect(record.proposals.map((p) => p.path)).toEqual(['reference_tracker.md']);
-    expect(record.proposals[0].evidence).toMatchObject([{ sessionId: tracker.sessionId, line, verified: true }]);
-    for (const request of queued(world.fake)) {
-      expect(request.headers.authorization).toBe(`Bearer ${TEST_OAUTH_TOKEN}`);
-      expect(request.headers['x-api-key']).toBeUndefined();
-    }
-    expect(world.unexpectedChanges(before, await world.snapshot())).toEqual([]);
-    expect(jobProcesses(binary)).toEqual([]);
-  });
+          ],
+          { usage: { input_tokens: 1500, output_tokens: 90 } },
+        ),
+        textTurn('Saved where incidents are tracked.', { input_tokens: 1700, output_tokens: 25 }),
+      );
+      const before = await world.snapshot();
+      // No `via`: with no API key, Settings' automatic choice is Claude Code.
+      const started = await engine.jobs.startDream({ kind: 'project', ...world.ref });
+      const record = await engine.jobs.waitForJob(started.id);
+      expect(record).toMatchObject({ status: 'ready', via: 'claude-code', costUsd: null, usage: { input: 3200, output: 115 }, turns: 2 });
+      expect(record.proposals.map((p) => p.path)).toEqual(['reference_tracker.md']);
+      expect(record.proposals[0].evidence).toMatchObject([{ sessionId: tracker.sessionId, line, verified: true }]);
+      for (const request of queued(world.fake)) {
+        expect(request.headers.authorization).toBe(`Bearer ${TEST_OAUTH_TOKEN}`);
+        expect(request.headers['x-api-key']).toBeUndefined();
+      }
+      expect(world.unexpectedChanges(before, await world.snapshot())).toEqual([]);
+      expect(jobProcesses(binary)).toEqual([]);
+    },
+  );
 
   it('replays extraction through Claude Code, citing the lines the excerpt shows', { timeout: 120_000 }, async () => {
     world = await createClaudeCodeJobWorld({ binary, auth: 'api-key' });
@@ -238,7 +257,8 @@ describeWithClaudeCode('jobs through the real Claude Code', (binary) => {
           name: 'mcp__ccmem__write_file',
           input: {
             path: 'reference_tracker.md',
-            content: '---\nname: Tracker\ndescription: Where incidents are tracked\ntype: reference\n---\nhttps://tracker.example.com/SHOP\n',
+            content:
+              '---\nname: Tracker\ndescription: Where incidents are tracked\ntype: reference\n---\nhttps://tracker.example.com/SHOP\n',
             evidence: [{ source: tracker.sessionId, line, quote: 'incident tracker is at https://tracker.example.com/SHOP' }],
           },
         },
@@ -279,7 +299,9 @@ describeWithClaudeCode('jobs through the real Claude Code', (binary) => {
   });
 
   const write = (path: string) =>
-    toolUseTurn([{ name: 'mcp__ccmem__write_file', input: { path, content: `${path}\n` } }], { usage: { input_tokens: 5000, output_tokens: 100 } });
+    toolUseTurn([{ name: 'mcp__ccmem__write_file', input: { path, content: `${path}\n` } }], {
+      usage: { input_tokens: 5000, output_tokens: 100 },
+    });
 
   it('stops Claude Code once a call would pass the token cap, keeping what the last answer staged', { timeout: 120_000 }, async () => {
     world = await createClaudeCodeJobWorld({ binary, auth: 'api-key' });
@@ -295,7 +317,7 @@ describeWithClaudeCode('jobs through the real Claude Code', (binary) => {
     expect(await world.leftoverRuns()).toEqual([]);
   });
 
-  it('ends a run at the turn cap through Claude Code\'s own --max-turns', { timeout: 120_000 }, async () => {
+  it("ends a run at the turn cap through Claude Code's own --max-turns", { timeout: 120_000 }, async () => {
     world = await createClaudeCodeJobWorld({ binary, auth: 'api-key' });
     const jobs = await world.jobsWithLimits({ ...DEFAULT_JOB_LIMITS, dream: { ...DEFAULT_JOB_LIMITS.dream, maxTurns: 1 } });
     world.fake.enqueue(write('four.md'), textTurn('never asked for'));

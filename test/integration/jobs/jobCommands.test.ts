@@ -83,7 +83,15 @@ describe('ccmem dream and ccmem extract', () => {
         verified: true,
         problem: null,
       },
-      { sessionId: null, agentId: null, file: 'feedback_tests.md', line: 6, text: 'Run the unit tests with `make test`.', verified: true, problem: null },
+      {
+        sessionId: null,
+        agentId: null,
+        file: 'feedback_tests.md',
+        line: 6,
+        text: 'Run the unit tests with `make test`.',
+        verified: true,
+        problem: null,
+      },
     ]);
     expect(proposals[0].diff).toContain('+Run the unit tests with `make test-unit`.');
     expect(proposals[1]).toEqual({

@@ -38,7 +38,10 @@ describe('LLM settings', () => {
       backend: 'auto',
       effectiveBackend: null,
       claudePath: null,
-      claudeCode: { found: false, message: 'No claude on the PATH; install Claude Code or give its path in Settings (or CCMEM_CLAUDE_PATH)' },
+      claudeCode: {
+        found: false,
+        message: 'No claude on the PATH; install Claude Code or give its path in Settings (or CCMEM_CLAUDE_PATH)',
+      },
     });
     await service.setApiKey(TYPED_KEY);
     const view = await service.update({

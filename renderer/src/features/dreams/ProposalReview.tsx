@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { ApplyOutcome, FileProposal, JobRecord } from '../../../../shared/jobs/jobTypes';
 import { changesFile, chosenText, decisionsFor, toggleHunk, UNDECIDED, type FileChoice } from '../../../../shared/jobs/proposalChoices';
 import { api } from '../../api/connectApi';
+import { EvidenceBadge, EvidencePanel, type TranscriptRef } from './EvidencePanel';
 import { jobDecided } from './jobsStore';
 import { ProposalDiff } from './ProposalDiff';
 
@@ -66,11 +67,13 @@ function FileProposalView({
   proposal,
   choice,
   decidable,
+  transcripts,
   onChoose,
 }: {
   readonly proposal: FileProposal;
   readonly choice: FileChoice;
   readonly decidable: boolean;
+  readonly transcripts: TranscriptRef | null;
   readonly onChoose: (choice: FileChoice) => void;
 }) {
   const [draft, setDraft] = useState<string | null>(null);
@@ -79,6 +82,7 @@ function FileProposalView({
       <header className="proposal-header">
         <span className={`badge kind-${proposal.kind}`}>{KIND_TEXT[proposal.kind]}</span>
         <code className="proposal-path">{proposal.path}</code>
+        <EvidenceBadge proposal={proposal} />
         <span className="muted" aria-label="Decision">
           {choiceText(proposal, choice)}
         </span>
@@ -105,44 +109,49 @@ function FileProposalView({
           </span>
         ) : null}
       </header>
-      {draft !== null ? (
-        <div className="field">
-          <label htmlFor={`edit-${proposal.path}`}>Edit what will be written to {proposal.path}</label>
-          <textarea
-            id={`edit-${proposal.path}`}
-            rows={14}
-            value={draft}
-            onChange={(event) => setDraft(event.target.value)}
-            spellCheck={false}
-          />
-          <div className="dialog-buttons">
-            <button
-              type="button"
-              className="primary"
-              onClick={() => {
-                onChoose({ mode: 'edit', content: draft });
-                setDraft(null);
-              }}
-            >
-              Use this text
-            </button>
-            <button type="button" onClick={() => setDraft(null)}>
-              Cancel edit
-            </button>
-          </div>
+      <div className="proposal-body">
+        <div className="proposal-change">
+          {draft !== null ? (
+            <div className="field">
+              <label htmlFor={`edit-${proposal.path}`}>Edit what will be written to {proposal.path}</label>
+              <textarea
+                id={`edit-${proposal.path}`}
+                rows={14}
+                value={draft}
+                onChange={(event) => setDraft(event.target.value)}
+                spellCheck={false}
+              />
+              <div className="dialog-buttons">
+                <button
+                  type="button"
+                  className="primary"
+                  onClick={() => {
+                    onChoose({ mode: 'edit', content: draft });
+                    setDraft(null);
+                  }}
+                >
+                  Use this text
+                </button>
+                <button type="button" onClick={() => setDraft(null)}>
+                  Cancel edit
+                </button>
+              </div>
+            </div>
+          ) : choice.mode === 'edit' ? (
+            <pre className="raw-text" aria-label={`Edited ${proposal.path}`}>
+              {choice.content}
+            </pre>
+          ) : (
+            <ProposalDiff
+              path={proposal.path}
+              parts={proposal.parts}
+              choice={choice}
+              onToggleHunk={decidable && proposal.kind === 'modify' ? (hunk) => onChoose(toggleHunk(proposal, choice, hunk)) : null}
+            />
+          )}
         </div>
-      ) : choice.mode === 'edit' ? (
-        <pre className="raw-text" aria-label={`Edited ${proposal.path}`}>
-          {choice.content}
-        </pre>
-      ) : (
-        <ProposalDiff
-          path={proposal.path}
-          parts={proposal.parts}
-          choice={choice}
-          onToggleHunk={decidable && proposal.kind === 'modify' ? (hunk) => onChoose(toggleHunk(proposal, choice, hunk)) : null}
-        />
-      )}
+        <EvidencePanel proposal={proposal} transcripts={transcripts} />
+      </div>
     </section>
   );
 }
@@ -159,6 +168,8 @@ export function ProposalReview({ record, readOnly }: ProposalReviewProps) {
   const decidable = !readOnly && record.outcome === null && record.status !== 'running' && record.proposals.length > 0;
   const choiceOf = (path: string) => choices[path] ?? UNDECIDED;
   const approvedCount = record.proposals.filter((p) => changesFile(p, choiceOf(p.path))).length;
+  const transcripts =
+    record.target.target.kind === 'project' ? { configRoot: record.target.target.configRoot, slug: record.target.target.slug } : null;
 
   async function run(action: () => Promise<{ ok: boolean; error?: { message: string } }>): Promise<void> {
     setBusy(true);
@@ -205,6 +216,7 @@ export function ProposalReview({ record, readOnly }: ProposalReviewProps) {
           proposal={proposal}
           choice={choiceOf(proposal.path)}
           decidable={decidable}
+          transcripts={transcripts}
           onChoose={(choice) => setChoices((current) => ({ ...current, [proposal.path]: choice }))}
         />
       ))}
