@@ -140,5 +140,11 @@ describe('ccmem dream and ccmem extract', () => {
     expect((await ccmem(world, 'dream', '--project', 'no-such-project')).stderr).toContain('no project no-such-project');
     expect((await ccmem(world, 'extract', '--session', '00000000-0000-4000-8000-000000000000')).stderr).toContain('no session');
     expect((await ccmem(world, 'extract', '--session', world.sessions[0].sessionId, '--turns', '3-1')).code).toBe(2);
+    const badVia = await ccmem(world, 'dream', '--project', world.project.slug, '--via', 'openai');
+    expect(badVia).toMatchObject({ code: 2, stderr: expect.stringContaining('--via must be claude-code or api, not openai') });
+    // This environment has a key but no claude: naming Claude Code says so instead of falling back.
+    const noClaude = await ccmem(world, 'extract', '--session', world.sessions[0].sessionId, '--via', 'claude-code');
+    expect(noClaude.code).toBe(1);
+    expect(noClaude.stderr).toContain('Claude Code was not found: No claude on the PATH');
   });
 });

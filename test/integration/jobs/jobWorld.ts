@@ -124,7 +124,8 @@ export async function createJobWorld(
     watch: false,
     llm: {
       secrets: new SessionSecretStore(),
-      environment: { apiKey: TEST_API_KEY, baseUrl: fake.url, maxRetries: options.maxRetries ?? 0 },
+      // No PATH for Claude Code: these jobs run through the API, and `via: 'claude-code'` finds no claude.
+      environment: { apiKey: TEST_API_KEY, baseUrl: fake.url, maxRetries: options.maxRetries ?? 0, claudeEnv: {} },
     },
   });
   // Tests that need small caps get their own service over the same engine parts.
