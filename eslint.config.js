@@ -6,8 +6,8 @@ import tseslint from 'typescript-eslint';
 const root = import.meta.dirname;
 
 /**
- * Which layers each layer may import (architecture.md §1). The CLI composes the web shell for `ccmem serve`
- * and the benchmark generator for `ccmem bench gen`; the benchmarks measure the engine.
+ * Which layers each layer may import (architecture.md §1). The CLI composes the web shell for `ccmem serve`;
+ * the benchmarks measure the engine, and nothing in the product imports them.
  */
 const allowedLayers = {
   shared: ['shared'],
@@ -15,7 +15,7 @@ const allowedLayers = {
   main: ['shared', 'core', 'main'],
   preload: ['shared', 'preload'],
   server: ['shared', 'core', 'server'],
-  cli: ['shared', 'core', 'server', 'cli', 'bench'],
+  cli: ['shared', 'core', 'server', 'cli'],
   renderer: ['shared', 'renderer'],
   bench: ['shared', 'core', 'bench'],
 };

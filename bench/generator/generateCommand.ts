@@ -10,7 +10,7 @@ export interface CommandOutput {
 export const GENERATE_OPTIONS = `--size ${BENCH_SIZES.join('|')} --out DIR [--seed N] [--json]`;
 
 /**
- * `… gen --size S --out DIR [--seed N] [--json]`, shared by `npm run bench -- gen` and `ccmem bench gen`
+ * `… gen --size S --out DIR [--seed N] [--json]`, the runner's `npm run bench -- gen`
  * (`command` names which, for the usage line): writes a synthetic config root into DIR (new or empty) and
  * prints what it wrote. Returns the exit code.
  */

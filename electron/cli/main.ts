@@ -1,6 +1,5 @@
 import { CliError, type CliIo } from './cliIo';
 import { runAgents } from './commands/agents';
-import { runBench } from './commands/bench';
 import { runDoctorCommand } from './commands/doctor';
 import { runDream } from './commands/dream';
 import { runExtract } from './commands/extract';
@@ -37,8 +36,6 @@ Commands:
   restore --project SLUG --file PATH --version HASH [--dry-run]
                                               Put one memory file back to a version from its history
   revert --change-set ID [--dry-run]          Put every file of a change set back as it was before it (refused on conflict)
-  bench gen --size small|medium|large --out DIR [--seed N] [--json]
-                                              Write a synthetic ~/.claude at scale into DIR (new or empty)
 
 Environment:
   CLAUDE_CONFIG_DIR   Claude Code's config folder(s), comma-separated (default ~/.claude)
@@ -62,7 +59,6 @@ const COMMANDS: Readonly<Record<string, (argv: readonly string[], io: CliIo) => 
   history: runHistory,
   restore: runRestore,
   revert: runRevert,
-  bench: runBench,
 };
 
 /** Runs one `ccmem` command and returns its exit code; never throws. */

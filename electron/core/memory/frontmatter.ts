@@ -1,3 +1,4 @@
+import matter from 'gray-matter';
 import { parse as parseYaml } from 'yaml';
 import { locateFrontmatterBlock } from '../../../shared/memory/frontmatterBlock';
 import type { FrontmatterVariant } from '../../../shared/model/memory';
@@ -22,6 +23,40 @@ function flowDepth(text: string): number {
     else if ((c === 0x5d || c === 0x7d) && depth > 0) depth--;
   }
   return deepest;
+}
+
+/** Thrown by the engines that stand in for gray-matter's code-running ones. */
+class ExecutableFrontmatterError extends Error {}
+
+function refuseToRun(): never {
+  throw new ExecutableFrontmatterError('Executable frontmatter is refused and never run');
+}
+
+/** YAML through the `yaml` package with our limits; js-yaml, gray-matter's default, accepts alias bombs that hang later. */
+function parseLimitedYaml(text: string): object {
+  // A scalar or null document comes back as it is; the caller checks for a mapping.
+  return parseYaml(text, { maxAliasCount: MAX_YAML_ALIASES, uniqueKeys: false, prettyErrors: false, logLevel: 'error' }) as object;
+}
+
+/**
+ * gray-matter reads the block and picks the engine by the fence's language. Its `javascript` engine calls `eval`
+ * (and `js`, `coffee` and friends alias to engines we do not want either), so every code-running language gets an
+ * engine that refuses, and nothing is ever written back through it: edits go through the byte-preserving patcher.
+ */
+const SAFE_ENGINES = {
+  yaml: { parse: parseLimitedYaml, stringify: refuseToRun },
+  json: { parse: refuseToRun, stringify: refuseToRun },
+  ...Object.fromEntries([...EXECUTABLE_LANGUAGES].map((name) => [name, { parse: refuseToRun, stringify: refuseToRun }])),
+};
+
+/**
+ * The block's YAML through gray-matter, given exactly the block our locator found (the patcher uses the same
+ * locator, so reading and editing always agree on where the frontmatter is). Options are always passed, which
+ * also keeps gray-matter from caching every file's text for the life of the process.
+ */
+function readBlock(language: string | null, inner: string): unknown {
+  const file = matter(`---${language ?? ''}\n${inner}\n---\n`, { engines: SAFE_ENGINES, language: 'yaml' });
+  return (file as { isEmpty?: boolean }).isEmpty ? null : file.data;
 }
 
 export interface ParsedFrontmatter {
@@ -124,18 +159,15 @@ export function parseFrontmatter(text: string): ParsedFrontmatter {
     return { ...base, variant: 'invalid', data: lineFallback(inner), error: 'Frontmatter is nested too deeply to parse' };
   }
   try {
-    const parsed: unknown = parseYaml(inner, {
-      maxAliasCount: MAX_YAML_ALIASES,
-      uniqueKeys: false,
-      prettyErrors: false,
-      logLevel: 'error',
-    });
+    const parsed = readBlock(language, inner);
     if (parsed === null || parsed === undefined) return { ...base, variant: 'flat', data: {}, error: null };
     if (!isPlainObject(parsed)) return { ...base, variant: 'invalid', data: {}, error: 'Frontmatter is not a mapping of keys to values' };
     if (containsItself(parsed))
       return { ...base, variant: 'invalid', data: {}, error: 'Frontmatter refers to itself (a recursive YAML alias)' };
     return { ...base, variant: variantOf(parsed), data: parsed, error: null };
   } catch (error) {
+    if (error instanceof ExecutableFrontmatterError)
+      return { ...base, variant: 'executable', data: {}, error: `Executable frontmatter (---${language ?? ''}) is refused and never run` };
     const message = error instanceof RangeError ? 'Frontmatter is nested too deeply to parse' : (error as Error).message.split('\n')[0];
     const fallback = lineFallback(inner);
     return { ...base, variant: 'invalid', data: fallback, error: `Frontmatter is not valid YAML: ${message}` };

@@ -5,7 +5,7 @@ import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { generateHome, type GeneratedHome } from '../../../bench/generator/generateHome';
-import { runCli } from '../../../electron/cli/main';
+import { runGenerateCommand } from '../../../bench/generator/generateCommand';
 import { snapshotTree } from '../../fixtures/treeSnapshot';
 
 const manifestSchema = z.strictObject({
@@ -47,11 +47,11 @@ describe('the synthetic home generator (small)', () => {
   beforeAll(async () => {
     tmp = mkdtempSync(join(tmpdir(), 'ccmem-bench-gen-'));
     let stdout = '';
-    const code = await runCli(['bench', 'gen', '--size', 'small', '--seed', '7', '--out', join(tmp, 'a'), '--json'], {
-      stdout: (text) => (stdout += text),
-      stderr: () => undefined,
-      env: {},
-    });
+    const code = await runGenerateCommand(
+      ['--size', 'small', '--seed', '7', '--out', join(tmp, 'a'), '--json'],
+      { stdout: (text) => (stdout += text), stderr: () => undefined },
+      'npm run bench -- gen',
+    );
     expect(code).toBe(0);
     viaCli = manifestSchema.parse(JSON.parse(stdout)) as GeneratedHome;
     direct = await generateHome({ size: 'small', seed: 7, out: join(tmp, 'b') });
@@ -143,11 +143,11 @@ describe('the synthetic home generator (small)', () => {
     writeFileSync(join(occupied, 'keep.txt'), 'mine');
     const before = await snapshotTree(occupied);
     let stderr = '';
-    const code = await runCli(['bench', 'gen', '--size', 'small', '--out', occupied], {
-      stdout: () => undefined,
-      stderr: (t) => (stderr += t),
-      env: {},
-    });
+    const code = await runGenerateCommand(
+      ['--size', 'small', '--out', occupied],
+      { stdout: () => undefined, stderr: (t) => (stderr += t) },
+      'npm run bench -- gen',
+    );
     expect(code).toBe(1);
     expect(stderr).toMatch(/not empty/);
     expect(await snapshotTree(occupied)).toEqual(before);
