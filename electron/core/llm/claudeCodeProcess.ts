@@ -7,9 +7,11 @@ export const JOB_MCP_SERVER = 'ccmem';
 
 /**
  * Claude Code's own memory and the user's hooks are off for a job's process: its auto-memory would load and write
- * the memory we are reviewing, and a user's SessionStart hook would run inside our job.
+ * the memory we are reviewing, and a user's SessionStart hook would run inside our job. Its transcript cleanup is
+ * pushed out of reach too: at startup Claude Code deletes the user's transcripts older than `cleanupPeriodDays`
+ * (30 by default), and a job must change nothing of theirs; the user's own next session cleans up as it always does.
  */
-const JOB_SETTINGS = JSON.stringify({ autoMemoryEnabled: false, disableAllHooks: true });
+const JOB_SETTINGS = JSON.stringify({ autoMemoryEnabled: false, disableAllHooks: true, cleanupPeriodDays: 36_500 });
 
 /** Lines longer than this on Claude Code's output are not parsed (none of the messages we read gets near it). */
 const MAX_LINE_CHARS = 32 * 1024 * 1024;

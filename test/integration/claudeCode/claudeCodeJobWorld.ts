@@ -65,6 +65,7 @@ export async function createClaudeCodeJobWorld(options: {
     ['Always run the unit tests with make test-unit now, make test is gone', 'ok'],
     ['Our incident tracker is at https://tracker.example.com/SHOP', 'noted'],
   ];
+  // Months old: Claude Code's own cleanup deletes transcripts past 30 days, which a job must never let it do.
   for (const [index, pair] of prompts.entries()) {
     sessions.push(await project.session({ turns: 2, prompts: pair, start: `2026-05-0${index + 1}T09:00:00.000Z` }));
   }

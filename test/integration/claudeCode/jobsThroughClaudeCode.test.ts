@@ -202,6 +202,8 @@ describeWithClaudeCode('jobs through the real Claude Code', (binary) => {
     { timeout: 120_000 },
     async () => {
       world = await createClaudeCodeJobWorld({ binary, auth: 'subscription' });
+      // From before Settings asks claude for its version and login, and tests it with one turn.
+      const before = await world.snapshot();
       const engine = await world.engine();
       const view = await engine.llmSettings.getView();
       expect(view).toMatchObject({
@@ -231,7 +233,6 @@ describeWithClaudeCode('jobs through the real Claude Code', (binary) => {
         ),
         textTurn('Saved where incidents are tracked.', { input_tokens: 1700, output_tokens: 25 }),
       );
-      const before = await world.snapshot();
       // No `via`: with no API key, Settings' automatic choice is Claude Code.
       const started = await engine.jobs.startDream({ kind: 'project', ...world.ref });
       const record = await engine.jobs.waitForJob(started.id);
