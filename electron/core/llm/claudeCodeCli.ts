@@ -43,7 +43,6 @@ export async function locateClaudeCode(options: {
   readonly environmentPath: string | null;
   readonly settingsPath: string | null;
   readonly env: NodeJS.ProcessEnv;
-  readonly platform?: NodeJS.Platform;
 }): Promise<ClaudeCodeLookup> {
   const named: readonly [string | null, ClaudeCodeSource, string][] = [
     [options.environmentPath, 'environment', 'CCMEM_CLAUDE_PATH'],
@@ -55,7 +54,7 @@ export async function locateClaudeCode(options: {
     if (!(await isExecutableFile(path))) return { found: false, message: `${label} names ${path}, which is not an executable file` };
     return { found: true, location: { path, source } };
   }
-  const platform = options.platform ?? process.platform;
+  const platform = process.platform;
   const exe = platform === 'win32' ? 'claude.exe' : 'claude';
   const dirs = (options.env.PATH ?? '').split(platform === 'win32' ? ';' : delimiter);
   // A desktop app started from the Finder or a launcher does not get the login shell's PATH: try where installers put it.

@@ -4,6 +4,7 @@ import type {
   ClaudeCodeStatus,
   ConnectionTestResult,
   LlmBackend,
+  LlmBackendChoice,
   LlmSettingsPatch,
   LlmSettingsView,
 } from '../../../shared/jobs/llmSettings';
@@ -21,11 +22,6 @@ import { probeClaudeCode } from '../llm/claudeCodeProbe';
 import { createRunFolder } from '../llm/claudeCodeProcess';
 import { LlmError, type LlmClient } from '../llm/llmTypes';
 import { readLlmSettings, writeLlmSettings, type StoredLlmSettings } from './llmSettingsFile';
-
-function isAbsolutePath(path: string): boolean {
-  return isAbsolute(path) || win32.isAbsolute(path);
-}
-
 import type { SecretStore } from './secretStore';
 
 export interface LlmEnvironment {
@@ -78,6 +74,17 @@ function validateBaseUrl(raw: string): string {
   return url.toString().replace(/\/+$/, '');
 }
 
+function isAbsolutePath(path: string): boolean {
+  return isAbsolute(path) || win32.isAbsolute(path);
+}
+
+/** What a job would run through: the chosen backend when it is there; for `auto`, the key first, then Claude Code. */
+function effectiveBackend(choice: LlmBackendChoice, hasKey: boolean, claudeFound: boolean): LlmBackend | null {
+  const ready: Readonly<Record<LlmBackend, boolean>> = { api: hasKey, 'claude-code': claudeFound };
+  if (choice !== 'auto') return ready[choice] ? choice : null;
+  return hasKey ? 'api' : claudeFound ? 'claude-code' : null;
+}
+
 /** A `claude` path typed into Settings must be absolute; it is checked to be executable whenever it is used. */
 function validateClaudePath(raw: string): string {
   const path = raw.trim();
@@ -102,21 +109,6 @@ export class LlmSettingsService {
     const stored = await readLlmSettings(this.dataDir);
     const keySource = await this.keySource();
     const claudeCode = await this.claudeCodeStatus(stored);
-    const claudeFound = claudeCode.found;
-    const effectiveBackend: LlmBackend | null =
-      stored.backend === 'api'
-        ? keySource === 'none'
-          ? null
-          : 'api'
-        : stored.backend === 'claude-code'
-          ? claudeFound
-            ? 'claude-code'
-            : null
-          : keySource !== 'none'
-            ? 'api'
-            : claudeFound
-              ? 'claude-code'
-              : null;
     return {
       model: stored.model,
       baseUrl: stored.baseUrl,
@@ -125,7 +117,7 @@ export class LlmSettingsService {
       keySource,
       keyPersistence: this.secrets.persistence,
       backend: stored.backend,
-      effectiveBackend,
+      effectiveBackend: effectiveBackend(stored.backend, keySource !== 'none', claudeCode.found),
       claudePath: stored.claudePath,
       claudeCode,
     };
