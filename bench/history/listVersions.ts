@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import { HistoryService } from '../../electron/core/history/HistoryService';
 import { HistoryStore, type NewHistoryEntry } from '../../electron/core/history/HistoryStore';
 import { HomeService } from '../../electron/core/home/HomeService';
+import { ChangeSetWriter } from '../../electron/core/history/changeSetWriter';
 
 export interface VersionListingFigures {
   readonly versions: number;
@@ -67,7 +68,8 @@ async function measure(root: string, dataDir: string, slug: string): Promise<{ c
   });
   await home.getHome();
   const historyDir = join(dataDir, 'history');
-  const service = new HistoryService({ home, store: new HistoryStore(historyDir), historyDir, live: null });
+  const store = new HistoryStore(historyDir);
+  const service = new HistoryService({ home, store, historyDir, live: null, writer: new ChangeSetWriter({ history: store }) });
   const folder = { kind: 'project' as const, configRoot: root, slug };
   const coldStarted = performance.now();
   const list = await service.listFileVersions(folder, 'MEMORY.md');

@@ -19,7 +19,8 @@ Commands:
   serve [--port P] [--host H] [--read-only]   Open the app in a browser (loopback only unless --host is given)
   projects [--json]                           List every project with its real path, sessions and memory
   sessions [--project SLUG] [--json]          Every session, newest first: title, prompts, tokens, sub-agents, memory writes
-  search <query> [--json] [--limit N]         Lines of every transcript and memory file that contain the text, newest first
+  search <query> [--json] [--limit N] [--project SLUG] [--kind memory|transcript] [--since DAY] [--until DAY]
+                                              Lines of every transcript and memory file that contain the text, newest first
   doctor [--project SLUG] [--json] [--strict] [--agents]
                                               Check memory folders: what the model sees, stale, duplicate, secret, broken
   agents [--json]                             List agent memory in the user, project and local scopes, with snapshot status
@@ -29,8 +30,8 @@ Commands:
                                               Consolidate a project's memory with the model; prints the proposed changes
   extract --session ID [--turns A-B] [--via claude-code|api] [--json] [--apply]
                                               Replay memory extraction over a session; prints the proposed changes
-  transcript <sessionId> [--json | --html] [--agent ID]
-                                              A session's live branch: Markdown, HTML, or normalised entries as JSON
+  transcript <sessionId> [--json | --html | --usage [--json]] [--agent ID]
+                                              A session's live branch: Markdown, HTML, normalised entries as JSON, or token use per turn
   history [--project SLUG] [--file PATH] [--json]
                                               Record what changed in memory since the last run, then list every change set
   restore --project SLUG --file PATH --version HASH [--dry-run]

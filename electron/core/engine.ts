@@ -4,6 +4,7 @@ import { AgentMemoryWatch } from './agents/AgentMemoryWatch';
 import { AgentSnapshotService } from './agents/AgentSnapshotService';
 import { createRequestHandlers } from './createRequestHandlers';
 import { forwardEngineEvents, type EventSink } from './engineEvents';
+import { ChangeSetWriter } from './history/changeSetWriter';
 import { HistoryService } from './history/HistoryService';
 import { HistoryStore } from './history/HistoryStore';
 import { HomeService, type HomeServiceOptions } from './home/HomeService';
@@ -31,6 +32,8 @@ export interface EngineServices {
   readonly live: LiveHome | null;
   /** Every version of every memory file the app changed or saw change, in the app data folder. */
   readonly history: HistoryStore;
+  /** The one path every change this app makes to memory (and any file it changes) goes through. */
+  readonly writer: ChangeSetWriter;
   /** Memory history: versions recorded and attributed, timeline, diffs, dreams after the fact, restore and revert. */
   readonly memoryHistory: HistoryService;
   readonly agentSnapshots: AgentSnapshotService;
@@ -65,26 +68,19 @@ export interface Engine extends EngineServices {
 export async function createEngine(options: EngineOptions): Promise<Engine> {
   const home = new HomeService({ ...options, rememberAcrossRuns: options.watch });
   const live = options.watch ? createLiveHome(home) : null;
-  const history = new HistoryStore(join(options.dataDir, 'history'));
-  const memoryHistory = new HistoryService({ home, store: history, historyDir: join(options.dataDir, 'history'), live });
-  if (live) memoryHistory.start();
+  const historyDir = join(options.dataDir, 'history');
+  const history = new HistoryStore(historyDir);
+  // Agent memory inside projects has its own watcher; it tells the live home of an own write as well.
   const agentWatch = live ? AgentMemoryWatch.start(home, live) : null;
+  const writer = new ChangeSetWriter({ history, onOwnWrite: (path) => (agentWatch ?? live)?.expectOwnWrite(path) });
+  const memoryHistory = new HistoryService({ home, store: history, historyDir, live, writer });
+  if (live) memoryHistory.start();
   agentWatch?.onDidChange((folders) => memoryHistory.foldersChanged(folders));
-  const agentSnapshots = new AgentSnapshotService({
-    listAgents: () => home.listAgentMemories(),
-    history,
-    onOwnWrite: (path) => agentWatch?.expectOwnWrite(path),
-  });
+  const agentSnapshots = new AgentSnapshotService({ listAgents: () => home.listAgentMemories(), writer });
   const llm = options.llm ?? { secrets: new SessionSecretStore(), environment: llmEnvironmentFrom(process.env, { useApiKey: true }) };
   const llmSettings = new LlmSettingsService(options.dataDir, llm.secrets, llm.environment);
-  const jobs = new JobService({
-    home,
-    llm: llmSettings,
-    history,
-    dataDir: options.dataDir,
-    onOwnWrite: (path) => live?.expectOwnWrite(path),
-  });
-  const memory = new MemoryReviewService({ home, history, live });
+  const jobs = new JobService({ home, llm: llmSettings, writer, dataDir: options.dataDir });
+  const memory = new MemoryReviewService({ home, writer, live });
   const transcripts = new TranscriptService(home, live);
   const roots = options.roots.map((root) => root.path);
   const catalog = new CatalogService({ home, live, dataDir: options.dataDir, roots, scanWorker: options.catalogScanWorker ?? null });
@@ -104,6 +100,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     home,
     live,
     history,
+    writer,
     memoryHistory,
     agentSnapshots,
     agentWatch,

@@ -11,8 +11,15 @@ import { SettingsPage } from './features/settings/SettingsPage';
 import { TranscriptPage } from './features/transcript/TranscriptPage';
 import { ProjectSidebar } from './features/sidebar/ProjectSidebar';
 import { assertNever } from '../../shared/result';
+import { MiddleTruncate } from './components/MiddleTruncate';
+import { CommandPalette } from './shell/CommandPalette';
+import { openOverlay, useOverlayStore } from './shell/overlayStore';
+import { MOD } from './shell/shortcuts';
+import { ShortcutsDialog } from './shell/ShortcutsDialog';
+import { useGlobalShortcuts } from './shell/useGlobalShortcuts';
 import { useHomeStore } from './stores/homeStore';
 import { navigate, PAGE_TITLES, PAGES, sameProject, useNavigationStore, type Page } from './stores/navigationStore';
+import { toggleSidebar, useUiPreferences } from './stores/uiPreferencesStore';
 import type { ProjectSummary } from '../../shared/model/home';
 
 function ProjectPage({ page, project }: { readonly page: Page; readonly project: ProjectSummary | null }) {
@@ -31,7 +38,7 @@ function ProjectPage({ page, project }: { readonly page: Page; readonly project:
     case 'sessions':
     case 'dreams':
     case 'history':
-      if (!project) return <p className="muted">Choose a project on the left.</p>;
+      if (!project) return <p className="muted">Choose a project in the sidebar.</p>;
       if (page === 'memory') return <MemoryPage project={project} />;
       if (page === 'sessions') return <SessionsPage project={project} />;
       if (page === 'history') return <HistoryPage project={project} />;
@@ -61,39 +68,73 @@ export function App() {
   if (error && !home) return <p className="error">Cannot load: {error}</p>;
   if (!home) return <p className="muted">Loading…</p>;
   if (home.empty) return <EmptyHome />;
+  return <Shell project={project} page={page} />;
+}
+
+function Overlays() {
+  const overlay = useOverlayStore((s) => s.overlay);
+  if (overlay === 'palette') return <CommandPalette />;
+  if (overlay === 'shortcuts') return <ShortcutsDialog />;
+  return null;
+}
+
+/** The frame around every page: the project sidebar (collapsible), the page tabs, the palette and the page. */
+function Shell({ project, page }: { readonly project: ProjectSummary | null; readonly page: Page }) {
+  const home = useHomeStore((s) => s.home);
+  const collapsed = useUiPreferences((s) => s.sidebarCollapsed);
+  useGlobalShortcuts();
   return (
-    <div className="layout">
-      <aside className="side">
-        <div className="brand">
-          Claude Memory Manager
-          {home.demo ? <span className="badge">demo</span> : null}
-          {home.readOnly ? <span className="badge">read-only</span> : null}
-        </div>
-        <ProjectSidebar />
-      </aside>
+    <div className={collapsed ? 'layout sidebar-collapsed' : 'layout'}>
+      {collapsed ? null : (
+        <aside className="side" id="project-sidebar" aria-label="Sidebar">
+          <div className="brand">
+            Claude Memory Manager
+            {home?.demo ? <span className="badge">demo</span> : null}
+            {home?.readOnly ? <span className="badge">read-only</span> : null}
+          </div>
+          <ProjectSidebar />
+        </aside>
+      )}
       <main className="main">
-        <nav className="tabs" aria-label="Pages">
-          {PAGES.map((p) => (
-            <button
-              key={p}
-              type="button"
-              role="tab"
-              aria-selected={p === page}
-              className={p === page ? 'tab active' : 'tab'}
-              onClick={() => navigate({ page: p })}
-            >
-              {PAGE_TITLES[p]}
-            </button>
-          ))}
-        </nav>
+        <header className="topbar">
+          <button
+            type="button"
+            className="icon-button"
+            aria-label={collapsed ? 'Show the project sidebar' : 'Hide the project sidebar'}
+            aria-expanded={!collapsed}
+            aria-controls="project-sidebar"
+            title={`${collapsed ? 'Show' : 'Hide'} the project sidebar (${MOD}+B)`}
+            onClick={toggleSidebar}
+          >
+            <span aria-hidden="true">{collapsed ? '»' : '«'}</span>
+          </button>
+          <div className="tabs" role="tablist" aria-label="Pages">
+            {PAGES.map((p) => (
+              <button
+                key={p}
+                type="button"
+                role="tab"
+                aria-selected={p === page}
+                className={p === page ? 'tab active' : 'tab'}
+                onClick={() => navigate({ page: p })}
+              >
+                {PAGE_TITLES[p]}
+              </button>
+            ))}
+          </div>
+          <button type="button" className="palette-button" aria-keyshortcuts="Control+K Meta+K" onClick={() => openOverlay('palette')}>
+            Go to… <kbd>{MOD} K</kbd>
+          </button>
+        </header>
         {project && page !== 'agents' && page !== 'settings' && page !== 'search' ? (
           <p className="project-heading" aria-label="Selected project">
-            {project.displayName}
+            <MiddleTruncate text={project.displayName} />
             {project.path === null ? <span className="badge muted-badge">path unknown</span> : null}
           </p>
         ) : null}
         <ProjectPage page={page} project={project} />
       </main>
+      <Overlays />
     </div>
   );
 }

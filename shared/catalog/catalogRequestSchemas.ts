@@ -28,6 +28,22 @@ export const catalogRequestSchemas = {
         .max(MAX_SEARCH_QUERY_LENGTH)
         .refine((q) => q.trim() !== '', 'must not be blank'),
       limit: z.number().int().min(1).max(MAX_SEARCH_LIMIT).optional(),
+      scope: z
+        .strictObject({
+          projects: z
+            .array(z.strictObject({ configRoot: z.string().min(1).max(4096), slug: slugSchema }))
+            .max(1000)
+            .readonly()
+            .nullable(),
+          kinds: z
+            .array(z.enum(['transcript', 'memory']))
+            .max(2)
+            .readonly()
+            .nullable(),
+          changedAfter: z.iso.datetime().nullable(),
+          changedBefore: z.iso.datetime().nullable(),
+        })
+        .optional(),
     }),
     mutates: false,
   },

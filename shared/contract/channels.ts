@@ -36,6 +36,7 @@ export const requestNames = [
   'openTranscript',
   'readTranscriptPage',
   'findInTranscript',
+  'readTranscriptUsage',
   'readSessionMemory',
   'exportTranscript',
   'resumeSession',

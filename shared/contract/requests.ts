@@ -34,6 +34,7 @@ import type {
   TranscriptPage,
 } from '../transcript/transcriptOutline';
 import { transcriptRequestSchemas } from '../transcript/transcriptRequestSchemas';
+import type { TranscriptUsage } from '../transcript/turnUsage';
 import { catalogRequestSchemas } from '../catalog/catalogRequestSchemas';
 import type { CatalogListing, CatalogProgress } from '../model/catalog';
 import type { requestNames } from './channels';
@@ -147,6 +148,7 @@ export interface RequestResults extends HistoryRequestResults {
   openTranscript: TranscriptOutline;
   readTranscriptPage: TranscriptPage;
   findInTranscript: TranscriptFindResult;
+  readTranscriptUsage: TranscriptUsage;
   readSessionMemory: SessionMemory;
   exportTranscript: TranscriptExportChunk;
   resumeSession: ResumeLaunch;

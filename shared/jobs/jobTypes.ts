@@ -199,6 +199,8 @@ export interface DreamGate {
   /** `autoDreamEnabled` from the user settings; null when unset (Claude Code then follows a server-side flag). */
   readonly autoDreamEnabled: boolean | null;
   readonly autoMemoryEnabled: boolean;
+  /** Why `settings.json` could not be used (unreadable, invalid JSON, not an object); null when it was read or is absent. */
+  readonly settingsProblem: string | null;
   readonly holder: { readonly pid: number; readonly alive: boolean; readonly stale: boolean } | null;
   /** Whether the gate would let an auto-dream start now; null when it depends on the unknown server flag. */
   readonly wouldFire: boolean | null;

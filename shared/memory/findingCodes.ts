@@ -18,6 +18,7 @@ export const FINDING_CODES = [
   'duplicate.near',
   'secret.detected',
   'symlink.outside',
+  'folder.outside-root',
   'lock.held',
 ] as const;
 
@@ -124,6 +125,11 @@ export const FINDING_INFO: Readonly<Record<FindingCode, FindingInfo>> = {
     label: 'symlink outside',
     severity: 'error',
     help: 'A symlink leads out of the memory folder; it is not read and nothing is written through it.',
+  },
+  'folder.outside-root': {
+    label: 'outside its project',
+    severity: 'error',
+    help: 'The folder leads out of its project (or config root) through a symlink; it is not read, written or sent to a model.',
   },
   'lock.held': {
     label: 'dream running',

@@ -67,6 +67,11 @@ export interface FolderFacts {
   /** Relative paths of every `*.md` that exists in the folder, including ones that could not be read. */
   readonly existingPaths: ReadonlySet<string>;
   readonly folderSymlinkOutside: boolean;
+  /**
+   * The folder lies, through a symlink, outside the project (or config root) it belongs to: an agent memory a
+   * repository pointed elsewhere. Nothing in it was read; `files` and `indexes` are empty.
+   */
+  readonly folderOutsideRoot: boolean;
   /** Other entries (an index, a folder) that are symlinks leading outside the memory folder. */
   readonly otherSymlinksOutside: readonly string[];
   readonly lockHolderPid: number | null;
@@ -249,6 +254,15 @@ export function computeFindings(facts: FolderFacts): MemoryFinding[] {
   if (facts.folderSymlinkOutside)
     out.push(
       finding('symlink.outside', null, null, 'The memory folder itself is a symlink that leads elsewhere; nothing is written through it'),
+    );
+  if (facts.folderOutsideRoot)
+    out.push(
+      finding(
+        'folder.outside-root',
+        null,
+        null,
+        'The folder leads outside its project (or config root) through a symlink; it is not read, written or sent to a model',
+      ),
     );
   for (const path of facts.otherSymlinksOutside)
     out.push(finding('symlink.outside', path, null, `${path} is a symlink that leads outside the memory folder; it is not read`));

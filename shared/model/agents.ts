@@ -28,6 +28,12 @@ export interface AgentMemorySummary {
   readonly fileCount: number;
   readonly hasIndex: boolean;
   readonly snapshot: AgentSnapshotStatus;
+  /**
+   * Which of its folders resolve, through a symlink, outside its project (the config root for user scope): `local`
+   * (its memory folder), `snapshot`. Such a folder is listed with an `outside-root` warning and is never read,
+   * written or sent to a model; snapshot actions are refused.
+   */
+  readonly outsideRoot: readonly SnapshotSide[];
   readonly warnings: readonly ItemWarning[];
 }
 

@@ -1,4 +1,29 @@
+import type { ProjectRef } from './home';
+
 export type SearchHitKind = 'transcript' | 'memory';
+
+/** Which files a search reads; every field narrows it, null means "any". */
+export interface SearchScope {
+  readonly projects: readonly ProjectRef[] | null;
+  readonly kinds: readonly SearchHitKind[] | null;
+  /** ISO times: only files last changed in this range (inclusive). */
+  readonly changedAfter: string | null;
+  readonly changedBefore: string | null;
+}
+
+export const ANY_SCOPE: SearchScope = { projects: null, kinds: null, changedAfter: null, changedBefore: null };
+
+/** Whether a file (by its kind, project and modification time) is within a search's scope. */
+export function inSearchScope(
+  file: { readonly kind: SearchHitKind; readonly configRoot: string; readonly slug: string; readonly mtimeMs: number },
+  scope: SearchScope,
+): boolean {
+  if (scope.kinds !== null && !scope.kinds.includes(file.kind)) return false;
+  if (scope.projects !== null && !scope.projects.some((p) => p.configRoot === file.configRoot && p.slug === file.slug)) return false;
+  if (scope.changedAfter !== null && file.mtimeMs < Date.parse(scope.changedAfter)) return false;
+  if (scope.changedBefore !== null && file.mtimeMs > Date.parse(scope.changedBefore)) return false;
+  return true;
+}
 
 /** One line that contains the query. */
 export interface SearchHit {

@@ -20,4 +20,6 @@ export type WarningCode =
   | 'frontmatter-executable'
   | 'frontmatter-invalid'
   | 'not-a-directory'
-  | 'snapshot-invalid';
+  | 'snapshot-invalid'
+  /** A folder that resolves, through a symlink, outside the project (or config root) it belongs to: never read or written. */
+  | 'outside-root';

@@ -59,6 +59,7 @@ export const transcriptRequestSchemas = {
     }),
     mutates: false,
   },
+  readTranscriptUsage: { args: z.strictObject({ ...sessionRefShape, view: transcriptViewSchema }), mutates: false },
   readSessionMemory: { args: sessionRefSchema, mutates: false },
   exportTranscript: {
     args: z.strictObject({ ...sessionRefShape, format: z.enum(['markdown', 'html']), cursor: z.number().int().nonnegative() }),

@@ -4,7 +4,7 @@
  * Every expected value below was checked by reading the fixture files by hand (or with a one-off script).
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, readdir, readFile, symlink } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, symlink } from 'node:fs/promises';
 import path, { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HomeService } from '../../electron/core/home/HomeService';
@@ -93,8 +93,8 @@ async function rootLinkingProjects(home: ScenarioHome, name: string, projectsDir
     }
     const frog = home.project(work.unrealfrog);
     await frog.session({ titleKind: 'ai-title', title: 'Frog QA' });
-    await mkdir(join(work.unrealfrog, '.claude'), { recursive: true });
-    await symlink(UNREALFROG_AGENTS, join(work.unrealfrog, '.claude', 'agent-memory'));
+    // A copy in the temp project: agent memory that leads out of its project through a symlink is never read.
+    await cp(UNREALFROG_AGENTS, join(work.unrealfrog, '.claude', 'agent-memory'), { recursive: true });
 
     service = new HomeService({
       roots: ['eduardo', 'eiji', 'halibit', 'kimuson', 'repos'].map((key) => ({ path: roots[key], source: 'CLAUDE_CONFIG_DIR' as const })),

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { SnapshotAction } from '../../../shared/agents/snapshotStatus';
-import type { AgentMemoryScope, AgentMemorySummary } from '../../../shared/model/agents';
+import type { AgentMemoryScope, AgentMemorySummary, SnapshotSide } from '../../../shared/model/agents';
 import { createCliEngine } from '../cliEngine';
 import type { CliIo } from '../cliIo';
 import { formatTable } from '../textTable';
@@ -18,6 +18,8 @@ export interface AgentJson {
     readonly syncedFrom: string | null;
     readonly action: SnapshotAction;
   };
+  /** Its folders that lead outside its project (or config root): `local`, `snapshot`; never read or written. */
+  readonly outsideRoot: readonly SnapshotSide[];
 }
 
 export function toAgentJson(agent: AgentMemorySummary): AgentJson {
@@ -33,6 +35,7 @@ export function toAgentJson(agent: AgentMemorySummary): AgentJson {
       syncedFrom: agent.snapshot.syncedFrom,
       action: agent.snapshot.action,
     },
+    outsideRoot: agent.outsideRoot,
   };
 }
 

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import type { SearchHit, SearchHitKind } from '../../../shared/model/search';
+import type { SearchHit, SearchHitKind, SearchScope } from '../../../shared/model/search';
 import { MAX_SEARCH_LIMIT, MAX_SEARCH_QUERY_LENGTH } from '../../../shared/catalog/catalogRequestSchemas';
 import { configRootsFromEnv } from '../../core/home/configRoots';
 import { HomeService } from '../../core/home/HomeService';
@@ -23,11 +23,31 @@ export function toSearchHitJson(hit: SearchHit): SearchHitJson {
   return { kind: hit.kind, sessionId: hit.sessionId, path: hit.path, line: hit.line, preview: hit.preview };
 }
 
-/** `ccmem search <query> [--json] [--limit N]`: lines of every transcript and memory file that contain the query, newest file first. */
+/** A `--since`/`--until` day (YYYY-MM-DD, local time) as the first or last moment of that day. */
+function dayBound(value: string | undefined, option: string, end: boolean): string | null {
+  if (value === undefined) return null;
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  const date = match ? new Date(Number(match[1]), Number(match[2]) - 1, Number(match[3])) : null;
+  if (!date || date.getDate() !== Number(match?.[3])) throw new CliError(`${option} must be a day as YYYY-MM-DD, not ${value}`, 2);
+  if (end) date.setHours(23, 59, 59, 999);
+  return date.toISOString();
+}
+
+/**
+ * `ccmem search <query> [--json] [--limit N] [--project SLUG] [--kind memory|transcript] [--since DAY] [--until DAY]`:
+ * lines of every transcript and memory file that contain the query, newest file first.
+ */
 export async function runSearch(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
     args: [...argv],
-    options: { json: { type: 'boolean', default: false }, limit: { type: 'string' } },
+    options: {
+      json: { type: 'boolean', default: false },
+      limit: { type: 'string' },
+      project: { type: 'string' },
+      kind: { type: 'string' },
+      since: { type: 'string' },
+      until: { type: 'string' },
+    },
     allowPositionals: true,
     strict: true,
   });
@@ -38,6 +58,11 @@ export async function runSearch(argv: readonly string[], io: CliIo): Promise<num
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SEARCH_LIMIT) {
     throw new CliError(`--limit must be a whole number from 1 to ${MAX_SEARCH_LIMIT}, not ${values.limit}`, 2);
   }
+  if (values.kind !== undefined && values.kind !== 'memory' && values.kind !== 'transcript') {
+    throw new CliError(`--kind must be memory or transcript, not ${values.kind}`, 2);
+  }
+  const changedAfter = dayBound(values.since, '--since', false);
+  const changedBefore = dayBound(values.until, '--until', true);
   const home = new HomeService({
     roots: configRootsFromEnv(io.env),
     dataDir: defaultDataDir(io.env),
@@ -46,6 +71,16 @@ export async function runSearch(argv: readonly string[], io: CliIo): Promise<num
     readOnly: true,
   });
   const snapshot = await home.getHome();
+  const scope: SearchScope = {
+    projects: values.project === undefined ? null : snapshot.projects.filter((p) => p.slug === values.project),
+    kinds: values.kind === undefined ? null : [values.kind as SearchHitKind],
+    changedAfter,
+    changedBefore,
+  };
+  if (scope.projects?.length === 0) {
+    await home.dispose();
+    throw new CliError(`no project with the folder name ${values.project}`, 1);
+  }
   const search = new HomeSearch({
     roots: snapshot.roots.filter((root) => root.exists).map((root) => root.path),
     memoryFolders: () =>
@@ -57,6 +92,7 @@ export async function runSearch(argv: readonly string[], io: CliIo): Promise<num
   try {
     await search.search(query, {
       limit,
+      scope,
       onHit: (hit) => {
         if (values.json) hits.push(hit);
         else io.stdout(`${hit.path}:${hit.line}: ${hit.preview}\n`);

@@ -1,10 +1,28 @@
 import { parseArgs } from 'node:util';
+import { PRICES_AS_OF } from '../../../shared/model/modelPricing';
+import { LIVE_VIEW } from '../../../shared/transcript/transcriptOutline';
 import { sessionIdSchema } from '../../../shared/transcript/transcriptRequestSchemas';
+import { contextTokens, usageTotals, type TurnUsage } from '../../../shared/transcript/turnUsage';
 import { createCliEngine } from '../cliEngine';
 import { configRootsFromEnv } from '../../core/home/configRoots';
 import { CliError, type CliIo } from '../cliIo';
 
-export const TRANSCRIPT_USAGE = 'transcript <sessionId> [--json | --html] [--agent ID]';
+export const TRANSCRIPT_USAGE = 'transcript <sessionId> [--json | --html | --usage [--json]] [--agent ID]';
+
+/** One turn of `ccmem transcript <id> --usage --json`; a stable schema scripts rely on. */
+export interface TurnUsageJson {
+  readonly line: number;
+  readonly timestamp: string | null;
+  readonly model: string | null;
+  readonly input: number;
+  readonly output: number;
+  readonly cacheCreation: number;
+  readonly cacheRead: number;
+}
+
+function toTurnJson(turn: TurnUsage): TurnUsageJson {
+  return { line: turn.line, timestamp: turn.timestamp, model: turn.model, ...turn.usage };
+}
 
 /**
  * `ccmem transcript <sessionId> [--json | --html] [--agent ID]`: the live branch of a session (or of one of its
@@ -19,12 +37,14 @@ export async function runTranscript(argv: readonly string[], io: CliIo): Promise
       json: { type: 'boolean', default: false },
       html: { type: 'boolean', default: false },
       agent: { type: 'string' },
+      usage: { type: 'boolean', default: false },
     },
     allowPositionals: true,
     strict: true,
   });
   if (positionals.length !== 1) throw new CliError(`usage: ccmem ${TRANSCRIPT_USAGE}`, 2);
   if (values.json && values.html) throw new CliError('choose one of --json and --html', 2);
+  if (values.usage && values.html) throw new CliError('choose one of --usage and --html', 2);
   const sessionId = positionals[0];
   if (!sessionIdSchema.safeParse(sessionId).success) throw new CliError(`'${sessionId}' is not a session id (a UUID)`, 2);
 
@@ -37,6 +57,29 @@ export async function runTranscript(argv: readonly string[], io: CliIo): Promise
           .map((root) => root.path)
           .join(', ')}`,
       );
+    if (values.usage) {
+      const { turns } = await engine.transcripts.usage(ref, { ...LIVE_VIEW, agentId: values.agent ?? null });
+      const totals = usageTotals(turns);
+      if (values.json) {
+        io.stdout(`${JSON.stringify({ turns: turns.map(toTurnJson), ...totals, pricesAsOf: PRICES_AS_OF }, null, 2)}\n`);
+        return 0;
+      }
+      io.stdout('line\tmodel\tinput\toutput\tcache write\tcache read\tcontext\n');
+      for (const turn of turns) {
+        const { input, output, cacheCreation, cacheRead } = turn.usage;
+        io.stdout(
+          `${turn.line}\t${turn.model ?? '?'}\t${input}\t${output}\t${cacheCreation}\t${cacheRead}\t${contextTokens(turn.usage)}\n`,
+        );
+      }
+      const cost =
+        totals.costUsd === null
+          ? 'cost unknown (a model has no list price)'
+          : `$${totals.costUsd.toFixed(2)} at API list prices of ${PRICES_AS_OF}`;
+      io.stdout(
+        `${turns.length} turns, ${totals.tokens.input} input, ${totals.tokens.output} output, peak context ${totals.peakContext}, ${cost}\n`,
+      );
+      return 0;
+    }
     if (values.json) {
       let first = true;
       io.stdout('[');

@@ -16,28 +16,19 @@ import type {
   SnapshotSide,
 } from '../../../shared/model/agents';
 import { CodedError } from '../../../shared/result';
-import { ABSENT, contentHash } from '../fs/contentHash';
-import { SafeWriter } from '../fs/safeWriter';
-import type { HistoryStore, NewHistoryEntry } from '../history/HistoryStore';
+import { contentHash } from '../fs/contentHash';
+import type { ChangeSetWriter, FileChange } from '../history/changeSetWriter';
+import { agentMemoryRoot, agentSnapshotRoot, type WriteRoot } from '../history/writeRoot';
 import { SecretScanner } from '../memory/secretScan';
-import { snapshotDirFor } from './agentMemoryDiscovery';
+import { agentBoundary, snapshotDirFor } from './agentMemoryDiscovery';
 import { readMetaFile, readSnapshotFolder, type SnapshotFolderContents } from './snapshotFolderReader';
 
 export interface AgentSnapshotServiceDeps {
   /** Every agent memory the engine knows right now (freshly discovered). */
   readonly listAgents: () => Promise<readonly AgentMemorySummary[]>;
-  readonly history: HistoryStore;
-  /** Told just before each of our own writes lands, so the watcher does not report it as foreign. */
-  readonly onOwnWrite?: (absolutePath: string) => void;
+  /** Every file an action changes goes through it, and every version it overwrites or deletes into history. */
+  readonly writer: ChangeSetWriter;
   readonly now?: () => Date;
-}
-
-/**
- * A snapshot carries every regular file of its folder (Claude Code copies them all) plus two JSON markers, so its
- * writer accepts any single file name; the safe writer still refuses the lock file, symlinks and escapes.
- */
-function isTopLevelName(relativePath: string): boolean {
-  return !/[\\/]/.test(relativePath);
 }
 
 export interface SnapshotActionRequest {
@@ -57,6 +48,8 @@ type ProjectAgent = AgentMemorySummary & { readonly projectPath: string };
 interface Sides {
   readonly agent: ProjectAgent;
   readonly snapshotDir: string;
+  /** Where each side is written: both must lie in the agent's project. */
+  readonly roots: Readonly<Record<SnapshotSide, WriteRoot>>;
   readonly local: SnapshotFolderContents;
   readonly snapshot: SnapshotFolderContents;
   readonly token: string;
@@ -70,27 +63,24 @@ const SUMMARIES: Readonly<Record<SnapshotCommand, string>> = {
   merge: 'Files merged from the snapshot into agent memory',
 };
 
-/** A write the plan makes, with the bytes it writes and the version it replaces (both kept in history). */
+/** A write the plan makes: the side it lands on and the change. */
 interface PreparedStep {
-  readonly operation: SnapshotOperation;
-  readonly root: string;
-  readonly bytes: Buffer | null;
-  readonly before: string | null;
+  readonly side: SnapshotSide;
+  readonly change: FileChange;
 }
 
 /**
  * Snapshots of project agents' memory (claude-code-state.md §7.6): compares a committed snapshot with the
- * agent's memory, plans each action as Claude Code would run it, and applies the plan through the safe writer,
- * storing every version it overwrites or deletes in history first.
+ * agent's memory, plans each action as Claude Code would run it, and applies the plan through the change-set
+ * writer, which stores every version it overwrites or deletes in history first. Both folders must lie in the
+ * agent's project by real path; one that leads out of it is neither read nor written.
  */
 export class AgentSnapshotService {
   private readonly now: () => Date;
-  private readonly writer: SafeWriter;
   private readonly secrets = new SecretScanner();
 
   constructor(private readonly deps: AgentSnapshotServiceDeps) {
     this.now = deps.now ?? (() => new Date());
-    this.writer = new SafeWriter({ onOwnWrite: deps.onOwnWrite, alsoWrites: isTopLevelName });
   }
 
   async diff(ref: AgentRef): Promise<AgentSnapshotDiff> {
@@ -119,7 +109,7 @@ export class AgentSnapshotService {
     if (plan.refusal)
       throw new CodedError(plan.refusal.code, plan.refusal.message, plan.refusal.secrets ? { secrets: plan.refusal.secrets } : undefined);
     const steps = await Promise.all(plan.operations.map((operation) => this.prepare(operation, sides)));
-    await this.run(steps, SUMMARIES[request.command]);
+    await this.run(steps, sides.roots, SUMMARIES[request.command]);
     const after = (await this.deps.listAgents()).find((agent) => agent.dir === sides.agent.dir);
     return { plan, agent: after ?? sides.agent };
   }
@@ -140,11 +130,18 @@ export class AgentSnapshotService {
         throw new CodedError('INVALID_INPUT', `${agentType} is not the type of the agent whose memory is in ${agent.dir}`);
       snapshotDir = snapshotDirFor(agent.projectPath, agentType);
     }
+    const boundary = agentBoundary(agent);
+    const roots = {
+      local: agentMemoryRoot(agent.dir, boundary, { kind: 'top-level-files' }),
+      snapshot: agentSnapshotRoot(snapshotDir, boundary),
+    };
+    // Neither side is read before both are known to lie in the project: a repository may point either elsewhere.
+    await Promise.all([this.deps.writer.checkRoot(roots.local), this.deps.writer.checkRoot(roots.snapshot)]);
     const [local, snapshot] = await Promise.all([readSnapshotFolder(agent.dir), readSnapshotFolder(snapshotDir)]);
     const token = contentHash(
       JSON.stringify([local.exists, local.listing, [...local.metaHashes], snapshot.exists, snapshot.listing, [...snapshot.metaHashes]]),
     );
-    return { agent, snapshotDir, local, snapshot, token };
+    return { agent, snapshotDir, roots, local, snapshot, token };
   }
 
   private async planFor(sides: Sides, request: SnapshotActionRequest): Promise<SnapshotPlan> {
@@ -182,52 +179,38 @@ export class AgentSnapshotService {
     return bytes;
   }
 
+  /** The change one operation makes, with the bytes it copies checked to be the version the plan was made from. */
   private async prepare(operation: SnapshotOperation, sides: Sides): Promise<PreparedStep> {
     const dirOf = (side: SnapshotSide) => (side === 'local' ? sides.agent.dir : sides.snapshotDir);
     switch (operation.kind) {
       case 'copy': {
-        const root = dirOf(operation.to);
-        const bytes = await this.readExact(dirOf(operation.to === 'local' ? 'snapshot' : 'local'), operation.name, operation.hash);
-        if (operation.replaces !== null) await this.deps.history.putBlob(await this.readExact(root, operation.name, operation.replaces));
-        await this.deps.history.putBlob(bytes);
-        return { operation, root, bytes, before: operation.replaces };
+        const from: SnapshotSide = operation.to === 'local' ? 'snapshot' : 'local';
+        const bytes = await this.readExact(dirOf(from), operation.name, operation.hash);
+        return { side: operation.to, change: { path: operation.name, base: operation.replaces, after: bytes } };
       }
-      case 'delete': {
-        const root = dirOf(operation.from);
-        await this.deps.history.putBlob(await this.readExact(root, operation.name, operation.hash));
-        return { operation, root, bytes: null, before: operation.hash };
-      }
+      case 'delete':
+        return { side: operation.from, change: { path: operation.name, base: operation.hash, after: null } };
       case 'write-meta':
-        return { operation, root: dirOf(operation.to), bytes: Buffer.from(operation.text, 'utf8'), before: operation.replaces };
+        // The markers are bookkeeping, not memory: history keeps the files.
+        return {
+          side: operation.to,
+          change: { path: operation.name, base: operation.replaces, after: operation.text, journaled: false },
+        };
     }
   }
 
   /**
-   * Writes in plan order (a new snapshot.json only after the files it describes) and journals every file
-   * change as one change set, also when a later write fails, so history always matches the disk.
+   * Writes in plan order (a new snapshot.json only after the files it describes): each run of steps on one side is
+   * one change set of that folder, and a failed write ends the action there.
    */
-  private async run(steps: readonly PreparedStep[], summary: string): Promise<void> {
-    const changeSetId = this.deps.history.newChangeSetId();
-    const entries: NewHistoryEntry[] = [];
-    try {
-      for (const { operation, root, bytes, before } of steps) {
-        if (bytes === null) await this.writer.remove(root, operation.name, before ?? ABSENT);
-        else await this.writer.write(root, operation.name, bytes, before ?? ABSENT);
-        // The markers are bookkeeping, not memory: history keeps the files.
-        if (operation.kind === 'write-meta') continue;
-        entries.push({
-          folder: root,
-          path: operation.name,
-          before,
-          after: bytes === null ? null : contentHash(bytes),
-          size: bytes === null ? null : bytes.length,
-          cause: 'app-edit',
-          changeSetId,
-          summary,
-        });
-      }
-    } finally {
-      if (entries.length > 0) await this.deps.history.append(entries);
+  private async run(steps: readonly PreparedStep[], roots: Sides['roots'], summary: string): Promise<void> {
+    for (let start = 0; start < steps.length;) {
+      const side = steps[start].side;
+      let end = start;
+      while (end < steps.length && steps[end].side === side) end++;
+      const changes = steps.slice(start, end).map((step) => step.change);
+      await this.deps.writer.apply({ root: roots[side], changes, cause: 'app-edit', summary });
+      start = end;
     }
   }
 }

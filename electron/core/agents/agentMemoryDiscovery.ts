@@ -1,8 +1,9 @@
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { agentTypeToFolderName } from '../../../shared/claude/sessionFiles';
 import { SNAPSHOTS_FOLDER } from '../../../shared/agents/snapshotStatus';
-import type { AgentMemoryScope, AgentMemorySummary } from '../../../shared/model/agents';
+import type { AgentMemoryScope, AgentMemorySummary, AgentSnapshotStatus, SnapshotSide } from '../../../shared/model/agents';
 import type { ItemWarning } from '../../../shared/model/warnings';
+import { isReallyWithin } from '../fs/pathContainment';
 import { entryKind, listDir, statOrNull, warning } from '../fs/readSafely';
 import { INDEX_FILE_NAME, scanMemoryFolder } from '../memory/memoryFolderScan';
 import { readSnapshotStatus } from './snapshotStatusReader';
@@ -29,14 +30,31 @@ export function snapshotDirFor(projectPath: string, agentType: string): string {
   return join(projectPath, '.claude', SNAPSHOTS_FOLDER, agentType);
 }
 
-async function folderNames(dir: string, warnings: ItemWarning[]): Promise<string[]> {
+/**
+ * The folder an agent's memory and its project snapshot must really lie in, through any symlink: its project, or
+ * for user scope the config root (`<root>/agent-memory/<type>`). A repository cannot commit a way out of it.
+ */
+export function agentBoundary(agent: Pick<AgentMemorySummary, 'dir' | 'projectPath'>): string {
+  return agent.projectPath ?? dirname(dirname(agent.dir));
+}
+
+/** A base folder that leads outside its boundary is not read at all: not even its listing leaves the boundary. */
+async function readableBase(base: string, boundary: string, warnings: ItemWarning[]): Promise<boolean> {
+  if (await isReallyWithin(boundary, base)) return true;
+  warnings.push(warning('outside-root', `Leads outside ${boundary} through a symlink; it is not read, and nothing is written there`, base));
+  return false;
+}
+
+async function folderNames(dir: string, boundary: string, warnings: ItemWarning[]): Promise<string[]> {
+  if (!(await readableBase(dir, boundary, warnings))) return [];
   const listing = await listDir(dir);
   if (listing.warning) warnings.push(listing.warning);
   return listing.entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name);
 }
 
 /** Snapshot folders, symlinked ones included: Claude Code reads `snapshot.json` through any symlink. */
-async function snapshotFolderNames(base: string, warnings: ItemWarning[]): Promise<string[]> {
+async function snapshotFolderNames(base: string, boundary: string, warnings: ItemWarning[]): Promise<string[]> {
+  if (!(await readableBase(base, boundary, warnings))) return [];
   const listing = await listDir(base);
   if (listing.warning) warnings.push(listing.warning);
   const names: string[] = [];
@@ -55,7 +73,7 @@ async function snapshotFolderNames(base: string, warnings: ItemWarning[]): Promi
 async function snapshotsByFolder(projectPath: string, warnings: ItemWarning[]): Promise<Map<string, string>> {
   const byFolder = new Map<string, string>();
   const base = join(projectPath, '.claude', SNAPSHOTS_FOLDER);
-  for (const agentType of (await snapshotFolderNames(base, warnings)).sort()) {
+  for (const agentType of (await snapshotFolderNames(base, projectPath, warnings)).sort()) {
     const folder = agentTypeToFolderName(agentType);
     const taken = byFolder.get(folder);
     if (taken === undefined || agentType === folder) byFolder.set(folder, agentType);
@@ -66,6 +84,29 @@ async function snapshotsByFolder(projectPath: string, warnings: ItemWarning[]): 
   return byFolder;
 }
 
+const NO_SNAPSHOT: AgentSnapshotStatus = { dir: null, updatedAt: null, syncedFrom: null, action: 'none' };
+
+/** Which of an agent's folders lead outside its boundary, each with its warning. */
+async function foldersOutside(
+  boundary: string,
+  dir: string,
+  snapshotDir: string | null,
+): Promise<{ sides: SnapshotSide[]; warnings: ItemWarning[] }> {
+  const sides: SnapshotSide[] = [];
+  const warnings: ItemWarning[] = [];
+  const message = (what: string) =>
+    `${what} leads outside ${boundary} through a symlink; it is listed, but never read, written or sent to a model`;
+  if (!(await isReallyWithin(boundary, dir))) {
+    sides.push('local');
+    warnings.push(warning('outside-root', message('The memory folder'), dir));
+  }
+  if (snapshotDir !== null && !(await isReallyWithin(boundary, snapshotDir))) {
+    sides.push('snapshot');
+    warnings.push(warning('outside-root', message('The snapshot folder'), snapshotDir));
+  }
+  return { sides, warnings };
+}
+
 async function summarize(
   scope: AgentMemoryScope,
   agentType: string,
@@ -73,10 +114,24 @@ async function summarize(
   projectPath: string | null,
   placeWarnings: readonly ItemWarning[],
 ): Promise<AgentMemorySummary> {
-  const scan = await scanMemoryFolder(dir);
-  const indexStats = await statOrNull(join(dir, INDEX_FILE_NAME));
   // Claude Code looks for the snapshot by type, without listing, so it is looked for even where none was listed.
   const snapshotDir = projectPath ? snapshotDirFor(projectPath, agentType) : null;
+  const outside = await foldersOutside(agentBoundary({ dir, projectPath }), dir, snapshotDir);
+  if (outside.sides.length > 0) {
+    return {
+      agentType,
+      scope,
+      dir,
+      projectPath,
+      fileCount: 0,
+      hasIndex: false,
+      snapshot: NO_SNAPSHOT,
+      outsideRoot: outside.sides,
+      warnings: [...placeWarnings, ...outside.warnings],
+    };
+  }
+  const scan = await scanMemoryFolder(dir);
+  const indexStats = await statOrNull(join(dir, INDEX_FILE_NAME));
   const snapshot = await readSnapshotStatus(dir, snapshotDir);
   return {
     agentType,
@@ -86,6 +141,7 @@ async function summarize(
     fileCount: scan.topicFiles.length + (indexStats?.isFile() ? 1 : 0),
     hasIndex: indexStats?.isFile() ?? false,
     snapshot: snapshot.status,
+    outsideRoot: [],
     warnings: [...placeWarnings, ...scan.warnings, ...snapshot.warnings],
   };
 }
@@ -93,7 +149,8 @@ async function summarize(
 /**
  * Every agent memory folder in every scope, with its snapshot status. A project's snapshot belongs to the
  * agent's project- and local-scope memory in that project; an agent with a snapshot and no memory folder in
- * either scope yet is listed in project scope with `fileCount` 0, so it can be initialised.
+ * either scope yet is listed in project scope with `fileCount` 0, so it can be initialised. Every folder is
+ * checked by real path against its boundary (`agentBoundary`): one that leads out is listed but not read.
  */
 export async function discoverAgentMemories(
   configRoots: readonly string[],
@@ -103,15 +160,15 @@ export async function discoverAgentMemories(
   for (const root of configRoots) {
     const warnings: ItemWarning[] = [];
     const baseDir = join(root, 'agent-memory');
-    for (const name of (await folderNames(baseDir, warnings)).sort())
+    for (const name of (await folderNames(baseDir, root, warnings)).sort())
       result.push(await summarize('user', name, join(baseDir, name), null, warnings));
   }
   for (const projectPath of projectPaths) {
     const warnings: ItemWarning[] = [];
     const snapshots = await snapshotsByFolder(projectPath, warnings);
     const [projectPlace, localPlace] = agentMemoryPlaces([], [projectPath]);
-    const projectFolders = await folderNames(projectPlace.baseDir, warnings);
-    const localFolders = await folderNames(localPlace.baseDir, warnings);
+    const projectFolders = await folderNames(projectPlace.baseDir, projectPath, warnings);
+    const localFolders = await folderNames(localPlace.baseDir, projectPath, warnings);
     const snapshotOnly = [...snapshots.keys()].filter((folder) => !projectFolders.includes(folder) && !localFolders.includes(folder));
     for (const [place, folders] of [
       [projectPlace, [...projectFolders, ...snapshotOnly]],

@@ -13,7 +13,7 @@ export function catalogRequestHandlers(catalog: CatalogService, search: SearchSe
       catalog.cancel();
       return Promise.resolve(null);
     },
-    startSearch: ({ query, limit }) => Promise.resolve(search.start(query, limit)),
+    startSearch: ({ query, limit, scope }) => Promise.resolve(search.start(query, limit, scope)),
     cancelSearch: ({ searchId }) => {
       search.cancel(searchId);
       return Promise.resolve(null);

@@ -6,7 +6,7 @@ import { CodedError } from '../../../shared/result';
 import { isLiveDreamLock } from '../lock/liveDreamLock';
 import { isProcessAlive, LOCK_FILE_NAME, readConsolidationLockStatus } from '../lock/consolidationLockStatus';
 import { ABSENT, contentHash, type BaseHash } from './contentHash';
-import { isWithin, resolveInside } from './pathContainment';
+import { isReallyWithin, isWithin, resolveInside } from './pathContainment';
 
 /** Text larger than this is not sent back inside a conflict; the UI offers to reload instead. */
 const MAX_CONFLICT_TEXT_BYTES = 1024 * 1024;
@@ -32,6 +32,12 @@ const SIDE_FILE_GRACE_MS = 10 * 60 * 1000;
 /** Side files of writes in progress in this process, whichever writer instance made them. */
 const inFlight = new Set<string>();
 
+/** Where a root must really lie: through any symlink on its way, it may not lead out of this folder. */
+export interface RootBoundary {
+  /** Default: the root's parent folder (a root may be a symlink into its own parent, not elsewhere). */
+  readonly boundary?: string;
+}
+
 export interface CurrentFile {
   readonly absolutePath: string;
   readonly bytes: Buffer | null;
@@ -50,6 +56,27 @@ async function lstatOrNull(path: string): Promise<Stats | null> {
     if (errnoCode(error) === 'ENOENT') return null;
     throw error;
   }
+}
+
+/** As deep as memory folders are scanned anywhere in the app. */
+const MAX_SWEEP_DEPTH = 16;
+
+/**
+ * Every side file under a folder, found without following a symlink: Node's recursive `readdir` follows symlinked
+ * folders, and a sweep must never remove or put back anything outside the folder it was given.
+ */
+async function sideFilesUnder(root: string): Promise<string[]> {
+  const found: string[] = [];
+  const visit = async (dir: string, depth: number): Promise<void> => {
+    const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory() && depth < MAX_SWEEP_DEPTH) await visit(path, depth + 1);
+      else if (entry.isFile() && SIDE_FILE.test(entry.name)) found.push(path);
+    }
+  };
+  await visit(root, 0);
+  return found;
 }
 
 /** What a swap found and did; see `swap`. */
@@ -125,7 +152,8 @@ async function removeAside(aside: string): Promise<void> {
   });
 }
 
-function conflictError(relativePath: string, base: BaseHash, bytes: Buffer | null): CodedError {
+/** CONFLICT with both versions: what the caller based its change on, and what is on disk now. */
+export function conflictError(relativePath: string, base: BaseHash, bytes: Buffer | null): CodedError {
   const hash = bytes ? contentHash(bytes) : null;
   const details: MemoryConflictDetails = {
     relativePath,
@@ -146,11 +174,12 @@ async function fsyncDir(dir: string): Promise<void> {
 }
 
 /**
- * The one place that writes memory files. Every write stays inside its memory folder (normalised paths,
- * real paths of existing parents), never goes through a symlink, only touches `*.md` files, checks that the
- * file is still what the caller last saw (base hash, else CONFLICT carrying both versions), waits for no
- * one but refuses while a live dream holds `.consolidate-lock`, and lands atomically (temp file in the same
- * folder, fsync, rename) with the file's mode kept.
+ * The file mechanics under the change-set writer (history/changeSetWriter.ts), which is what the app writes
+ * through. Every write stays inside its folder, and the folder inside its boundary, by real path (normalised
+ * paths, every symlink on the way followed); never goes through a symlink below the folder; only touches `*.md`
+ * files (or what `alsoWrites` allows); checks that the file is still what the caller last saw (base hash, else
+ * CONFLICT carrying both versions); waits for no one but refuses while a live dream holds `.consolidate-lock`;
+ * and lands atomically (temp file in the same folder, fsync, rename) with the file's mode kept.
  */
 export class SafeWriter {
   /** Memory folders already swept of side files a killed or failed earlier write left behind. */
@@ -158,12 +187,18 @@ export class SafeWriter {
 
   constructor(private readonly options: SafeWriterOptions = {}) {}
 
-  /** Reads a file the way a write would see it, with the same containment and symlink checks. */
-  async readCurrent(root: string, relativePath: string): Promise<CurrentFile> {
+  /**
+   * Reads a file the way a write would see it, with the same containment and symlink checks: a file that is a
+   * symlink is refused (OUTSIDE_ROOT) rather than read through, so no caller ever sees where it points.
+   */
+  async readCurrent(root: string, relativePath: string, options: RootBoundary = {}): Promise<CurrentFile> {
+    await this.refuseOutsideRoot(root, options.boundary);
     const absolutePath = await this.guardedPath(root, relativePath, false);
     await this.sweepOnce(root);
     const stats = await lstatOrNull(absolutePath);
     if (!stats) return { absolutePath, bytes: null, hash: null, mode: null };
+    if (stats.isSymbolicLink()) throw new CodedError('OUTSIDE_ROOT', `${relativePath} is a symlink; nothing is read or written through it`);
+    if (!stats.isFile()) throw new CodedError('INVALID_INPUT', `${relativePath} is not a file`);
     const bytes = await fs.readFile(absolutePath);
     return { absolutePath, bytes, hash: contentHash(bytes), mode: stats.mode & 0o7777 };
   }
@@ -174,8 +209,9 @@ export class SafeWriter {
     relativePath: string,
     content: Uint8Array | string,
     base: BaseHash,
-    options: { readonly mode?: number } = {},
+    options: RootBoundary & { readonly mode?: number } = {},
   ): Promise<{ absolutePath: string; hash: string }> {
+    await this.refuseOutsideRoot(root, options.boundary);
     await this.refuseWhileDreaming(root);
     const absolutePath = await this.guardedPath(root, relativePath, true);
     await this.sweepOnce(root);
@@ -207,7 +243,8 @@ export class SafeWriter {
   }
 
   /** Deletes `root/relativePath` if it still matches `base`. The caller stores it in history first. */
-  async remove(root: string, relativePath: string, base: BaseHash): Promise<{ absolutePath: string }> {
+  async remove(root: string, relativePath: string, base: BaseHash, options: RootBoundary = {}): Promise<{ absolutePath: string }> {
+    await this.refuseOutsideRoot(root, options.boundary);
     await this.refuseWhileDreaming(root);
     const absolutePath = await this.guardedPath(root, relativePath, false);
     await this.sweepOnce(root);
@@ -216,6 +253,16 @@ export class SafeWriter {
     await this.commit(absolutePath, relativePath, base, null);
     await fsyncDir(dirname(absolutePath));
     return { absolutePath };
+  }
+
+  /**
+   * Refuses a root that really lies outside its boundary (by default its own parent): a symlinked root, or one
+   * reached through a symlinked folder above it, that leads elsewhere. Checked before anything in it is read, and
+   * before a missing root is created, which would create it wherever the link points.
+   */
+  private async refuseOutsideRoot(root: string, boundary: string = dirname(root)): Promise<void> {
+    if (!(await isReallyWithin(boundary, root)))
+      throw new CodedError('OUTSIDE_ROOT', `${root} leads outside ${boundary} through a symlink; nothing is read or written there`);
   }
 
   private async refuseWhileDreaming(root: string): Promise<void> {
@@ -302,12 +349,10 @@ export class SafeWriter {
   private async sweepOnce(root: string): Promise<void> {
     if (this.swept.has(root)) return;
     this.swept.add(root);
-    const names = await fs.readdir(root, { recursive: true }).catch(() => [] as string[]);
     const now = Date.now();
-    for (const name of names) {
-      const match = SIDE_FILE.exec(basename(name));
+    for (const path of await sideFilesUnder(root)) {
+      const match = SIDE_FILE.exec(basename(path));
       if (!match) continue;
-      const path = join(root, name);
       const stats = await lstatOrNull(path).catch(() => null);
       if (!stats?.isFile()) continue;
       const pid = Number(match[2]);
@@ -318,23 +363,22 @@ export class SafeWriter {
   }
 
   /**
-   * Resolves `relativePath` under `root` and proves it safe: a `*.md` name that is not the lock file,
-   * lexically inside the root, no symlink on the way (the root itself may only be a symlink into its own
-   * parent folder), and the real path of every existing parent inside the root's real path.
+   * Resolves `relativePath` under a root already proven to lie inside its boundary and proves it safe: a `*.md`
+   * name that is not the lock file, lexically inside the root, no symlink on the way below the root, and the real
+   * path of every existing parent inside the root's real path.
    */
   private async guardedPath(root: string, relativePath: string, createParents: boolean): Promise<string> {
     if (!(relativePath.endsWith('.md') || this.options.alsoWrites?.(relativePath)) || basename(relativePath) === LOCK_FILE_NAME)
       throw new CodedError('INVALID_INPUT', `Only memory files (*.md) can be changed, not ${relativePath}`);
     const absolutePath = resolveInside(root, relativePath);
     if (!absolutePath) throw new CodedError('OUTSIDE_ROOT', `${relativePath} is outside the memory folder`);
-    const rootStats = await lstatOrNull(root);
-    if (rootStats?.isSymbolicLink()) {
-      const [realRoot, realParent] = await Promise.all([fs.realpath(root), fs.realpath(dirname(root))]);
-      if (!isWithin(realParent, realRoot))
-        throw new CodedError('OUTSIDE_ROOT', 'The memory folder is a symlink that leads elsewhere; nothing is written through it');
-    } else if (rootStats && !rootStats.isDirectory()) {
-      throw new CodedError('INVALID_INPUT', 'The memory folder is not a folder');
-    } else if (!rootStats) {
+    const rootStats = await fs.stat(root).catch((error: unknown) => {
+      if (errnoCode(error) === 'ENOENT') return null;
+      throw error;
+    });
+    if (rootStats && !rootStats.isDirectory()) throw new CodedError('INVALID_INPUT', 'The memory folder is not a folder');
+    if (!rootStats) {
+      if ((await lstatOrNull(root))?.isSymbolicLink()) throw new CodedError('INVALID_INPUT', 'The memory folder is a symlink to nothing');
       if (!createParents) throw new CodedError('NOT_FOUND', 'The memory folder does not exist');
       await fs.mkdir(root, { recursive: true });
     }

@@ -8,7 +8,7 @@ import type { WatchedChange } from '../watch/watchedChange';
 import { attributeChanges, DREAM_MAX_MS, type Attribution, type ObservedChange } from './attribution/attributeChanges';
 import { LineNumbers } from './attribution/lineNumbers';
 import { collectTranscriptEvents, transcriptsTouchedSince } from './attribution/transcriptEvidence';
-import { mergeNotes, type ChangeSetNote } from './changeSetNotes';
+import { madeByThisApp, mergeNotes, type ChangeSetNote } from './changeSetNotes';
 import type { HistoryIndex } from './HistoryIndex';
 import type { NewHistoryEntry } from './HistoryStore';
 import type { JsonlLog } from './jsonlLog';
@@ -422,7 +422,7 @@ export class HistoryRecorder {
   private appDreamSince(memoryDir: string, sinceMs: number): boolean {
     for (const entry of this.options.index.latestInFolder(memoryDir).values()) {
       if (entry.cause !== 'dream' || Date.parse(entry.time) < sinceMs - 1000) continue;
-      if (!this.options.index.changeSet(entry.changeSetId)?.note) return true;
+      if (madeByThisApp(this.options.index.changeSet(entry.changeSetId)?.note ?? null, entry.cause)) return true;
     }
     return false;
   }

@@ -9,13 +9,10 @@ import {
 } from '../../../shared/history/historyModel';
 import { lineStats } from '../../../shared/history/textDiff';
 import { CodedError } from '../../../shared/result';
-import { ABSENT } from '../fs/contentHash';
-import type { SafeWriter } from '../fs/safeWriter';
-import type { ChangeSetNote } from './changeSetNotes';
+import type { ChangeSetWriter, FileChange } from './changeSetWriter';
 import type { HistoryIndex } from './HistoryIndex';
-import type { NewHistoryEntry } from './HistoryStore';
-import type { JsonlLog } from './jsonlLog';
 import { decodeText } from './versionText';
+import type { WriteRoot } from './writeRoot';
 
 /** One file to put back: what must be on disk now, and what it becomes. */
 export interface RollbackTarget {
@@ -30,16 +27,14 @@ function short(hash: string | null): string {
 }
 
 /**
- * Restores versions from history through the safe writer, each as one app-edit change set. A plan compares
+ * Restores versions from history through the change-set writer, each as one app-edit change set. A plan compares
  * every file with the version it is expected to be; when a newer change sits on disk the plan says which and
  * the rollback is refused as a whole, so nothing is overwritten that history has not shown the person.
  */
 export class HistoryRollback {
   constructor(
     private readonly index: HistoryIndex,
-    private readonly writer: SafeWriter,
-    private readonly notes: JsonlLog<ChangeSetNote>,
-    private readonly now: () => number = Date.now,
+    private readonly writer: ChangeSetWriter,
   ) {}
 
   /** The files of a change set set back to where they were before it (all, or the named ones). */
@@ -64,12 +59,13 @@ export class HistoryRollback {
     return { path, expected: expected === undefined ? latest : expected, target: version };
   }
 
-  async plan(memoryDir: string, targets: readonly RollbackTarget[]): Promise<RollbackPlan> {
+  async plan(root: WriteRoot, targets: readonly RollbackTarget[]): Promise<RollbackPlan> {
+    const memoryDir = root.dir;
     const writes: PlannedFileWrite[] = [];
     const conflicts: RollbackConflict[] = [];
     const patches: string[] = [];
     for (const target of targets) {
-      const current = await this.writer.readCurrent(memoryDir, target.path);
+      const current = await this.writer.readCurrent(root, target.path);
       if (current.hash !== target.expected) {
         conflicts.push({
           path: target.path,
@@ -100,10 +96,11 @@ export class HistoryRollback {
   }
 
   /**
-   * Applies a plan unless it has conflicts. Every write goes through the safe writer with the version the plan
-   * saw as its base, and what landed is journaled as one app-edit change set, also when a later write fails.
+   * Applies a plan (made for `root`) unless it has conflicts. Every file is written with the version the plan saw
+   * as its base, and what landed is one app-edit change set, also when a later write fails.
    */
-  async apply(plan: RollbackPlan, summary: string): Promise<RollbackResult> {
+  async apply(root: WriteRoot, plan: RollbackPlan, summary: string): Promise<RollbackResult> {
+    if (plan.memoryDir !== root.dir) throw new CodedError('INVALID_INPUT', 'That plan was made for another folder');
     if (plan.conflicts.length > 0) {
       const first = plan.conflicts[0];
       throw new CodedError(
@@ -115,51 +112,14 @@ export class HistoryRollback {
       );
     }
     if (plan.writes.length === 0) return { plan, applied: false, changeSetId: null };
-    const { store } = this.index;
-    const changeSetId = store.newChangeSetId();
-    const entries: NewHistoryEntry[] = [];
-    const time = new Date(this.now()).toISOString();
-    try {
-      for (const write of plan.writes) {
-        // The version being replaced is in history already (it is `expected`); keep its bytes safe all the same.
-        const current = await this.writer.readCurrent(plan.memoryDir, write.path);
-        if (current.bytes) await store.putBlob(current.bytes);
-        let size: number | null = null;
-        if (write.target === null) await this.writer.remove(plan.memoryDir, write.path, write.expected ?? ABSENT);
-        else {
-          const bytes = await store.readBlob(write.target);
-          await this.writer.write(plan.memoryDir, write.path, bytes, write.expected ?? ABSENT);
-          size = bytes.length;
-        }
-        entries.push({
-          folder: plan.memoryDir,
-          path: write.path,
-          before: write.expected,
-          after: write.target,
-          size,
-          cause: 'app-edit',
-          changeSetId,
-          summary,
-        });
-      }
-    } finally {
-      if (entries.length > 0) {
-        await store.append(entries);
-        await this.notes.append([
-          {
-            v: 1,
-            changeSetId,
-            time,
-            cause: 'app-edit',
-            sessionId: null,
-            firstSight: false,
-            foundAtStartup: false,
-            evidence: { kind: 'app-edit', summary },
-          },
-        ]);
-        await this.index.refresh();
-      }
-    }
+    const changes: FileChange[] = [];
+    for (const write of plan.writes)
+      changes.push({
+        path: write.path,
+        base: write.expected,
+        after: write.target === null ? null : await this.index.store.readBlob(write.target),
+      });
+    const { changeSetId } = await this.writer.apply({ root, changes, cause: 'app-edit', summary });
     return { plan, applied: true, changeSetId };
   }
 

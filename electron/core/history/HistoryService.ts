@@ -16,23 +16,27 @@ import type {
 import type { ProjectRef } from '../../../shared/model/home';
 import { memoryFolderKey, type MemoryFolderRef } from '../../../shared/memory/memoryFolderRef';
 import { CodedError } from '../../../shared/result';
-import { SafeWriter } from '../fs/safeWriter';
 import type { HomeService } from '../home/HomeService';
 import type { LiveHome } from '../liveHome';
 import { MemoryBackup } from './backup/MemoryBackup';
-import { changeSetNotesLog, dreamReviewsLog, type ChangeSetNote, type DreamReviewRecord } from './changeSetNotes';
+import { changeSetNotesLog, dreamReviewsLog, madeByThisApp, type ChangeSetNote, type DreamReviewRecord } from './changeSetNotes';
+import type { ChangeSetWriter, WrittenChangeSet } from './changeSetWriter';
 import { HistoryIndex, type IndexedChangeSet } from './HistoryIndex';
 import { HistoryRecorder, type RecordReport } from './HistoryRecorder';
 import { HistoryRollback } from './HistoryRollback';
 import type { HistoryStore } from './HistoryStore';
 import type { JsonlLog } from './jsonlLog';
+import { writeRootOf } from './knownWriteRoots';
 import { LineStatsCache } from './lineStatsCache';
 import { trackedFolders, type TrackedFolder } from './trackedFolders';
 import { decodeText } from './versionText';
+import type { WriteRoot } from './writeRoot';
 
 export interface HistoryServiceOptions {
   readonly home: HomeService;
   readonly store: HistoryStore;
+  /** The writer every change goes through (restore, revert, import here); each change set it writes is announced. */
+  readonly writer: ChangeSetWriter;
   /** The folder the store keeps its journal in (`<dataDir>/history`); the side notes live beside it. */
   readonly historyDir: string;
   readonly live: LiveHome | null;
@@ -64,7 +68,8 @@ function sameProject(a: ProjectRef | null, b: ProjectRef | null): boolean {
 /**
  * Memory history for the shells: records versions (start-up, live), answers the timeline, versions, diffs
  * and dreams-after-the-fact, and rolls back (restore a version, revert a change set) and backs up through
- * the safe writer. The journal and blobs are the HistoryStore's; notes, reviews and caches sit beside it.
+ * the change-set writer, whose every change set it announces. The journal and blobs are the HistoryStore's;
+ * notes, reviews and caches sit beside it.
  */
 export class HistoryService {
   readonly index: HistoryIndex;
@@ -72,7 +77,6 @@ export class HistoryService {
   private readonly notes: JsonlLog<ChangeSetNote>;
   private readonly reviews: JsonlLog<DreamReviewRecord>;
   private readonly lineStats: LineStatsCache;
-  private readonly writer: SafeWriter;
   private readonly rollback: HistoryRollback;
   private readonly backup: MemoryBackup;
   private folders: { at: number; list: readonly TrackedFolder[] } | null = null;
@@ -96,10 +100,10 @@ export class HistoryService {
       now,
       settleMs: options.settleMs,
     });
-    this.writer = new SafeWriter({ onOwnWrite: (path) => options.live?.expectOwnWrite(path), now });
-    this.rollback = new HistoryRollback(this.index, this.writer, this.notes, now);
-    this.backup = new MemoryBackup(this.index, this.writer, this.notes, now);
+    this.rollback = new HistoryRollback(this.index, options.writer);
+    this.backup = new MemoryBackup(this.index, options.writer, now);
     this.disposers.push(this.recorder.onDidRecord((report) => this.emit(report)));
+    this.disposers.push(options.writer.onDidWrite((written) => this.announce(written)));
     this.disposers.push(options.home.onDidChangeHome(() => (this.folders = null)));
   }
 
@@ -259,38 +263,33 @@ export class HistoryService {
   }
 
   async planRestore(folder: MemoryFolderRef, path: string, version: string, expected?: string | null): Promise<RollbackPlan> {
-    const memoryDir = await this.memoryDirOf(folder);
-    await this.index.refresh();
-    return this.rollback.plan(memoryDir, [this.rollback.restoreTarget(memoryDir, path, version, expected)]);
+    return (await this.restorePlan(folder, path, version, expected)).plan;
   }
 
   async restore(folder: MemoryFolderRef, path: string, version: string, expected?: string | null): Promise<RollbackResult> {
-    const plan = await this.planRestore(folder, path, version, expected);
-    const result = await this.rollback.apply(plan, `Restored ${path} to version ${version.slice(0, 12)}`);
-    if (result.changeSetId) this.emit({ versions: plan.writes.length, changeSetIds: [result.changeSetId], folders: [plan.memoryDir] });
-    return result;
+    const { root, plan } = await this.restorePlan(folder, path, version, expected);
+    return this.rollback.apply(root, plan, `Restored ${path} to version ${version.slice(0, 12)}`);
   }
 
   async planRevert(id: string, paths?: readonly string[]): Promise<RollbackPlan> {
-    await this.index.refresh();
-    const { memoryDir, targets } = this.rollback.revertTargets(id, paths);
-    return this.rollback.plan(memoryDir, targets);
+    return (await this.revertPlan(id, paths)).plan;
   }
 
   /** Puts a change set's files (all, or the chosen ones) back as they were before it. */
   async revert(id: string, paths?: readonly string[]): Promise<RollbackResult> {
-    const plan = await this.planRevert(id, paths);
+    const { root, plan } = await this.revertPlan(id, paths);
     const set = this.index.changeSet(id) as IndexedChangeSet;
     const all = !paths || netFileChanges(set.entries).every((file) => paths.includes(file.path));
     const what = all ? 'all files' : paths.join(', ');
-    const result = await this.rollback.apply(plan, `Reverted ${this.causeOf(set) === 'dream' ? 'a dream' : 'a change set'} (${what})`);
+    const result = await this.rollback.apply(
+      root,
+      plan,
+      `Reverted ${this.causeOf(set) === 'dream' ? 'a dream' : 'a change set'} (${what})`,
+    );
     if (all && this.causeOf(set) === 'dream')
       await this.reviews.append([{ v: 1, changeSetId: id, decision: 'reverted', time: new Date(this.now()).toISOString() }]);
-    this.emit({
-      versions: plan.writes.length,
-      changeSetIds: result.changeSetId ? [result.changeSetId, id] : [id],
-      folders: [plan.memoryDir],
-    });
+    // The reverted change set reads differently now (reverted, or reviewed); the revert itself was announced by the writer.
+    this.emit({ versions: 0, changeSetIds: [id], folders: [plan.memoryDir] });
     return result;
   }
 
@@ -302,7 +301,7 @@ export class HistoryService {
   }
 
   async previewImport(folder: MemoryFolderRef, archive: Uint8Array): Promise<ImportPreview> {
-    return this.backup.preview(await this.memoryDirOf(folder), archive);
+    return this.backup.preview(await writeRootOf(this.options.home, await this.memoryDirOf(folder)), archive);
   }
 
   async applyImport(
@@ -310,10 +309,7 @@ export class HistoryService {
     archive: Uint8Array,
     expected: Readonly<Record<string, string | null>>,
   ): Promise<ImportResult> {
-    const memoryDir = await this.memoryDirOf(folder);
-    const result = await this.backup.apply(memoryDir, archive, expected);
-    if (result.changeSetId) this.emit({ versions: result.written.length, changeSetIds: [result.changeSetId], folders: [memoryDir] });
-    return result;
+    return this.backup.apply(await writeRootOf(this.options.home, await this.memoryDirOf(folder)), archive, expected);
   }
 
   async dispose(): Promise<void> {
@@ -330,6 +326,32 @@ export class HistoryService {
 
   private emit(report: RecordReport): void {
     for (const listener of this.listeners) listener(report);
+  }
+
+  private async restorePlan(
+    folder: MemoryFolderRef,
+    path: string,
+    version: string,
+    expected: string | null | undefined,
+  ): Promise<{ root: WriteRoot; plan: RollbackPlan }> {
+    const memoryDir = await this.memoryDirOf(folder);
+    const root = await writeRootOf(this.options.home, memoryDir);
+    await this.index.refresh();
+    return { root, plan: await this.rollback.plan(root, [this.rollback.restoreTarget(memoryDir, path, version, expected)]) };
+  }
+
+  private async revertPlan(id: string, paths: readonly string[] | undefined): Promise<{ root: WriteRoot; plan: RollbackPlan }> {
+    await this.index.refresh();
+    const { memoryDir, targets } = this.rollback.revertTargets(id, paths);
+    const root = await writeRootOf(this.options.home, memoryDir);
+    return { root, plan: await this.rollback.plan(root, targets) };
+  }
+
+  /** A change set this app wrote (here or anywhere else): history has grown, and the views showing it must know. */
+  private async announce(written: WrittenChangeSet): Promise<void> {
+    if (written.changeSetId === null) return;
+    await this.index.refresh();
+    this.emit({ versions: written.written.length, changeSetIds: [written.changeSetId], folders: [written.root.dir] });
   }
 
   private async trackedFolders(fresh: boolean): Promise<readonly TrackedFolder[]> {
@@ -393,7 +415,7 @@ export class HistoryService {
    * extraction job): the person saw and approved them there.
    */
   private madeByApp(set: IndexedChangeSet): boolean {
-    return set.note === null && set.entries[0].cause !== 'external' && set.entries[0].cause !== 'session';
+    return madeByThisApp(set.note, set.entries[0].cause);
   }
 
   private reviewOf(id: string): { decision: DreamReviewRecord['decision']; time: string } | null {

@@ -56,7 +56,7 @@ export class HistoryStore {
   /** Read incrementally; a journal replaced by a shorter one (a restored backup) is read again from the start. */
   private readonly journal: JsonlLog<HistoryEntry>;
 
-  constructor(private readonly dir: string) {
+  constructor(readonly dir: string) {
     this.journal = new JsonlLog(join(dir, JOURNAL), isEntry);
   }
 

@@ -48,6 +48,16 @@ export function mergeNotes(a: ChangeSetNote, b: ChangeSetNote): ChangeSetNote {
   };
 }
 
+/**
+ * Whether this app's own writer made a change set (an edit, a restore, an applied job): its note says so. A journal
+ * from before every app change set was noted has no note for them; there, any change set without a note whose
+ * cause is not one only the recorder gives was the app's.
+ */
+export function madeByThisApp(note: ChangeSetNote | null, cause: ChangeCause): boolean {
+  if (note) return note.evidence?.kind === 'app-edit';
+  return cause !== 'external' && cause !== 'session';
+}
+
 function isNote(value: unknown): value is ChangeSetNote {
   const note = value as Partial<ChangeSetNote> | null;
   return (

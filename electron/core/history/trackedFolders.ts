@@ -49,13 +49,14 @@ function projectFolders(projects: readonly ProjectSummary[]): TrackedFolder[] {
   return folders;
 }
 
-/** Every memory folder of the home: each project's auto memory (its `team/` included) and every agent memory. */
+/** Every memory folder of the home: each project's auto memory (its `team/` included) and every agent memory in its project. */
 export async function trackedFolders(home: HomeService): Promise<TrackedFolder[]> {
   const snapshot = await home.getHome();
   const folders = projectFolders(snapshot.projects);
   const known = new Set(folders.map((f) => f.memoryDir));
   for (const agent of await home.listAgentMemories()) {
-    if (known.has(agent.dir)) continue;
+    // A folder that leads outside its project is never read, so history keeps nothing of it.
+    if (known.has(agent.dir) || agent.outsideRoot.includes('local')) continue;
     known.add(agent.dir);
     const writers =
       agent.scope === 'user'

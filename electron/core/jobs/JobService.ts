@@ -18,10 +18,12 @@ import type {
 import type { JobStartOptions } from '../../../shared/jobs/llmSettings';
 import type { ProjectRef, ProjectSummary } from '../../../shared/model/home';
 import { CodedError } from '../../../shared/result';
-import { SafeWriter } from '../fs/safeWriter';
-import type { HistoryStore } from '../history/HistoryStore';
+import { agentBoundary } from '../agents/agentMemoryDiscovery';
+import type { ChangeSetWriter } from '../history/changeSetWriter';
+import { writeRootOf } from '../history/knownWriteRoots';
+import { agentMemoryRoot, autoMemoryRoot } from '../history/writeRoot';
 import type { HomeService } from '../home/HomeService';
-import { costOf } from '../llm/modelPricing';
+import { costOf } from '../../../shared/model/modelPricing';
 import { LlmError } from '../llm/llmTypes';
 import { readConsolidationLockStatus } from '../lock/consolidationLockStatus';
 import { INDEX_FILE_NAME } from '../memory/memoryFolderScan';
@@ -60,9 +62,9 @@ export const DEFAULT_JOB_LIMITS: JobLimits = {
 export interface JobServiceOptions {
   readonly home: HomeService;
   readonly llm: LlmSettingsService;
-  readonly history: HistoryStore;
+  /** What applying a job writes through; it also says which folders a job may take as its target. */
+  readonly writer: ChangeSetWriter;
   readonly dataDir: string;
-  readonly onOwnWrite?: (path: string) => void;
   readonly limits?: JobLimits;
   readonly now?: () => Date;
 }
@@ -127,7 +129,6 @@ export class JobService {
   private readonly finishListeners = new Set<Listener<JobSummary>>();
   private readonly limits: JobLimits;
   private readonly now: () => Date;
-  private readonly writer: SafeWriter;
   private readonly applying = new Set<string>();
   /** Memory folders whose job is being set up; a second start must not slip in before it runs. */
   private readonly starting = new Set<string>();
@@ -136,7 +137,6 @@ export class JobService {
     this.records = new JobRecordStore(options.dataDir);
     this.limits = options.limits ?? DEFAULT_JOB_LIMITS;
     this.now = options.now ?? (() => new Date());
-    this.writer = new SafeWriter({ onOwnWrite: options.onOwnWrite });
   }
 
   onDidProgress(listener: Listener<JobProgress>): () => void {
@@ -332,7 +332,8 @@ export class JobService {
     if (this.applying.has(record.target.memoryDir)) throw new CodedError('CONFLICT', 'Another job is being applied to this memory');
     this.applying.add(record.target.memoryDir);
     try {
-      const outcome = await applyProposals(record, decisions, { writer: this.writer, history: this.options.history, now: this.now });
+      const root = await writeRootOf(this.options.home, record.target.memoryDir);
+      const outcome = await applyProposals(record, decisions, { writer: this.options.writer, root, now: this.now });
       const status: JobStatus = outcome.applied.length > 0 ? 'applied' : 'discarded';
       await this.records.save({ ...record, status, outcome });
       this.emitFinish({ ...record, status, outcome });
@@ -406,9 +407,11 @@ export class JobService {
     return stats?.isDirectory() ? dir : null;
   }
 
+  /** A job's target is a folder the writer would write: one that leads outside its boundary is never sent to a model. */
   private async resolveTarget(target: JobTarget): Promise<JobTargetInfo> {
     if (target.kind === 'project') {
       const project = await this.project(target);
+      await this.options.writer.checkRoot(autoMemoryRoot(project.memoryDir));
       return {
         target,
         memoryDir: project.memoryDir,
@@ -418,6 +421,7 @@ export class JobService {
     }
     const agent = (await this.options.home.listAgentMemories()).find((a) => a.dir === target.dir);
     if (!agent) throw new CodedError('NOT_FOUND', `No agent memory at ${target.dir}`);
+    await this.options.writer.checkRoot(agentMemoryRoot(agent.dir, agentBoundary(agent)));
     return { target, memoryDir: agent.dir, transcriptDir: null, label: `the ${agent.agentType} agent (${agent.scope} scope)` };
   }
 
@@ -441,6 +445,7 @@ export class JobService {
         .slice(0, source.count)
         .reverse();
     }
+    await this.options.writer.checkRoot(autoMemoryRoot(project.memoryDir));
     const info: JobTargetInfo = {
       target: { kind: 'project', ...ref },
       memoryDir: project.memoryDir,

@@ -1,5 +1,5 @@
 import type { TokenUsage } from '../../../shared/jobs/jobTypes';
-import { costOf } from '../llm/modelPricing';
+import { costOf } from '../../../shared/model/modelPricing';
 import type { LlmUsage } from '../llm/llmTypes';
 
 /**

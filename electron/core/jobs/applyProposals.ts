@@ -9,9 +9,8 @@ import type {
   ProposalKind,
 } from '../../../shared/jobs/jobTypes';
 import { CodedError } from '../../../shared/result';
-import { ABSENT, contentHash } from '../fs/contentHash';
-import type { SafeWriter } from '../fs/safeWriter';
-import type { HistoryStore, NewHistoryEntry } from '../history/HistoryStore';
+import type { ChangeSetWriter, FileChange } from '../history/changeSetWriter';
+import type { WriteRoot } from '../history/writeRoot';
 import { readConsolidationLockStatus } from '../lock/consolidationLockStatus';
 import {
   releaseConsolidationLockAfterDream,
@@ -19,7 +18,7 @@ import {
   tryAcquireConsolidationLock,
   type HeldConsolidationLock,
 } from '../lock/consolidationLock';
-import { MAX_PROPOSED_FILE_BYTES } from './writePolicy';
+import { MAX_PROPOSED_FILE_BYTES, refuseByRule } from './writePolicy';
 
 /** What the user approved for one file: the exact text to write, or null to delete it. */
 interface ApprovedChange {
@@ -29,8 +28,9 @@ interface ApprovedChange {
 }
 
 export interface ApplyDependencies {
-  readonly writer: SafeWriter;
-  readonly history: HistoryStore;
+  readonly writer: ChangeSetWriter;
+  /** The job's memory folder as the writer guards it (`record.target.memoryDir`). */
+  readonly root: WriteRoot;
   readonly now: () => Date;
 }
 
@@ -87,27 +87,17 @@ function approvedChanges(
   return { approved, rejected };
 }
 
-/** The file as it is now; a missing folder on the way (a new subfolder, a new memory) means the file is absent. */
-async function readCurrentOrAbsent(writer: SafeWriter, root: string, path: string): Promise<{ hash: string | null; bytes: Buffer | null }> {
-  try {
-    return await writer.readCurrent(root, path);
-  } catch (error) {
-    if (error instanceof CodedError && error.code === 'NOT_FOUND') return { hash: null, bytes: null };
-    throw error;
-  }
-}
-
-function describeFailure(error: unknown): string {
-  if (error instanceof CodedError) return error.code === 'CONFLICT' ? 'changed on disk since the job started' : error.message;
-  return error instanceof Error ? error.message : String(error);
+function describeFailure(error: CodedError): string {
+  return error.code === 'CONFLICT' ? 'changed on disk since the job started' : error.message;
 }
 
 /**
  * Applies approved proposals under `.consolidate-lock` (project memory; agent memory has no lock in Claude
- * Code): each file is written only if it still has the hash it had when the job started, atomically through
- * the safe writer; every applied file lands in one history change set with the job's cause. The lock is
- * released the way a successful dream leaves it, or rolled back when nothing was applied, the job was an
- * extraction, or anything failed.
+ * Code) through the change-set writer, file by file: each is written only if it still has the hash it had when
+ * the job started, and a file that is refused, changed meanwhile or fails for any other reason is reported with
+ * its reason while the others go on. Every applied file lands in one history change set with the job's cause.
+ * The lock is released the way a successful dream leaves it when a dream applied anything, and rolled back
+ * otherwise (nothing applied, an extraction, or an error before the writes).
  */
 export async function applyProposals(
   record: JobRecord,
@@ -117,12 +107,24 @@ export async function applyProposals(
   const { approved, rejected } = approvedChanges(record.proposals, decisions);
   const at = deps.now().toISOString();
   if (approved.length === 0) return { at, applied: [], conflicts: [], rejected, changeSetId: null };
-  const root = record.target.memoryDir;
+  const { root } = deps;
+  if (root.dir !== record.target.memoryDir) throw new CodedError('INVALID_INPUT', 'The job was made for another memory folder');
+  // Before the lock is taken, which would write into the folder wherever it leads.
+  await deps.writer.checkRoot(root);
+  const conflicts: ConflictedFile[] = [];
+  const changes: FileChange[] = [];
+  for (const { proposal, content } of approved) {
+    // A hand edit or chosen hunks can make a change the model never staged: the same rules hold for it.
+    const refusal = refuseByRule(proposal.path, content === null ? 'delete' : 'write', content, root.dir);
+    if (refusal !== null) conflicts.push({ path: proposal.path, reason: refusal });
+    else changes.push({ path: proposal.path, base: proposal.baseHash, after: content });
+  }
+  if (changes.length === 0) return { at, applied: [], conflicts, rejected, changeSetId: null };
   let lock: HeldConsolidationLock | null = null;
   if (record.target.target.kind === 'project') {
-    lock = await tryAcquireConsolidationLock(root);
+    lock = await tryAcquireConsolidationLock(root.dir);
     if (!lock) {
-      const status = await readConsolidationLockStatus(root);
+      const status = await readConsolidationLockStatus(root.dir);
       throw new CodedError(
         'LOCK_HELD',
         `Claude Code is consolidating this memory (process ${status.holderPid ?? '?'}); apply again when it is done`,
@@ -132,50 +134,20 @@ export async function applyProposals(
       );
     }
   }
-  const changeSetId = deps.history.newChangeSetId();
-  const entries: NewHistoryEntry[] = [];
-  const applied: AppliedFile[] = [];
-  const conflicts: ConflictedFile[] = [];
   const summary = `${record.kind === 'dream' ? 'Dream' : 'Extraction replay'} ${record.id}${record.summary ? `: ${record.summary.split('\n')[0].slice(0, 160)}` : ''}`;
+  let applied: AppliedFile[] = [];
+  let changeSetId: string | null = null;
   let failed = true;
   try {
-    for (const change of approved) {
-      const { proposal } = change;
-      const base = proposal.baseHash ?? ABSENT;
-      try {
-        const current = await readCurrentOrAbsent(deps.writer, root, proposal.path);
-        if ((current.hash ?? ABSENT) !== base) {
-          conflicts.push({ path: proposal.path, reason: 'changed on disk since the job started' });
-          continue;
-        }
-        // History holds both versions before the file changes, so nothing is ever lost.
-        if (current.bytes) await deps.history.putBlob(current.bytes);
-        const bytes = change.content === null ? null : Buffer.from(change.content, 'utf8');
-        if (bytes) {
-          await deps.history.putBlob(bytes);
-          await deps.writer.write(root, proposal.path, bytes, base);
-        } else {
-          await deps.writer.remove(root, proposal.path, base);
-        }
-        entries.push({
-          folder: root,
-          path: proposal.path,
-          before: proposal.baseHash,
-          after: bytes ? contentHash(bytes) : null,
-          size: bytes ? bytes.length : null,
-          cause: record.kind,
-          changeSetId,
-          summary,
-        });
-        applied.push({ path: proposal.path, kind: change.kind });
-      } catch (error) {
-        if (error instanceof CodedError) conflicts.push({ path: proposal.path, reason: describeFailure(error) });
-        else throw error;
-      }
-    }
+    const outcome = await deps.writer.apply({ root, changes, cause: record.kind, summary, failures: 'skip' });
+    const written = new Set(outcome.written.map((file) => file.path));
+    applied = approved
+      .filter((change) => written.has(change.proposal.path))
+      .map((change) => ({ path: change.proposal.path, kind: change.kind }));
+    conflicts.push(...outcome.failed.map((file) => ({ path: file.path, reason: describeFailure(file.error) })));
+    changeSetId = outcome.changeSetId;
     failed = false;
   } finally {
-    if (entries.length > 0) await deps.history.append(entries);
     if (lock && failed) {
       // The error that got us here matters more than a failed rollback, which Claude Code also only tolerates.
       await rollbackConsolidationLock(lock).catch(() => undefined);
@@ -184,5 +156,5 @@ export async function applyProposals(
       else await rollbackConsolidationLock(lock);
     }
   }
-  return { at, applied, conflicts, rejected, changeSetId: entries.length > 0 ? changeSetId : null };
+  return { at, applied, conflicts, rejected, changeSetId };
 }

@@ -20,7 +20,8 @@ export interface DreamGateInput {
 /** Evaluates Claude Code's auto-dream gate (claude-code-state.md §7.3) from what is on disk. Reads only. */
 export async function readDreamGate(input: DreamGateInput): Promise<DreamGate> {
   const { lock, now } = input;
-  const settings = (await readSettingsFile(join(input.configRoot, 'settings.json'))).values ?? {};
+  const read = await readSettingsFile(join(input.configRoot, 'settings.json'));
+  const settings = read.values ?? {};
   const autoDreamEnabled = typeof settings.autoDreamEnabled === 'boolean' ? settings.autoDreamEnabled : null;
   const autoMemoryEnabled = settings.autoMemoryEnabled !== false;
   const lastMs = lock.lastConsolidatedAt === null ? 0 : Date.parse(lock.lastConsolidatedAt);
@@ -39,7 +40,11 @@ export async function readDreamGate(input: DreamGateInput): Promise<DreamGate> {
   let wouldFire: boolean | null = reasons.length === 0;
   if (wouldFire && autoDreamEnabled === null) {
     wouldFire = null;
-    reasons.push('autoDreamEnabled is not set, so Claude Code follows a server-side flag this app cannot see');
+    reasons.push(
+      read.warning
+        ? 'settings.json cannot be read, so whether auto-dream is on is unknown'
+        : 'autoDreamEnabled is not set, so Claude Code follows a server-side flag this app cannot see',
+    );
   }
   return {
     lastConsolidatedAt: lock.lastConsolidatedAt,
@@ -49,6 +54,7 @@ export async function readDreamGate(input: DreamGateInput): Promise<DreamGate> {
     minSessions: MIN_SESSIONS,
     autoDreamEnabled,
     autoMemoryEnabled,
+    settingsProblem: read.warning?.message ?? null,
     holder,
     wouldFire,
     reasons,

@@ -1,10 +1,15 @@
+import { join } from 'node:path';
+import { unusablePathReason } from '../fs/fileNameRules';
 import { INDEX_FILE_NAME } from '../memory/memoryFolderScan';
+import { TEAM_MEMORY_MAX_FILE_BYTES } from '../memory/sharedFileGuard';
 import { LOCK_FILE_NAME } from '../lock/consolidationLockStatus';
 import type { StagingOverlay } from './StagingOverlay';
 import { symlinkOnPath, type ToolPath } from './toolPaths';
 
 /** Claude Code's own cap on one memory file (team memory's MAX_FILE_SIZE_BYTES). */
-export const MAX_PROPOSED_FILE_BYTES = 250_000;
+export const MAX_PROPOSED_FILE_BYTES = TEAM_MEMORY_MAX_FILE_BYTES;
+/** The indexes Claude Code loads: deleting one loses every pointer in it. */
+const INDEXES = new Set([INDEX_FILE_NAME, `team/${INDEX_FILE_NAME}`]);
 /** No job may stage changes to more files than this. */
 const MAX_PROPOSED_FILES = 200;
 
@@ -31,7 +36,8 @@ export async function refuseWrite(
   if (name.toLowerCase().endsWith('.jsonl')) return 'transcripts are read-only';
   if (segments.some((segment) => segment.startsWith('.'))) return 'hidden files and folders are not memory files';
   if (!name.toLowerCase().endsWith('.md')) return 'only Markdown (.md) memory files can be written';
-  if (action === 'delete' && rel === INDEX_FILE_NAME) return 'MEMORY.md cannot be deleted';
+  const rule = refuseByRule(rel, action, content, memoryDir);
+  if (rule !== null) return rule;
   const base = overlay.baseline.files.get(rel);
   if (
     base?.kind === 'symlink' ||
@@ -44,5 +50,18 @@ export async function refuseWrite(
   if (overlay.isFolder(rel)) return 'that path is a folder';
   if (content !== null && Buffer.byteLength(content) > MAX_PROPOSED_FILE_BYTES) return 'content is over 250 KB';
   if (!overlay.isStaged(rel) && overlay.stagedCount() >= MAX_PROPOSED_FILES) return `more than ${MAX_PROPOSED_FILES} files in one job`;
+  return null;
+}
+
+/**
+ * The rules a change must keep whatever the folder holds; applying a job checks them again, since a decision
+ * (a hand edit, chosen hunks) can make a change the model never staged. Returns the reason, or null.
+ */
+export function refuseByRule(rel: string, action: WriteAction, content: string | null, memoryDir: string): string | null {
+  const unusable = unusablePathReason(rel, join(memoryDir, rel));
+  if (unusable !== null) return unusable;
+  if (action === 'delete' && INDEXES.has(rel)) return `${rel} cannot be deleted`;
+  if (action === 'write' && rel.split('/').at(-1) === INDEX_FILE_NAME && content !== null && content.trim() === '')
+    return `${rel} cannot be emptied: Claude Code loads it into every session`;
   return null;
 }

@@ -1,5 +1,5 @@
 import { lstat, readFile, realpath } from 'node:fs/promises';
-import { basename, dirname } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { codesForFile } from '../../../shared/memory/findings';
 import { bodyStartOf } from '../../../shared/memory/frontmatterBlock';
 import { replaceBody, setFrontmatterField } from '../../../shared/memory/frontmatterPatch';
@@ -9,7 +9,6 @@ import type {
   FrontmatterFieldView,
   IndexView,
   MemoryChangeResult,
-  MemoryConflictDetails,
   MemoryFileContent,
   MemoryReview,
   ReviewedMemoryFile,
@@ -21,14 +20,13 @@ import type { MemoryType } from '../../../shared/model/memory';
 import { CodedError } from '../../../shared/result';
 import { ABSENT, contentHash } from '../fs/contentHash';
 import { isWithin, resolveInside } from '../fs/pathContainment';
-import { SafeWriter, type CurrentFile } from '../fs/safeWriter';
-import type { HistoryStore, NewHistoryEntry } from '../history/HistoryStore';
+import { conflictError } from '../fs/safeWriter';
+import type { ChangeSetWriter, CurrentVersion, FileChange, WrittenChangeSet } from '../history/changeSetWriter';
 import type { HomeService } from '../home/HomeService';
 import type { WatchedChange } from '../watch/watchedChange';
 import { frontmatterField, parseFrontmatter } from './frontmatter';
 import { MemoryFolderAnalyzer, MAX_TOPIC_FILE_BYTES, type AnalyzedFile, type AnalyzedIndex } from './memoryFolderAnalyzer';
 import { MemoryFolderResolver, type ResolvedMemoryFolder } from './memoryFolderResolver';
-import { SecretScanner } from './secretScan';
 
 export type MemoryFileEvent = 'add' | 'change' | 'unlink';
 
@@ -48,7 +46,8 @@ export interface MemoryWatch {
 
 export interface MemoryReviewServiceOptions {
   readonly home: HomeService;
-  readonly history: HistoryStore;
+  /** Every change goes through it; its events are this app's own changes to memory. */
+  readonly writer: ChangeSetWriter;
   readonly live: MemoryWatch | null;
   readonly analyzer?: MemoryFolderAnalyzer;
   readonly now?: () => number;
@@ -61,29 +60,8 @@ export interface FieldEdits {
   readonly type?: MemoryType;
 }
 
-interface PlannedChange {
-  readonly path: string;
-  /** What the file must still be when the change lands: a hash, or 'absent'. */
-  readonly base: string;
-  readonly before: Buffer | null;
-  readonly after: Buffer | null;
-  /** Mode for a file this change creates (a renamed file keeps its mode). */
-  readonly mode?: number;
-}
-
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 const MAX_FIELD_VALUE_CHARS = 500;
-
-function conflict(relativePath: string, base: string, current: Buffer | null): CodedError {
-  const details: MemoryConflictDetails = {
-    relativePath,
-    baseHash: base,
-    currentHash: current ? contentHash(current) : null,
-    currentText: current ? current.toString('utf8') : null,
-  };
-  const what = current === null ? 'was deleted' : base === ABSENT ? 'already exists' : 'changed on disk';
-  return new CodedError('CONFLICT', `${relativePath} ${what} since it was opened; nothing was overwritten`, details);
-}
 
 function decodeText(relativePath: string, bytes: Buffer): string {
   if (bytes.includes(0)) throw new CodedError('INVALID_INPUT', `${relativePath} is not a text file`);
@@ -127,27 +105,24 @@ function fieldViews(data: Readonly<Record<string, unknown>>): FrontmatterFieldVi
 
 /**
  * The Memory review: one memory folder (a project's, with its team memory, or an agent's) analysed for the
- * UI, and every change to it — edit, create, rename, prune, undo — stored in history before it lands and
- * written through the safe writer. Publishes memory changes (Claude Code's and our own) as they happen.
+ * UI, and every change to it — edit, create, rename, prune, undo — made through the change-set writer.
+ * Publishes memory changes (Claude Code's and every one this app makes) as they happen.
  */
 export class MemoryReviewService {
   private readonly resolver: MemoryFolderResolver;
   private readonly analyzer: MemoryFolderAnalyzer;
-  private readonly writer: SafeWriter;
-  private readonly secrets = new SecretScanner();
+  private readonly writer: ChangeSetWriter;
   private readonly listeners = new Set<(change: MemoryChange) => void>();
   private readonly knownAgentDirs = new Set<string>();
-  private readonly unsubscribeLive: (() => void) | null;
+  private readonly unsubscribe: (() => void)[];
 
   constructor(private readonly options: MemoryReviewServiceOptions) {
     this.resolver = new MemoryFolderResolver(options.home);
     this.analyzer = options.analyzer ?? new MemoryFolderAnalyzer();
-    this.writer = new SafeWriter({
-      onOwnWrite: (path) => options.live?.expectOwnWrite(path),
-      now: options.now,
-      keepDisplaced: (bytes) => options.history.putBlob(bytes),
-    });
-    this.unsubscribeLive = options.live?.onDidChange((changes) => void this.onWatched(changes)) ?? null;
+    this.writer = options.writer;
+    this.unsubscribe = [this.writer.onDidWrite((written) => this.onWritten(written))];
+    const live = options.live?.onDidChange((changes) => void this.onWatched(changes));
+    if (live) this.unsubscribe.push(live);
   }
 
   onDidChangeMemory(listener: (change: MemoryChange) => void): () => void {
@@ -164,6 +139,8 @@ export class MemoryReviewService {
       projectPath: folder.projectPath,
       now,
       staleAfterDays: this.options.staleAfterDays,
+      // An agent's folder comes from a repository: one that leads out of its project is not read.
+      boundary: folder.kind === 'agent' ? folder.root.boundary : null,
     });
     const inScan = new Set(analysis.findings.filter((f) => f.code === 'scan.beyond-cap').map((f) => f.file));
     const files = analysis.files.map((file) => this.reviewedFile(file, !inScan.has(file.relativePath), analysis.findings, now));
@@ -178,13 +155,16 @@ export class MemoryReviewService {
           }
         : null;
     const folderSymlinkOutside = analysis.findings.some((f) => f.code === 'symlink.outside' && f.file === null);
+    const folderOutsideRoot = analysis.findings.some((f) => f.code === 'folder.outside-root');
     const readOnlyReason = folder.readOnlyShell
       ? 'This window is read-only'
-      : analysis.lockLive
-        ? `A dream is consolidating this memory right now (process ${analysis.lock.holderPid}); editing waits until it is done`
-        : folderSymlinkOutside
-          ? 'The memory folder is a symlink that leads elsewhere; nothing is written through it'
-          : null;
+      : folderOutsideRoot
+        ? 'The folder leads outside its project through a symlink; nothing in it is read, written or sent to a model'
+        : analysis.lockLive
+          ? `A dream is consolidating this memory right now (process ${analysis.lock.holderPid}); editing waits until it is done`
+          : folderSymlinkOutside
+            ? 'The memory folder is a symlink that leads elsewhere; nothing is written through it'
+            : null;
     return {
       folder: folder.ref,
       title: folder.title,
@@ -202,21 +182,25 @@ export class MemoryReviewService {
     };
   }
 
+  /**
+   * One file for the editor. It is read only where it really lies inside the folder (through every symlink on the
+   * way, a symlinked sub-folder included); reached through a symlink, it is shown but not editable.
+   */
   async readFile(ref: MemoryFolderRef, relativePath: string): Promise<MemoryFileContent> {
     const folder = await this.resolve(ref);
+    if (folder.kind === 'agent') await this.writer.checkRoot(folder.root);
     const absolutePath = resolveInside(folder.memoryDir, relativePath);
     if (!absolutePath) throw new CodedError('OUTSIDE_ROOT', `${relativePath} is outside the memory folder`);
     const stats = await lstat(absolutePath).catch(() => null);
     if (!stats) throw new CodedError('NOT_FOUND', `${relativePath} does not exist`);
-    if (stats.isSymbolicLink()) {
-      const [target, root] = await Promise.all([realpath(absolutePath).catch(() => null), realpath(folder.memoryDir)]);
-      if (!target || !isWithin(root, target))
-        throw new CodedError('OUTSIDE_ROOT', `${relativePath} is a symlink that leads outside the memory folder`);
-    }
-    const target = await lstat(await realpath(absolutePath));
-    if (!target.isFile()) throw new CodedError('NOT_FOUND', `${relativePath} is not a file`);
-    if (target.size > MAX_TOPIC_FILE_BYTES) throw new CodedError('INVALID_INPUT', `${relativePath} is too large to open here`);
-    const bytes = await readFile(absolutePath);
+    const [target, root] = await Promise.all([realpath(absolutePath).catch(() => null), realpath(folder.memoryDir)]);
+    if (!target || !isWithin(root, target))
+      throw new CodedError('OUTSIDE_ROOT', `${relativePath} leads outside the memory folder through a symlink; it is not read`);
+    const throughSymlink = target !== join(root, relative(folder.memoryDir, absolutePath));
+    const targetStats = await lstat(target);
+    if (!targetStats.isFile()) throw new CodedError('NOT_FOUND', `${relativePath} is not a file`);
+    if (targetStats.size > MAX_TOPIC_FILE_BYTES) throw new CodedError('INVALID_INPUT', `${relativePath} is too large to open here`);
+    const bytes = await readFile(target);
     let text = '';
     let notEditableReason: string | null = null;
     try {
@@ -225,7 +209,7 @@ export class MemoryReviewService {
       notEditableReason = (error as Error).message;
       text = bytes.includes(0) ? '' : bytes.toString('utf8');
     }
-    if (stats.isSymbolicLink()) notEditableReason ??= 'It is a symlink; nothing is written through it';
+    if (throughSymlink) notEditableReason ??= 'It is reached through a symlink; nothing is written through it';
     const parsed = parseFrontmatter(text);
     if (parsed.variant === 'executable') notEditableReason ??= 'Its frontmatter is executable; it is never run or changed here';
     return {
@@ -233,8 +217,8 @@ export class MemoryReviewService {
       relativePath,
       text,
       hash: contentHash(bytes),
-      mtime: new Date(target.mtimeMs).toISOString(),
-      bytes: target.size,
+      mtime: new Date(targetStats.mtimeMs).toISOString(),
+      bytes: targetStats.size,
       variant: parsed.variant,
       frontmatterError: parsed.error,
       frontmatterText: parsed.variant === 'none' ? null : text.slice(parsed.innerStart, parsed.innerEnd),
@@ -242,7 +226,7 @@ export class MemoryReviewService {
       body: text.slice(bodyStartOf(text)),
       editable: notEditableReason === null,
       notEditableReason,
-      recalledText: recalledMemoryText(absolutePath, target.mtimeMs, text, this.now()),
+      recalledText: recalledMemoryText(absolutePath, targetStats.mtimeMs, text, this.now()),
     };
   }
 
@@ -269,11 +253,7 @@ export class MemoryReviewService {
     }
     if (next === text) throw new CodedError('INVALID_INPUT', 'Nothing to save: the file is unchanged');
     const after = Buffer.from(next, 'utf8');
-    const changeSetId = await this.apply(
-      folder,
-      [{ path: edit.relativePath, base: edit.baseHash, before: current, after }],
-      `Edited ${edit.relativePath}`,
-    );
+    const changeSetId = await this.apply(folder, [{ path: edit.relativePath, base: edit.baseHash, after }], `Edited ${edit.relativePath}`);
     return { changeSetId, description: `Saved ${edit.relativePath}`, relativePath: edit.relativePath, hash: contentHash(after) };
   }
 
@@ -288,25 +268,18 @@ export class MemoryReviewService {
     checkNewPath(relativePath);
     this.checkFieldValue('name', request.name);
     this.checkFieldValue('description', request.description);
-    const existing = await this.writer.readCurrent(folder.memoryDir, relativePath).catch(() => null);
-    if (existing?.bytes)
-      throw new CodedError('CONFLICT', `${relativePath} already exists`, {
-        relativePath,
-        baseHash: ABSENT,
-        currentHash: existing.hash,
-        currentText: null,
-      });
+    const existing = await this.writer.readCurrent(folder.root, relativePath);
+    if (existing.bytes) throw conflictError(relativePath, ABSENT, existing.bytes);
     const text = newMemoryText({ name: request.name, description: request.description, type: request.type, body: request.body });
     const index = indexesFor(folder, relativePath).at(-1) ?? { path: ENTRYPOINT_NAME, folder: '' };
-    const indexNow = await this.writer.readCurrent(folder.memoryDir, index.path).catch(() => ({ bytes: null, hash: null }));
+    const indexNow = await this.writer.readCurrent(folder.root, index.path);
     const indexText = indexNow.bytes ? decodeText(index.path, indexNow.bytes) : '';
     const after = Buffer.from(text, 'utf8');
-    const changes: PlannedChange[] = [
-      { path: relativePath, base: ABSENT, before: null, after },
+    const changes: FileChange[] = [
+      { path: relativePath, base: null, after },
       {
         path: index.path,
-        base: indexNow.hash ?? ABSENT,
-        before: indexNow.bytes,
+        base: indexNow.hash,
         after: Buffer.from(appendPointer(indexText, index.folder, relativePath, request.name, request.description), 'utf8'),
       },
     ];
@@ -320,23 +293,17 @@ export class MemoryReviewService {
     checkNewPath(request.to);
     if (request.to === request.from) throw new CodedError('INVALID_INPUT', 'The new name is the old one');
     const { bytes: current, mode } = await this.readExpected(folder, request.from, request.baseHash);
-    const target = await this.writer.readCurrent(folder.memoryDir, request.to).catch(() => null);
-    if (target?.bytes)
-      throw new CodedError('CONFLICT', `${request.to} already exists`, {
-        relativePath: request.to,
-        baseHash: ABSENT,
-        currentHash: target.hash,
-        currentText: null,
-      });
-    const changes: PlannedChange[] = [{ path: request.to, base: ABSENT, before: null, after: current, mode: mode ?? undefined }];
+    const target = await this.writer.readCurrent(folder.root, request.to);
+    if (target.bytes) throw conflictError(request.to, ABSENT, target.bytes);
+    const changes: FileChange[] = [{ path: request.to, base: null, after: current, mode: mode ?? undefined }];
     const indexes = new Map([...indexesFor(folder, request.from), ...indexesFor(folder, request.to)].map((i) => [i.path, i]));
     for (const index of indexes.values()) {
-      const now = await this.writer.readCurrent(folder.memoryDir, index.path).catch(() => null);
-      if (!now?.bytes || !now.hash) continue;
+      const now = await this.writer.readCurrent(folder.root, index.path);
+      if (!now.bytes) continue;
       const { text, changed } = retargetPointers(decodeText(index.path, now.bytes), index.folder, request.from, request.to);
-      if (changed > 0) changes.push({ path: index.path, base: now.hash, before: now.bytes, after: Buffer.from(text, 'utf8') });
+      if (changed > 0) changes.push({ path: index.path, base: now.hash, after: Buffer.from(text, 'utf8') });
     }
-    changes.push({ path: request.from, base: request.baseHash, before: current, after: null });
+    changes.push({ path: request.from, base: request.baseHash, after: null });
     const changeSetId = await this.apply(folder, changes, `Renamed ${request.from} to ${request.to}`);
     return { changeSetId, description: `Renamed ${request.from} to ${request.to}`, relativePath: request.to, hash: contentHash(current) };
   }
@@ -344,15 +311,15 @@ export class MemoryReviewService {
   /** Deletes a topic file together with its pointer lines; both are kept in history, so it can be undone. */
   async prune(ref: MemoryFolderRef, request: { relativePath: string; baseHash: string }): Promise<MemoryChangeResult> {
     const folder = await this.resolve(ref);
-    const current = (await this.readExpected(folder, request.relativePath, request.baseHash)).bytes;
-    const changes: PlannedChange[] = [];
+    await this.readExpected(folder, request.relativePath, request.baseHash);
+    const changes: FileChange[] = [];
     for (const index of indexesFor(folder, request.relativePath)) {
-      const now = await this.writer.readCurrent(folder.memoryDir, index.path).catch(() => null);
-      if (!now?.bytes || !now.hash) continue;
+      const now = await this.writer.readCurrent(folder.root, index.path);
+      if (!now.bytes) continue;
       const { text, removed } = removePointersTo(decodeText(index.path, now.bytes), index.folder, request.relativePath);
-      if (removed > 0) changes.push({ path: index.path, base: now.hash, before: now.bytes, after: Buffer.from(text, 'utf8') });
+      if (removed > 0) changes.push({ path: index.path, base: now.hash, after: Buffer.from(text, 'utf8') });
     }
-    changes.push({ path: request.relativePath, base: request.baseHash, before: current, after: null });
+    changes.push({ path: request.relativePath, base: request.baseHash, after: null });
     const changeSetId = await this.apply(folder, changes, `Pruned ${request.relativePath}`);
     return { changeSetId, description: `Pruned ${request.relativePath}`, relativePath: null, hash: null };
   }
@@ -360,22 +327,22 @@ export class MemoryReviewService {
   /** Puts back what a change set changed, if none of its files changed since (else CONFLICT, nothing touched). */
   async undo(ref: MemoryFolderRef, changeSetId: string): Promise<MemoryChangeResult> {
     const folder = await this.resolve(ref);
-    const entries = await this.options.history.changeSet(changeSetId);
+    const entries = await this.writer.history.changeSet(changeSetId);
     if (entries.length === 0) throw new CodedError('NOT_FOUND', 'That change is not in the history');
     if (entries.some((entry) => entry.folder !== folder.memoryDir))
       throw new CodedError('INVALID_INPUT', 'That change belongs to another memory folder');
-    const planned: (PlannedChange & { readonly currentMode: number | null })[] = [];
+    const planned: (FileChange & { readonly after: Buffer | null; readonly currentMode: number | null })[] = [];
     for (const entry of [...entries].reverse()) {
-      const expected = entry.after ?? ABSENT;
-      const current = await this.writer.readCurrent(folder.memoryDir, entry.path);
-      if ((current.hash ?? ABSENT) !== expected) throw conflict(entry.path, expected, current.bytes);
-      const restored = entry.before ? await this.options.history.readBlob(entry.before) : null;
-      planned.push({ path: entry.path, base: expected, before: current.bytes, after: restored, currentMode: current.mode });
+      const current = await this.writer.readCurrent(folder.root, entry.path);
+      if (current.hash !== entry.after) throw conflictError(entry.path, entry.after ?? ABSENT, current.bytes);
+      const restored = entry.before ? await this.writer.history.readBlob(entry.before) : null;
+      planned.push({ path: entry.path, base: entry.after, after: restored, currentMode: current.mode });
     }
     // Undoing a rename recreates the old file from the new one: it takes that file's mode back with it.
-    const changes: PlannedChange[] = planned.map(({ currentMode: _, ...change }) => {
-      if (change.before !== null || change.after === null) return change;
-      const source = planned.find((other) => other.after === null && other.before?.equals(change.after as Buffer));
+    const changes: FileChange[] = planned.map(({ currentMode: _, ...change }) => {
+      if (change.base !== null || change.after === null) return change;
+      const restored = change.after;
+      const source = planned.find((other) => other.after === null && other.base !== null && other.base === contentHash(restored));
       return source?.currentMode ? { ...change, mode: source.currentMode } : change;
     });
     const summary = `Undid: ${entries[0].summary}`;
@@ -384,13 +351,13 @@ export class MemoryReviewService {
     return {
       changeSetId: id,
       description: summary,
-      relativePath: main.after ? main.path : null,
-      hash: main.after ? contentHash(main.after) : null,
+      relativePath: main.after !== null ? main.path : null,
+      hash: main.after !== null ? contentHash(main.after) : null,
     };
   }
 
   dispose(): void {
-    this.unsubscribeLive?.();
+    for (const unsubscribe of this.unsubscribe) unsubscribe();
     this.listeners.clear();
   }
 
@@ -452,64 +419,25 @@ export class MemoryReviewService {
     folder: ResolvedMemoryFolder,
     relativePath: string,
     baseHash: string,
-  ): Promise<CurrentFile & { bytes: Buffer }> {
-    const current = await this.writer.readCurrent(folder.memoryDir, relativePath);
-    if (current.bytes === null || current.hash !== baseHash) throw conflict(relativePath, baseHash, current.bytes);
+  ): Promise<CurrentVersion & { bytes: Buffer }> {
+    const current = await this.writer.readCurrent(folder.root, relativePath);
+    if (current.bytes === null || current.hash !== baseHash) throw conflictError(relativePath, baseHash, current.bytes);
     return { ...current, bytes: current.bytes };
   }
 
-  /**
-   * Lands a change set: every version (before and after) is stored in history first, then each file is
-   * written through the safe writer, and what landed is journaled as one change set — also when a later
-   * step fails, so history always matches the disk.
-   */
-  private async apply(folder: ResolvedMemoryFolder, changes: readonly PlannedChange[], summary: string): Promise<string> {
-    await this.refuseSecretsInTeam(folder, changes);
-    const { history } = this.options;
-    for (const change of changes) {
-      if (change.before) await history.putBlob(change.before);
-      if (change.after) await history.putBlob(change.after);
-    }
-    const changeSetId = history.newChangeSetId();
-    const entries: NewHistoryEntry[] = [];
-    try {
-      for (const change of changes) {
-        if (change.after === null) await this.writer.remove(folder.memoryDir, change.path, change.base);
-        else await this.writer.write(folder.memoryDir, change.path, change.after, change.base, { mode: change.mode });
-        entries.push({
-          folder: folder.memoryDir,
-          path: change.path,
-          before: change.before ? contentHash(change.before) : null,
-          after: change.after ? contentHash(change.after) : null,
-          size: change.after ? change.after.length : null,
-          cause: 'app-edit',
-          changeSetId,
-          summary,
-        });
-        const event: MemoryFileEvent = change.after === null ? 'unlink' : change.before === null ? 'add' : 'change';
-        this.emit({ folder: folder.ref, relativePath: change.path, event, byApp: true });
-      }
-    } finally {
-      if (entries.length > 0) await history.append(entries);
-    }
+  /** Lands a change set through the writer, as an app edit; every file of it is a memory file, so it is journaled. */
+  private async apply(folder: ResolvedMemoryFolder, changes: readonly FileChange[], summary: string): Promise<string> {
+    const { changeSetId } = await this.writer.apply({ root: folder.root, changes, cause: 'app-edit', summary });
+    if (changeSetId === null) throw new CodedError('INTERNAL', 'The change landed without a history record');
     return changeSetId;
   }
 
-  /** Team memory is synced to a server (Claude Code scans it first, teamMemSecretGuard): nothing holding a secret goes in. */
-  private async refuseSecretsInTeam(folder: ResolvedMemoryFolder, changes: readonly PlannedChange[]): Promise<void> {
-    if (folder.kind !== 'project') return;
-    for (const change of changes) {
-      if (change.after === null || !change.path.startsWith('team/')) continue;
-      const hits = await this.secrets.scan(contentHash(change.after), change.after.toString('utf8'));
-      if (hits.length > 0)
-        throw new CodedError(
-          'FORBIDDEN',
-          `${change.path} would put what looks like a secret into team memory, which is shared; remove it first`,
-          {
-            secrets: hits.map(({ line, kind }) => ({ line, kind })),
-          },
-        );
-    }
+  /** This app changed memory files (here, or through history, an import, a job or a snapshot): tell the UI. */
+  private async onWritten(written: WrittenChangeSet): Promise<void> {
+    const dir = written.root.dir;
+    const folders: MemoryFolderRef[] = this.knownAgentDirs.has(dir) ? [{ kind: 'agent', dir }] : await this.resolver.refsFor(dir);
+    for (const folder of folders)
+      for (const file of written.written) this.emit({ folder, relativePath: file.path, event: file.event, byApp: true });
   }
 
   private emit(change: MemoryChange): void {

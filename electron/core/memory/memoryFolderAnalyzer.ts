@@ -20,7 +20,7 @@ import { findCitedPaths, findRelativeDates, type CitedPath, type TextHit } from 
 import { asMemoryType, type ConsolidationLockStatus, type FrontmatterVariant, type MemoryType } from '../../../shared/model/memory';
 import type { ItemWarning } from '../../../shared/model/warnings';
 import { contentHash } from '../fs/contentHash';
-import { isWithin } from '../fs/pathContainment';
+import { isReallyWithin, isWithin } from '../fs/pathContainment';
 import { describeFsError, warning } from '../fs/readSafely';
 import { readConsolidationLockStatus } from '../lock/consolidationLockStatus';
 import { isLiveDreamLock } from '../lock/liveDreamLock';
@@ -91,7 +91,14 @@ export interface AnalyzeOptions {
   readonly projectPath: string | null;
   readonly now?: number;
   readonly staleAfterDays?: number;
+  /**
+   * The folder `memoryDir` must really lie in (agent memory: its project, or the config root for user scope). One
+   * that leads out of it through a symlink is not read at all: its review is the `folder.outside-root` finding.
+   */
+  readonly boundary?: string | null;
 }
+
+const NO_LOCK: ConsolidationLockStatus = { exists: false, lastConsolidatedAt: null, holderPid: null, holderAlive: null };
 
 interface FoundEntry {
   readonly relativePath: string;
@@ -145,6 +152,22 @@ export class MemoryFolderAnalyzer {
     const folderIsSymlink = rootStats?.isSymbolicLink() ?? false;
     const realRoot = realpathOrNull(memoryDir);
     const exists = realRoot !== null && (statSync(realRoot, { throwIfNoEntry: false })?.isDirectory() ?? false);
+    if (options.boundary && !(await isReallyWithin(options.boundary, memoryDir))) {
+      const findings = computeFindings({
+        kind: options.kind,
+        files: [],
+        indexes: [],
+        existingPaths: new Set(),
+        folderSymlinkOutside: false,
+        folderOutsideRoot: true,
+        otherSymlinksOutside: [],
+        lockHolderPid: null,
+        lockLive: false,
+        now,
+        staleAfterDays,
+      });
+      return { memoryDir, exists, folderIsSymlink, files: [], indexes: [], findings, lock: NO_LOCK, lockLive: false, warnings };
+    }
     const lock = await readConsolidationLockStatus(memoryDir);
     const lockLive = isLiveDreamLock(lock, now);
     if (!exists || !realRoot) {
@@ -209,6 +232,7 @@ export class MemoryFolderAnalyzer {
       indexes,
       existingPaths: new Set(found.map((e) => e.relativePath)),
       folderSymlinkOutside,
+      folderOutsideRoot: false,
       otherSymlinksOutside,
       lockHolderPid: lock.holderPid,
       lockLive,

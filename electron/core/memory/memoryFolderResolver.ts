@@ -1,6 +1,8 @@
 import type { AgentMemorySummary } from '../../../shared/model/agents';
 import type { MemoryFolderRef } from '../../../shared/memory/memoryFolderRef';
 import { CodedError } from '../../../shared/result';
+import { agentBoundary } from '../agents/agentMemoryDiscovery';
+import { agentMemoryRoot, autoMemoryRoot, type WriteRoot } from '../history/writeRoot';
 import type { HomeService } from '../home/HomeService';
 
 /** A memory folder the engine knows, with what the review needs to know about it. */
@@ -12,6 +14,8 @@ export interface ResolvedMemoryFolder {
   readonly projectPath: string | null;
   readonly title: string;
   readonly readOnlyShell: boolean;
+  /** Where its changes are written, and the rules for it. */
+  readonly root: WriteRoot;
 }
 
 function agentTitle(agent: AgentMemorySummary): string {
@@ -37,6 +41,7 @@ export class MemoryFolderResolver {
         projectPath: project.path,
         title: project.displayName,
         readOnlyShell: snapshot.readOnly,
+        root: autoMemoryRoot(project.memoryDir),
       };
     }
     const agent = (await this.home.listAgentMemories()).find((a) => a.dir === ref.dir);
@@ -48,6 +53,7 @@ export class MemoryFolderResolver {
       projectPath: agent.projectPath,
       title: agentTitle(agent),
       readOnlyShell: snapshot.readOnly,
+      root: agentMemoryRoot(agent.dir, agentBoundary(agent)),
     };
   }
 

@@ -1,5 +1,6 @@
 import type { DoctorAgentJson, DoctorFolderJson, DoctorReport } from '../../../shared/memory/doctorReport';
 import { CodedError } from '../../../shared/result';
+import { agentBoundary } from '../agents/agentMemoryDiscovery';
 import type { HomeService } from '../home/HomeService';
 import { MemoryFolderAnalyzer, type FolderAnalysis } from './memoryFolderAnalyzer';
 
@@ -65,7 +66,13 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   if (!options.agents) return { projects };
   const agents: DoctorAgentJson[] = [];
   for (const agent of await options.home.listAgentMemories()) {
-    const analysis = await analyzer.analyze({ memoryDir: agent.dir, kind: 'agent', projectPath: agent.projectPath, ...common });
+    const analysis = await analyzer.analyze({
+      memoryDir: agent.dir,
+      kind: 'agent',
+      projectPath: agent.projectPath,
+      boundary: agentBoundary(agent),
+      ...common,
+    });
     if (!analysis.exists) continue;
     agents.push({ agentType: agent.agentType, scope: agent.scope, ...folderJson(analysis) });
   }

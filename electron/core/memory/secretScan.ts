@@ -39,9 +39,25 @@ function pemPrivateKeys(text: string): SecretHit[] {
 }
 
 /**
+ * An AWS access key id (long-term `AKIA`, temporary `ASIA`) standing alone. secretlint only reports one next to its
+ * secret key, but an id alone names an account and a user and is the first half of a leak; Claude Code's team
+ * memory guard refuses it too. AWS's documentation example (`…EXAMPLE`) is not a key.
+ */
+const AWS_ACCESS_KEY_ID = /(?<![A-Za-z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])/g;
+
+function awsAccessKeyIds(text: string): SecretHit[] {
+  const hits: SecretHit[] = [];
+  for (const match of text.matchAll(AWS_ACCESS_KEY_ID)) {
+    if (match[0].endsWith('EXAMPLE')) continue;
+    hits.push({ line: text.slice(0, match.index).split('\n').length, kind: 'aws', length: match[0].length });
+  }
+  return hits;
+}
+
+/**
  * Scans memory text with secretlint's recommended rule set (AWS, GCP, GitHub, Slack, npm, private keys,
- * passwords in URLs, OpenAI/Anthropic keys…). Only the kind, line and length of each hit leave this module:
- * the secret itself is never kept or echoed. Scanning costs ~0.3 ms per file, so results are cached by
+ * passwords in URLs, OpenAI/Anthropic keys…), plus the private keys and AWS access key ids it lets through. Only
+ * the kind, line and length of each hit leave this module: the secret itself is never kept or echoed. Scanning costs ~0.3 ms per file, so results are cached by
  * content hash and a warm review of a thousand files pays nothing for it.
  */
 export class SecretScanner {
@@ -67,7 +83,7 @@ export class SecretScanner {
       // A rule that trips over odd input must not stop the review; the file simply has no secret findings.
       hits = [];
     }
-    for (const key of pemPrivateKeys(text)) {
+    for (const key of [...pemPrivateKeys(text), ...awsAccessKeyIds(text)]) {
       if (!hits.some((hit) => hit.kind === key.kind && hit.line === key.line)) hits.push(key);
     }
     if (this.cache.size >= MAX_CACHED) this.cache.delete(this.cache.keys().next().value as string);

@@ -1,4 +1,4 @@
-import type { SearchHit } from '../../../shared/model/search';
+import { inSearchScope, type SearchHit, type SearchScope } from '../../../shared/model/search';
 import { listSearchTargets, type MemoryFolderTarget, type SearchTarget } from './searchCorpus';
 import { searchPatternsFor } from './searchPattern';
 import type { SearchPart, UnitResult } from './searchWorker';
@@ -25,6 +25,8 @@ export interface SearchOptions {
   readonly onHit?: (hit: SearchHit) => void;
   readonly signal?: AbortSignal;
   readonly limit?: number;
+  /** Only the files in this scope are read; default: every file. */
+  readonly scope?: SearchScope;
 }
 
 export interface SearchSummary {
@@ -118,7 +120,9 @@ export class HomeSearch {
     // Listed afresh by every search (fast enough since the threads list, see searchListing.ts) rather than
     // reusing the last listing: files created or grown since then are read in their place, newest first,
     // where a reused listing would put the session being written after every older file.
-    const targets = await listSearchTargets(this.roots, memoryFolders, (jobs) => this.pool.list(jobs));
+    const listed = await listSearchTargets(this.roots, memoryFolders, (jobs) => this.pool.list(jobs));
+    const scope = options.scope;
+    const targets = scope ? listed.filter((target) => inSearchScope(target, scope)) : listed;
     const planned = planUnits(targets, this.options.unitBytes ?? DEFAULT_UNIT_BYTES);
 
     let hitCount = 0;

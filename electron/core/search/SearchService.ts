@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { SearchDoneEvent, SearchHit, SearchHitsEvent } from '../../../shared/model/search';
+import { ANY_SCOPE, type SearchDoneEvent, type SearchHit, type SearchHitsEvent, type SearchScope } from '../../../shared/model/search';
 import { HomeSearch, DEFAULT_SEARCH_LIMIT } from './HomeSearch';
 import type { HomeService } from '../home/HomeService';
 import type { MemoryFolderTarget } from './searchCorpus';
@@ -51,8 +51,8 @@ export class SearchService {
     return () => this.doneListeners.delete(listener);
   }
 
-  /** Starts a search and returns its id at once; results follow as events. */
-  start(query: string, limit = DEFAULT_SEARCH_LIMIT): { searchId: string } {
+  /** Starts a search (of the files in `scope`) and returns its id at once; results follow as events. */
+  start(query: string, limit = DEFAULT_SEARCH_LIMIT, scope: SearchScope = ANY_SCOPE): { searchId: string } {
     this.current?.controller.abort();
     const searchId = randomUUID();
     const controller = new AbortController();
@@ -76,6 +76,7 @@ export class SearchService {
     this.search
       .search(query, {
         limit,
+        scope,
         signal: controller.signal,
         onHit: (hit) => {
           delivered++;

@@ -11,6 +11,7 @@ import {
   type TranscriptViewSpec,
 } from '../../../shared/transcript/transcriptOutline';
 import { buildTranscriptRows, type TranscriptRows } from '../../../shared/transcript/transcriptRows';
+import { dedupeTurns, type TurnUsage } from '../../../shared/transcript/turnUsage';
 import { normaliseLine, withResult, type NormaliseOptions } from './entryNormaliser';
 import { readLineTexts } from './lineTextReader';
 import { TranscriptIndex, type IndexUpdate } from './TranscriptIndex';
@@ -37,6 +38,10 @@ export interface ResolvedView {
 export const PAGE_TEXT_CHARS = 50_000;
 export const MAX_PAGE_ROWS = 500;
 const PAGE_OPTIONS: NormaliseOptions = { maxTextChars: PAGE_TEXT_CHARS };
+/** Usage needs no text: entries read for it keep none. */
+const USAGE_OPTIONS: NormaliseOptions = { maxTextChars: 0 };
+/** Claude Code's model name for responses it made up itself (errors, interruptions): no real usage. */
+const SYNTHETIC_MODEL = '<synthetic>';
 /** Find reads at most this many lines per file read. */
 const FIND_BATCH_LINES = 2000;
 
@@ -305,6 +310,38 @@ export class TranscriptDocument {
         if (entry) yield entry;
       }
     }
+  }
+
+  /**
+   * The token usage of every API response in a view, in reading order, one per `message.id`. Only assistant lines are
+   * read (by offset, in batches), and their texts are not kept.
+   */
+  async turnUsage(spec: TranscriptViewSpec = LIVE_VIEW, scope: ConversationScope = MAIN_SCOPE): Promise<TurnUsage[]> {
+    const view = this.resolve(scope, spec);
+    const assistantLines = [...view.rows.rowOfLine.keys()]
+      .filter((number) => {
+        const line = this.index.lineAt(number);
+        return line !== undefined && line.type === 'assistant' && line.messageId !== null && line.unreadable === null;
+      })
+      .sort((a, b) => a - b);
+    const chunks: (TurnUsage & { messageId: string })[] = [];
+    for (let i = 0; i < assistantLines.length; i += MAX_PAGE_ROWS) {
+      const entries = await this.readEntries(assistantLines.slice(i, i + MAX_PAGE_ROWS), USAGE_OPTIONS);
+      for (const [number, entry] of entries) {
+        const body = entry.body;
+        if (body.kind !== 'assistant' || body.usage === null || body.messageId === null) continue;
+        if (body.isApiError || body.model === SYNTHETIC_MODEL) continue;
+        chunks.push({
+          messageId: body.messageId,
+          row: view.rows.rowOfLine.get(number) as number,
+          line: number,
+          timestamp: entry.timestamp,
+          model: body.model,
+          usage: body.usage,
+        });
+      }
+    }
+    return dedupeTurns(chunks);
   }
 
   /**

@@ -5,6 +5,7 @@ import { CodedError } from '../../../shared/result';
 import type { BranchStart } from '../../../shared/transcript/conversationTree';
 import { entryPreview } from '../../../shared/transcript/entryText';
 import { resumeCommands, isWindowsPath } from '../../../shared/transcript/resumeCommand';
+import type { TranscriptUsage } from '../../../shared/transcript/turnUsage';
 import { parseSessionMemorySections } from '../../../shared/transcript/sessionMemorySections';
 import type { SubagentLink, TranscriptEntry } from '../../../shared/transcript/transcriptEntry';
 import {
@@ -251,6 +252,13 @@ export class TranscriptService {
     const session = await this.session(ref, 'complete');
     const target = await this.target(session, spec, await this.subagents(session));
     return target.document.find(query, limit, spec, target.scope);
+  }
+
+  /** The token usage of every response of a view (the transcript's usage chart). */
+  async usage(ref: SessionRef, spec: TranscriptViewSpec): Promise<TranscriptUsage> {
+    const session = await this.session(ref, 'complete');
+    const target = await this.target(session, spec, await this.subagents(session));
+    return { turns: await target.document.turnUsage(spec, target.scope) };
   }
 
   /** One chunk of the live branch as Markdown or a self-contained HTML page; chunks keep memory bounded. */

@@ -6,6 +6,7 @@ export type TranscriptRequestName =
   | 'openTranscript'
   | 'readTranscriptPage'
   | 'findInTranscript'
+  | 'readTranscriptUsage'
   | 'readSessionMemory'
   | 'exportTranscript'
   | 'resumeSession'
@@ -23,6 +24,7 @@ export function transcriptRequestHandlers(transcripts: TranscriptService): Pick<
     openTranscript: ({ view, focusLine, ...ref }) => transcripts.outline(ref, view, focusLine),
     readTranscriptPage: ({ view, start, limit, ...ref }) => transcripts.page(ref, view, start, limit),
     findInTranscript: ({ view, query, limit, ...ref }) => transcripts.find(ref, view, query, limit),
+    readTranscriptUsage: ({ view, ...ref }) => transcripts.usage(ref, view),
     readSessionMemory: (ref) => transcripts.sessionMemory(ref),
     exportTranscript: ({ format, cursor, ...ref }) => transcripts.exportChunk(ref, format, cursor),
     resumeSession: async ({ fork, ...ref }) => {

@@ -23,6 +23,14 @@ markdown.renderer.rules.link_open = (tokens, index, options, env, self) => {
   return defaultLinkOpen(tokens, index, options, env, self);
 };
 
+/** Code blocks get a copy button (MarkdownView handles its click). */
+for (const rule of ['fence', 'code_block'] as const) {
+  const render = markdown.renderer.rules[rule];
+  markdown.renderer.rules[rule] = (tokens, index, options, env, self) =>
+    `<div class="code-block">${render ? render(tokens, index, options, env, self) : self.renderToken(tokens, index, options)}` +
+    '<button type="button" class="copy-button" data-copy-code aria-label="Copy the code">Copy</button></div>';
+}
+
 /** A memory's markdown as HTML that is safe to insert: only markup markdown-it generated itself, no fetches. */
 export function renderMemoryMarkdown(text: string): string {
   return markdown.render(text);

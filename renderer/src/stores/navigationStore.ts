@@ -86,6 +86,22 @@ export function openTranscript(target: {
   });
 }
 
+/** The address of a transcript line (a message), to share or reopen: the page's URL with that location in the hash. */
+export function transcriptLink(target: {
+  readonly configRoot: string;
+  readonly slug: string;
+  readonly sessionId: string;
+  readonly line: number;
+  readonly agentId: string | null;
+}): string {
+  const hash = toHash({
+    page: 'transcript',
+    project: { configRoot: target.configRoot, slug: target.slug },
+    transcript: { sessionId: target.sessionId, line: target.line, agentId: target.agentId },
+  });
+  return `${window.location.origin}${window.location.pathname}${hash}`;
+}
+
 export function sameProject(a: ProjectRef | null, b: ProjectRef | null): boolean {
   return a !== null && b !== null && a.configRoot === b.configRoot && a.slug === b.slug;
 }

@@ -52,10 +52,14 @@ beforeAll(async () => {
   await mkdir(home.workPath('elsewhere'), { recursive: true });
   await writeFile(home.workPath('elsewhere', 'real.md'), '# real\n');
   await symlink(home.workPath('elsewhere', 'real.md'), join(linked, 'MEMORY.md'));
-  // a snapshot folder that is a symlink: Claude Code reads through it
-  await mkdir(home.workPath('shared-snapshot'), { recursive: true });
-  await writeFile(home.workPath('shared-snapshot', 'snapshot.json'), JSON.stringify({ updatedAt: NEW }));
-  await symlink(home.workPath('shared-snapshot'), join(project, '.claude', 'agent-memory-snapshots', 'via-link'));
+  // a snapshot folder that is a symlink to elsewhere in the project: Claude Code reads through it, and so does the app
+  await mkdir(join(project, 'shared-snapshot'), { recursive: true });
+  await writeFile(join(project, 'shared-snapshot', 'snapshot.json'), JSON.stringify({ updatedAt: NEW }));
+  await symlink(join(project, 'shared-snapshot'), join(project, '.claude', 'agent-memory-snapshots', 'via-link'));
+  // one that leads out of the project (a repository may commit any link): listed, never read
+  await mkdir(home.workPath('outside-snapshot'), { recursive: true });
+  await writeFile(home.workPath('outside-snapshot', 'snapshot.json'), JSON.stringify({ updatedAt: NEW }));
+  await symlink(home.workPath('outside-snapshot'), join(project, '.claude', 'agent-memory-snapshots', 'via-outside-link'));
   // user scope
   await home.agentMemory('user', 'code-reviewer', { 'MEMORY.md': '# cr\n', ...synced(OLD) });
 
@@ -114,6 +118,16 @@ describe('a symlinked snapshot folder', () => {
       syncedFrom: null,
       action: 'initialize',
     });
+    expect(row('project', 'via-link').outsideRoot).toEqual([]);
+  });
+
+  it('leading out of the project, is listed with a warning but never read: no status, nothing to initialise', () => {
+    const outside = row('project', 'via-outside-link');
+    expect(outside.outsideRoot).toEqual(['snapshot']);
+    expect(outside.snapshot).toEqual({ dir: null, updatedAt: null, syncedFrom: null, action: 'none' });
+    expect(outside.warnings).toEqual([
+      expect.objectContaining({ code: 'outside-root', path: join(project, '.claude', 'agent-memory-snapshots', 'via-outside-link') }),
+    ]);
   });
 });
 

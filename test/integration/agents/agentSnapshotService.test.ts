@@ -8,6 +8,7 @@ import type { AgentMemorySummary } from '../../../shared/model/agents';
 import { CodedError } from '../../../shared/result';
 import { createScenarioHome, type ScenarioHome } from '../../fixtures/scenarioHome';
 import { snapshotTree } from '../../fixtures/treeSnapshot';
+import { ChangeSetWriter } from '../../../electron/core/history/changeSetWriter';
 
 const NOW = new Date('2026-05-10T12:00:00.000Z');
 // Bytes that a text round trip could change: CRLF, no final newline, non-ASCII, a BOM.
@@ -61,7 +62,11 @@ beforeEach(async () => {
     readOnly: false,
   });
   history = new HistoryStore(join(home.tmp, 'data', 'history'));
-  service = new AgentSnapshotService({ listAgents: () => homeService.listAgentMemories(), history, now: () => NOW });
+  service = new AgentSnapshotService({
+    listAgents: () => homeService.listAgentMemories(),
+    writer: new ChangeSetWriter({ history }),
+    now: () => NOW,
+  });
 });
 
 afterEach(async () => {
@@ -215,16 +220,28 @@ describe('replace, merge and mark synced', () => {
 });
 
 describe('a snapshot folder that is a symlink', () => {
-  it('is left alone: initialise is refused and no synced marker is written', async () => {
-    const elsewhere = home.workPath('elsewhere', 'qa');
-    await mkdir(elsewhere, { recursive: true });
-    await writeFile(join(elsewhere, 'snapshot.json'), '{"updatedAt":"2026-05-01T00:00:00.000Z"}');
-    await writeFile(join(elsewhere, 'MEMORY.md'), '# elsewhere\n');
+  async function linkedSnapshot(target: string): Promise<string> {
+    await mkdir(target, { recursive: true });
+    await writeFile(join(target, 'snapshot.json'), '{"updatedAt":"2026-05-01T00:00:00.000Z"}');
+    await writeFile(join(target, 'MEMORY.md'), '# elsewhere\n');
     await mkdir(join(bob, '.claude', 'agent-memory-snapshots'), { recursive: true });
-    await symlink(elsewhere, join(bob, '.claude', 'agent-memory-snapshots', 'qa'));
-    const dir = await home.agentMemory('project', 'qa', {}, bob);
+    await symlink(target, join(bob, '.claude', 'agent-memory-snapshots', 'qa'));
+    return home.agentMemory('project', 'qa', {}, bob);
+  }
+
+  it('inside the project is left alone: initialise is refused and no synced marker is written', async () => {
+    const dir = await linkedSnapshot(join(bob, 'docs', 'qa-snapshot'));
     const before = await snapshotTree(home.tmp);
     expect((await rejection(service.apply({ ref: { dir }, command: 'initialize' }))).code).toBe('CONFLICT');
+    expect(await snapshotTree(home.tmp)).toEqual(before);
+  });
+
+  it('leading out of the project is neither read nor written: every action is refused as outside the root', async () => {
+    const dir = await linkedSnapshot(home.workPath('elsewhere', 'qa'));
+    const before = await snapshotTree(home.tmp);
+    expect((await agent(bob, 'qa')).outsideRoot).toEqual(['snapshot']);
+    expect((await rejection(service.diff({ dir }))).code).toBe('OUTSIDE_ROOT');
+    expect((await rejection(service.apply({ ref: { dir }, command: 'initialize' }))).code).toBe('OUTSIDE_ROOT');
     expect(await snapshotTree(home.tmp)).toEqual(before);
   });
 });

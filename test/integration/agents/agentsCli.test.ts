@@ -19,6 +19,7 @@ const agentJsonSchema = z.strictObject({
     syncedFrom: z.string().nullable(),
     action: z.enum(['none', 'initialize', 'prompt-update']),
   }),
+  outsideRoot: z.array(z.enum(['local', 'snapshot'])),
 });
 const outputSchema = z.array(agentJsonSchema);
 
@@ -55,6 +56,7 @@ describe('ccmem agents', () => {
         projectPath: null,
         fileCount: scenario.agents.userCodeReviewer.fileCount,
         snapshot: { dir: null, updatedAt: null, syncedFrom: null, action: 'none' },
+        outsideRoot: [],
       },
       {
         agentType: 'planner',
@@ -63,6 +65,7 @@ describe('ccmem agents', () => {
         projectPath: scenario.webshop.path,
         fileCount: 0,
         snapshot: { dir: join(snapshotsDir, 'planner'), updatedAt: '2026-05-01T00:00:00.000Z', syncedFrom: null, action: 'initialize' },
+        outsideRoot: [],
       },
       {
         agentType: 'qa',
@@ -71,6 +74,7 @@ describe('ccmem agents', () => {
         projectPath: scenario.webshop.path,
         fileCount: scenario.agents.projectQa.fileCount,
         snapshot: { dir: null, updatedAt: null, syncedFrom: null, action: 'none' },
+        outsideRoot: [],
       },
     ]);
     expect(await snapshotTree(scenario.home.tmp)).toEqual(before);

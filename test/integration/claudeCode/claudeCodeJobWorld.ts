@@ -152,7 +152,7 @@ export async function createClaudeCodeJobWorld(options: {
     },
     async jobsWithLimits(limits) {
       const parts = await world.engine();
-      const jobs = new JobService({ home: parts.home, llm: parts.llmSettings, history: parts.history, dataDir, limits });
+      const jobs = new JobService({ home: parts.home, llm: parts.llmSettings, writer: parts.writer, dataDir, limits });
       services.push(jobs);
       return jobs;
     },

@@ -8,6 +8,7 @@ import { HistoryService } from '../../../electron/core/history/HistoryService';
 import { HistoryStore } from '../../../electron/core/history/HistoryStore';
 import { HomeService } from '../../../electron/core/home/HomeService';
 import { seededUuid, type ScenarioHome } from '../../fixtures/scenarioHome';
+import { ChangeSetWriter } from '../../../electron/core/history/changeSetWriter';
 
 export interface OpenHistory {
   readonly home: HomeService;
@@ -28,7 +29,7 @@ export function openHistory(scenario: ScenarioHome, dataDir = join(scenario.tmp,
   });
   const historyDir = join(dataDir, 'history');
   const store = new HistoryStore(historyDir);
-  const history = new HistoryService({ home, store, historyDir, live: null });
+  const history = new HistoryService({ home, store, historyDir, live: null, writer: new ChangeSetWriter({ history: store }) });
   return {
     home,
     store,

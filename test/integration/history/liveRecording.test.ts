@@ -8,6 +8,7 @@ import type { HomeService } from '../../../electron/core/home/HomeService';
 import type { LiveHome } from '../../../electron/core/liveHome';
 import { createDreamScenario, simulateDream, type DreamScenario } from './dreamSimulation';
 import { startWatchedHome } from '../../fixtures/watchedHome';
+import { ChangeSetWriter } from '../../../electron/core/history/changeSetWriter';
 
 let scenario: DreamScenario;
 let home: HomeService;
@@ -33,11 +34,13 @@ beforeEach(async () => {
   scenario = await createDreamScenario();
   let dataDir: string;
   ({ home, live, dataDir } = await startWatchedHome(scenario.home, { shell: 'web', readOnly: false }));
+  const store = new HistoryStore(join(dataDir, 'history'));
   history = new HistoryService({
     home,
-    store: new HistoryStore(join(dataDir, 'history')),
+    store,
     historyDir: join(dataDir, 'history'),
     live,
+    writer: new ChangeSetWriter({ history: store, onOwnWrite: (path) => live.expectOwnWrite(path) }),
     settleMs: 300,
   });
   history.start();

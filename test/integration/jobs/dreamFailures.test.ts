@@ -87,7 +87,7 @@ describe('a dream when the model call fails or is cancelled', () => {
   it('refuses to start without an API key, before calling the model', async () => {
     world = await createJobWorld();
     const noKey = new LlmSettingsService(world.dataDir, new SessionSecretStore(), { apiKey: null, baseUrl: world.fake.url, maxRetries: 0 });
-    const jobs = new JobService({ home: world.engine.home, llm: noKey, history: world.engine.history, dataDir: world.dataDir });
+    const jobs = new JobService({ home: world.engine.home, llm: noKey, writer: world.engine.writer, dataDir: world.dataDir });
     await expect(jobs.startDream({ kind: 'project', ...world.ref })).rejects.toMatchObject({ code: 'FORBIDDEN' });
     expect(world.fake.requests).toHaveLength(0);
   });

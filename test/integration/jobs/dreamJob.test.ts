@@ -131,6 +131,30 @@ describe('a dream against the fake Anthropic server', () => {
     await world.expectNoKeyLeak();
   });
 
+  it("is in history as this app's own dream: noted, listed as kept, and the recorder has nothing left to record", async () => {
+    scriptGoodDream(world);
+    await world.engine.memoryHistory.recordNow();
+    const record = await world.finished(await world.jobs.startDream({ kind: 'project', ...world.ref }));
+    const outcome = await world.jobs.apply(
+      record.id,
+      record.proposals.map((p) => ({ path: p.path, decision: 'accept' as const })),
+    );
+    // The lock moved and four files changed: the recorder must not take that for a dream of Claude Code's.
+    const report = await world.engine.memoryHistory.recordNow();
+    expect(report.versions).toBe(0);
+    const dreams = await world.engine.memoryHistory.listDreams(world.ref);
+    expect(dreams.map((item) => [item.changeSet.id, item.changeSet.cause, item.review?.decision])).toEqual([
+      [outcome.changeSetId, 'dream', 'kept'],
+    ]);
+    expect(dreams[0].changeSet.evidence).toEqual({ kind: 'app-edit', summary: expect.stringContaining(record.id) });
+    expect(await world.engine.memoryHistory.unreviewedDreamCounts()).toEqual([]);
+    // Nor is a later edit by hand taken for the rest of a dream.
+    await fs.writeFile(join(world.project.memoryDir, 'user_role.md'), 'Edited by hand afterwards.\n');
+    expect((await world.engine.memoryHistory.recordNow()).versions).toBe(1);
+    const [latest] = (await world.engine.memoryHistory.listChangeSets({ limit: 1 })).changeSets;
+    expect([latest.files.map((file) => file.path), latest.cause]).toEqual([['user_role.md'], 'external']);
+  });
+
   it('applies only the approved files and hunks, or an edited proposal', async () => {
     scriptGoodDream(world);
     const record = await world.finished(await world.jobs.startDream({ kind: 'project', ...world.ref }));

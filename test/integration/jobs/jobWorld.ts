@@ -130,7 +130,7 @@ export async function createJobWorld(
   });
   // Tests that need small caps get their own service over the same engine parts.
   const jobs = options.limits
-    ? new JobService({ home: engine.home, llm: engine.llmSettings, history: engine.history, dataDir, limits: options.limits })
+    ? new JobService({ home: engine.home, llm: engine.llmSettings, writer: engine.writer, dataDir, limits: options.limits })
     : engine.jobs;
   const world: JobWorld = {
     home,

@@ -75,4 +75,20 @@ describe('ccmem search on a scenario home', () => {
     expect((await ccmem(['search', 'x', '--limit', '0'], env)).code).toBe(2);
     expect((await ccmem(['search'], env)).code).toBe(2);
   });
+  it('narrows to one project, one kind and a range of days, and refuses a bad kind, day or project', async () => {
+    const all = z.array(hitSchema).parse(JSON.parse((await ccmem(['search', 'PAYMENT API', '--json'], env)).stdout));
+    expect(new Set(all.map((hit) => hit.kind))).toEqual(new Set(['transcript', 'memory']));
+    const run = async (...extra: string[]) =>
+      z.array(hitSchema).parse(JSON.parse((await ccmem(['search', 'PAYMENT API', '--json', ...extra], env)).stdout));
+    expect(await run('--kind', 'memory')).toEqual(all.filter((hit) => hit.kind === 'memory'));
+    expect(await run('--kind', 'transcript')).toEqual(all.filter((hit) => hit.kind === 'transcript'));
+    expect(await run(`--project=${scenario.webshop.slug}`)).toEqual(all.filter((hit) => hit.path.includes(scenario.webshop.slug)));
+    expect(await run(`--project=${scenario.windows.slug}`)).toEqual([]);
+    expect(await run('--since', '2000-01-01', '--until', '2099-12-31')).toEqual(all);
+    expect(await run('--since', '2099-01-01')).toEqual([]);
+    expect(await run('--until', '2000-01-01')).toEqual([]);
+    expect((await ccmem(['search', 'x', '--kind', 'notes'], env)).code).toBe(2);
+    expect((await ccmem(['search', 'x', '--since', '2026-02-30'], env)).code).toBe(2);
+    expect((await ccmem(['search', 'x', '--project', 'no-such-project'], env)).code).toBe(1);
+  });
 });

@@ -12,6 +12,7 @@ import { MemoryReviewService } from '../../../electron/core/memory/MemoryReviewS
 import { createScenarioHome, topicFile, type ProjectBuilder, type ScenarioHome } from '../../fixtures/scenarioHome';
 import { recordFigure } from '../support/figureLog';
 import { atScale, timeoutAtScale } from '../support/reliabilityScale';
+import { ChangeSetWriter } from '../../../electron/core/history/changeSetWriter';
 
 type ExternalChange = 'rewrite in place' | 'temp and rename' | 'append' | 'delete' | 'touch only' | 'same bytes rewritten';
 type AppChange = 'save' | 'prune' | 'rename';
@@ -43,7 +44,8 @@ describe('a change on disk between the app reading a file and saving it', () => 
       shell: 'cli',
       readOnly: false,
     });
-    service = new MemoryReviewService({ home: homeService, history: new HistoryStore(join(home.tmp, 'data', 'history')), live: null });
+    const writer = new ChangeSetWriter({ history: new HistoryStore(join(home.tmp, 'data', 'history')) });
+    service = new MemoryReviewService({ home: homeService, writer, live: null });
     ref = { kind: 'project', configRoot: home.root, slug: project.slug };
   });
 

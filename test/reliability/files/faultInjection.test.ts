@@ -10,6 +10,7 @@ import { createScenarioHome, topicFile, type ProjectBuilder, type ScenarioHome }
 import { FaultInjector, INJECTED_CODES, type InjectedCode } from '../support/faultInjector';
 import { recordFigure } from '../support/figureLog';
 import { reliabilityScale, timeoutAtScale } from '../support/reliabilityScale';
+import { ChangeSetWriter } from '../../../electron/core/history/changeSetWriter';
 
 const OLD_BODY = 'The old body, which must survive every failed save.\n';
 /** Every save writes a body never seen before, so history has to store a new version each time too. */
@@ -31,7 +32,8 @@ describe('faults injected at each step of the write path', () => {
   let injector: FaultInjector;
   const dataDir = (): string => join(home.tmp, 'data');
   /** A service as a freshly started app has it: its first write into a folder clears what earlier runs left. */
-  const startApp = (): MemoryReviewService => new MemoryReviewService({ home: homeService, history, live: null });
+  const startApp = (): MemoryReviewService =>
+    new MemoryReviewService({ home: homeService, writer: new ChangeSetWriter({ history }), live: null });
 
   beforeAll(async () => {
     home = await createScenarioHome({ prefix: 'ccmem-faults-' });

@@ -13,6 +13,7 @@ import { createScenarioHome, topicFile } from '../../fixtures/scenarioHome';
 import { FaultInjector } from '../support/faultInjector';
 import { recordFigure } from '../support/figureLog';
 import { atScale, timeoutAtScale } from '../support/reliabilityScale';
+import { ChangeSetWriter } from '../../../electron/core/history/changeSetWriter';
 
 /**
  * Imitates Claude Code's Write tool on memory files: read the file, write a new version to a temp file, rename
@@ -169,7 +170,7 @@ describe('a foreign write landing at each step of an app save or prune', () => {
         shell: 'cli',
         readOnly: false,
       }),
-      history,
+      writer: new ChangeSetWriter({ history }),
       live: null,
     });
     const ref = { kind: 'project' as const, configRoot: home.root, slug: project.slug };

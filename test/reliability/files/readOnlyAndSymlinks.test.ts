@@ -9,6 +9,7 @@ import { MemoryReviewService } from '../../../electron/core/memory/MemoryReviewS
 import { createScenarioHome, topicFile, type ProjectBuilder, type ScenarioHome } from '../../fixtures/scenarioHome';
 import { snapshotTree } from '../../fixtures/treeSnapshot';
 import { recordFigure } from '../support/figureLog';
+import { ChangeSetWriter } from '../../../electron/core/history/changeSetWriter';
 
 const TEXT = topicFile({ variant: 'flat', name: 'x', description: 'd', type: 'user', body: 'Body.\n' });
 
@@ -39,7 +40,8 @@ describe('read-only files and symlinks that lead out of the memory folder', () =
       shell: 'cli',
       readOnly: false,
     });
-    service = new MemoryReviewService({ home: homeService, history: new HistoryStore(join(home.tmp, 'data', 'history')), live: null });
+    const writer = new ChangeSetWriter({ history: new HistoryStore(join(home.tmp, 'data', 'history')) });
+    service = new MemoryReviewService({ home: homeService, writer, live: null });
     ref = { kind: 'project', configRoot: home.root, slug: project.slug };
   });
 

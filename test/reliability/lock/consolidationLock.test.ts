@@ -18,6 +18,8 @@ import { createScenarioHome, DEAD_PID, topicFile, type ScenarioHome } from '../.
 import { payloadArbitrary } from '../support/contractArbitraries';
 import { recordFigure } from '../support/figureLog';
 import { atScale, timeoutAtScale } from '../support/reliabilityScale';
+import { ChangeSetWriter } from '../../../electron/core/history/changeSetWriter';
+import { autoMemoryRoot } from '../../../electron/core/history/writeRoot';
 
 const LOCK = '.consolidate-lock';
 const HOUR = 60 * 60 * 1000;
@@ -251,8 +253,8 @@ describe("our own apply's use of the lock", () => {
     ] as const) {
       const { home, project, before, history, note } = await setUp(prior);
       try {
-        const writer = new SafeWriter();
-        const brokenWriter = Object.assign(Object.create(writer) as SafeWriter, {
+        const files = new SafeWriter();
+        const brokenFiles = Object.assign(Object.create(files) as SafeWriter, {
           write: () => Promise.reject(new Error('EIO: the disk went away half way')),
         });
         const startedAt = Date.now();
@@ -261,14 +263,14 @@ describe("our own apply's use of the lock", () => {
           proposal('new-topic.md', null, 'A new topic.\n'),
         ]);
         const decisions = job.proposals.map((p) => ({ path: p.path, decision: 'accept' as const }));
-        const applied = await applyProposals(job, decisions, {
-          writer: failing ? brokenWriter : writer,
-          history,
+        const settled = await applyProposals(job, decisions, {
+          writer: new ChangeSetWriter({ history, files: failing ? brokenFiles : files }),
+          root: autoMemoryRoot(project.memoryDir),
           now: () => new Date(),
-        }).then(
-          () => true,
-          () => false,
-        );
+        }).catch(() => null);
+        const applied = settled !== null && settled.applied.length === 2 && settled.conflicts.length === 0;
+        // A failing write fails its file, not the batch: the apply settles, applies nothing and reports both files.
+        const failedEachFile = settled !== null && settled.applied.length === 0 && settled.conflicts.length === 2;
         const path = join(project.memoryDir, LOCK);
         const after = await lstat(path).catch(() => null);
         const body = after ? await readFile(path, 'utf8') : null;
@@ -280,7 +282,7 @@ describe("our own apply's use of the lock", () => {
           // A dream that applied: the lock stays, its mtime the time we took it, and no PID (this app lives on).
           protocol = applied && body === '' && after !== null && after.mtimeMs >= startedAt - 1000 && after.mtimeMs <= Date.now() + 1000;
         }
-        outcomes[name] = protocol && applied === !failing;
+        outcomes[name] = protocol && (failing ? failedEachFile : applied);
       } finally {
         await home.cleanup();
       }
@@ -293,8 +295,8 @@ describe("our own apply's use of the lock", () => {
         proposal('note.md', live.note, 'Changed.\n'),
       ]);
       const refused = await applyProposals(job, [{ path: 'note.md', decision: 'accept' }], {
-        writer: new SafeWriter(),
-        history: live.history,
+        writer: new ChangeSetWriter({ history: live.history }),
+        root: autoMemoryRoot(live.project.memoryDir),
         now: () => new Date(),
       }).then(
         () => false,
@@ -309,19 +311,19 @@ describe("our own apply's use of the lock", () => {
     // Another process takes the lock while we apply: our release must leave its lock alone.
     const raced = await setUp(null);
     try {
-      const writer = new SafeWriter();
-      const racingWriter = Object.assign(Object.create(writer) as SafeWriter, {
+      const files = new SafeWriter();
+      const racingFiles = Object.assign(Object.create(files) as SafeWriter, {
         write: async (...args: Parameters<SafeWriter['write']>) => {
           await writeFile(join(raced.project.memoryDir, LOCK), String(LIVE_PID));
-          return writer.write(...args);
+          return files.write(...args);
         },
       });
       const job = record(raced.project.memoryDir, raced.home.root, raced.project.slug, 'dream', [
         proposal('note.md', raced.note, 'Changed.\n'),
       ]);
       await applyProposals(job, [{ path: 'note.md', decision: 'accept' }], {
-        writer: racingWriter,
-        history: raced.history,
+        writer: new ChangeSetWriter({ history: raced.history, files: racingFiles }),
+        root: autoMemoryRoot(raced.project.memoryDir),
         now: () => new Date(),
       }).catch(() => undefined);
       outcomes['leaves a lock another process took meanwhile'] =

@@ -101,6 +101,20 @@ export const figureCatalog = {
     mustBeZero: 'writes',
     format: (c) => `${c.writes} (of ${c.attempts} hostile requests and paths)`,
   },
+  outOfRootReads: {
+    label: 'reads outside the root',
+    needs: 'the change-set writer electron/core/history/changeSetWriter.ts (#20)',
+    counts: ['reads', 'attempts'],
+    mustBeZero: 'reads',
+    format: (c) => `${c.reads} (of ${c.attempts} hostile requests and paths)`,
+  },
+  teamSecrets: {
+    label: 'secrets reaching team memory',
+    needs: 'the change-set writer electron/core/history/changeSetWriter.ts (#20)',
+    counts: ['landed', 'attempts'],
+    mustBeZero: 'landed',
+    format: (c) => `${c.landed} (of ${c.attempts} attempts through every path)`,
+  },
   codeExecutions: {
     label: 'code executions',
     needs: 'nothing',

@@ -44,6 +44,9 @@ function planted(rule: string, secret: string, template = (s: string) => `Rememb
 export const plantedSecrets: readonly CorpusEntry[] = [
   planted('aws', seeded('aws2', 40, BASE64), (s) => `aws_secret_access_key = ${s}`),
   planted('aws', seeded('aws3', 40, BASE64), (s) => `AWS_SECRET_ACCESS_KEY: "${s}"`),
+  // An access key id alone names the account and the user; Claude Code's team memory guard refuses it too.
+  planted('aws', `AKIA${seeded('akid', 16, UPPER_ALNUM)}`, (s) => `The deploy user's key id is ${s}.`),
+  planted('aws', `ASIA${seeded('asid', 16, UPPER_ALNUM)}`, (s) => `aws_access_key_id=${s}`),
   planted(
     'gcp',
     pem('PRIVATE KEY', 'gcp', 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASC'),
@@ -102,7 +105,6 @@ export const lookAlikes: readonly CorpusEntry[] = [
   lookAlike('privatekey', pem('PUBLIC KEY', 'pub', 'MIIBIjANBgkqhkiG9w0BAQEFAAOC')),
   lookAlike('privatekey', pem('CERTIFICATE', 'cert', 'MIIDdzCCAl+gAwIBAgIE')),
   lookAlike('privatekey', '-----BEGIN RSA PRIVATE KEY-----\n...your key here...\n-----END RSA PRIVATE KEY-----'),
-  lookAlike('aws', `Key ids like AKIA${seeded('akid', 16, UPPER_ALNUM)} name a key; alone they grant nothing.`),
   lookAlike('privatekey', 'Keys live in ~/.ssh/id_ed25519; never commit them.'),
   lookAlike('basicauth', 'Clone with https://git@github.com/acme/shop.git'),
   lookAlike('basicauth', 'The API answers at https://api.example.com:8443/v1'),

@@ -65,6 +65,17 @@ describe("Claude Code's auto-dream gate", () => {
     expect(await readDreamGate(open)).toMatchObject({ wouldFire: false, autoMemoryEnabled: false });
   });
 
+  it('says settings.json is unreadable when it is not valid JSON, instead of calling the setting unset', async () => {
+    await writeFile(join(root, 'settings.json'), '{"autoDreamEnabled": tru');
+    const gate = await readDreamGate({ lock: noLock, sessionMtimes: sessions(6, 0), configRoot: root, now: NOW });
+    expect(gate.autoDreamEnabled).toBeNull();
+    expect(gate.settingsProblem).toMatch(/^Settings file is not valid JSON/);
+    expect(gate.wouldFire).toBeNull();
+    expect(gate.reasons).toEqual(['settings.json cannot be read, so whether auto-dream is on is unknown']);
+    await settings({ autoDreamEnabled: true });
+    expect((await readDreamGate({ lock: noLock, sessionMtimes: sessions(6, 0), configRoot: root, now: NOW })).settingsProblem).toBeNull();
+  });
+
   it('does not count a stale holder (over an hour) as blocking', async () => {
     await settings({ autoDreamEnabled: true });
     const last = NOW - 25 * HOUR;

@@ -81,6 +81,7 @@ function fakeHandlers(): RequestHandlers {
     openTranscript: vi.fn(() => Promise.reject(new Error('not used'))),
     readTranscriptPage: vi.fn(() => Promise.reject(new Error('not used'))),
     findInTranscript: vi.fn(() => Promise.reject(new Error('not used'))),
+    readTranscriptUsage: vi.fn(() => Promise.reject(new Error('not used'))),
     readSessionMemory: vi.fn(() => Promise.reject(new Error('not used'))),
     exportTranscript: vi.fn(() => Promise.reject(new Error('not used'))),
     resumeSession: vi.fn(() => Promise.reject(new Error('not used'))),

@@ -34,6 +34,7 @@ function folder(files: FileFacts[], overrides: Partial<FolderFacts> = {}): Folde
     indexes: [{ relativePath: 'MEMORY.md', folder: '', text: `${index}\n` }],
     existingPaths: new Set([...files.map((f) => f.relativePath), 'MEMORY.md']),
     folderSymlinkOutside: false,
+    folderOutsideRoot: false,
     otherSymlinksOutside: [],
     lockHolderPid: null,
     lockLive: false,
@@ -137,6 +138,10 @@ const CASES: Record<FindingCode, { has: () => FolderFacts; lacks: () => FolderFa
   },
   'secret.detected': { has: () => folder([file('a.md', { secrets: [{ line: 4, kind: 'github', length: 40 }] })]), lacks: clean },
   'symlink.outside': { has: () => folder([file('a.md', { symlinkOutside: true, readable: false })]), lacks: clean },
+  'folder.outside-root': {
+    has: () => ({ ...folder([]), indexes: [], existingPaths: new Set(), folderOutsideRoot: true }),
+    lacks: () => clean(),
+  },
   'lock.held': {
     has: () => ({ ...clean(), lockLive: true, lockHolderPid: 4242 }),
     lacks: () => ({ ...clean(), lockLive: false, lockHolderPid: 4242 }),

@@ -28,3 +28,15 @@ describe('renderMemoryMarkdown', () => {
     expect(renderMemoryMarkdown('[other](feedback_x.md)')).toBe('<p><a href="feedback_x.md">other</a></p>\n');
   });
 });
+
+describe('code blocks', () => {
+  it('come with a copy button beside the code, the code itself unchanged', () => {
+    const html = renderMemoryMarkdown('```sh\nnpm test -- <cart>\n```\n\n    indented code\n');
+    expect(html).toBe(
+      '<div class="code-block"><pre><code class="language-sh">npm test -- &lt;cart&gt;\n</code></pre>\n' +
+        '<button type="button" class="copy-button" data-copy-code aria-label="Copy the code">Copy</button></div>' +
+        '<div class="code-block"><pre><code>indented code\n</code></pre>\n' +
+        '<button type="button" class="copy-button" data-copy-code aria-label="Copy the code">Copy</button></div>',
+    );
+  });
+});

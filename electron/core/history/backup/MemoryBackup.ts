@@ -11,16 +11,12 @@ import {
 } from '../../../../shared/history/backupModel';
 import { lineStats } from '../../../../shared/history/textDiff';
 import { CodedError } from '../../../../shared/result';
-import { ABSENT, contentHash } from '../../fs/contentHash';
-import { resolveInside } from '../../fs/pathContainment';
-import type { SafeWriter } from '../../fs/safeWriter';
-import { LOCK_FILE_NAME } from '../../lock/consolidationLockStatus';
-import type { ChangeSetNote } from '../changeSetNotes';
+import { contentHash } from '../../fs/contentHash';
+import type { ChangeSetWriter, CurrentVersion } from '../changeSetWriter';
 import type { HistoryIndex } from '../HistoryIndex';
-import type { NewHistoryEntry } from '../HistoryStore';
-import type { JsonlLog } from '../jsonlLog';
 import { listMemoryFiles } from '../memoryFileSet';
 import { decodeText } from '../versionText';
+import type { WriteRoot } from '../writeRoot';
 import { readTar, writeTarGz, type ArchiveFile } from './tarArchive';
 
 const MANIFEST = 'history-manifest.json';
@@ -39,15 +35,6 @@ function fileNameFor(label: string, asOf: string): string {
       .replace(/[^A-Za-z0-9._-]+/g, '-')
       .replace(/^-+|-+$/g, '') || 'memory';
   return `memory-${name}-${stamp(asOf)}.tar.gz`;
-}
-
-/** Why a path from an archive may not be written into a memory folder, or null when it may. */
-function refusal(memoryDir: string, path: string): string | null {
-  if (!path.toLowerCase().endsWith('.md')) return 'not a memory file (*.md)';
-  if (basename(path) === LOCK_FILE_NAME) return 'the dream lock is never written';
-  if (path.split('/').some((part) => part === '' || part === '.' || part === '..') || !resolveInside(memoryDir, path))
-    return 'outside the memory folder';
-  return null;
 }
 
 function isManifest(value: unknown): value is BackupManifest {
@@ -71,14 +58,14 @@ interface ArchivedMemory {
 /**
  * Backups of one memory folder: an archive (gzipped tar, written by our own code) of its files as they are
  * now or as they were at a chosen time, with the history that led to them in `history-manifest.json`.
- * Importing shows a diff against the chosen folder first, then writes through the safe writer as one
- * app-edit change set; files the archive does not hold are left alone.
+ * Importing shows a diff against the chosen folder first (read as a write would read it: never through a
+ * symlink), then writes through the change-set writer as one app-edit change set; files the archive does not
+ * hold are left alone.
  */
 export class MemoryBackup {
   constructor(
     private readonly index: HistoryIndex,
-    private readonly writer: SafeWriter,
-    private readonly notes: JsonlLog<ChangeSetNote>,
+    private readonly writer: ChangeSetWriter,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -104,15 +91,16 @@ export class MemoryBackup {
     return { fileName: fileNameFor(label, asOf), base64: writeTarGz(entries).toString('base64'), fileCount: files.length, asOf };
   }
 
-  async preview(memoryDir: string, archive: Uint8Array): Promise<ImportPreview> {
+  async preview(root: WriteRoot, archive: Uint8Array): Promise<ImportPreview> {
+    await this.writer.checkRoot(root);
     const archived = this.unpack(archive);
     const files: ImportFilePreview[] = [];
-    for (const file of archived.files) files.push(await this.previewFile(memoryDir, file.path, file.bytes));
+    for (const file of archived.files) files.push(await this.previewFile(root, file.path, file.bytes));
     const inArchive = new Set(archived.files.map((f) => f.path));
-    const untouched = (await listMemoryFiles(memoryDir)).files.map((f) => f.path).filter((path) => !inArchive.has(path));
+    const untouched = (await listMemoryFiles(root.dir)).files.map((f) => f.path).filter((path) => !inArchive.has(path));
     const m = archived.manifest;
     return {
-      memoryDir,
+      memoryDir: root.dir,
       manifest: m ? { exportedAt: m.exportedAt, asOf: m.asOf, source: m.source } : null,
       files,
       untouched,
@@ -121,11 +109,11 @@ export class MemoryBackup {
   }
 
   /** Writes the archive's new and changed files, each only if it is still what the preview showed (`expected`). */
-  async apply(memoryDir: string, archive: Uint8Array, expected: Readonly<Record<string, string | null>>): Promise<ImportResult> {
+  async apply(root: WriteRoot, archive: Uint8Array, expected: Readonly<Record<string, string | null>>): Promise<ImportResult> {
     const archived = this.unpack(archive);
     const plan: { path: string; bytes: Buffer; base: string | null }[] = [];
     for (const file of archived.files) {
-      const preview = await this.previewFile(memoryDir, file.path, file.bytes);
+      const preview = await this.previewFile(root, file.path, file.bytes);
       if (preview.status === 'refused' || preview.status === 'same') continue;
       if (!(file.path in expected)) throw new CodedError('INVALID_INPUT', `${file.path} was not in the preview; preview the import again`);
       const base = expected[file.path];
@@ -134,47 +122,17 @@ export class MemoryBackup {
       plan.push({ path: file.path, bytes: file.bytes, base });
     }
     if (plan.length === 0) return { written: [], changeSetId: null };
-    const { store } = this.index;
-    for (const step of plan) await store.putBlob(step.bytes);
     const source = archived.manifest ? ` from ${archived.manifest.source.label} as of ${archived.manifest.asOf}` : '';
-    const summary = `Imported a backup${source}`;
-    const changeSetId = store.newChangeSetId();
-    const entries: NewHistoryEntry[] = [];
-    try {
-      for (const step of plan) {
-        await this.writer.write(memoryDir, step.path, step.bytes, step.base ?? ABSENT);
-        entries.push({
-          folder: memoryDir,
-          path: step.path,
-          before: step.base,
-          after: contentHash(step.bytes),
-          size: step.bytes.length,
-          cause: 'app-edit',
-          changeSetId,
-          summary,
-        });
-      }
-    } finally {
-      if (entries.length > 0) {
-        await store.append(entries);
-        const note: ChangeSetNote = {
-          v: 1,
-          changeSetId,
-          time: new Date(this.now()).toISOString(),
-          cause: 'app-edit',
-          sessionId: null,
-          firstSight: false,
-          foundAtStartup: false,
-          evidence: { kind: 'app-edit', summary },
-        };
-        await this.notes.append([note]);
-        await this.index.refresh();
-      }
-    }
-    return { written: entries.map((e) => e.path), changeSetId };
+    const outcome = await this.writer.apply({
+      root,
+      changes: plan.map((step) => ({ path: step.path, base: step.base, after: step.bytes })),
+      cause: 'app-edit',
+      summary: `Imported a backup${source}`,
+    });
+    return { written: outcome.written.map((file) => file.path), changeSetId: outcome.changeSetId };
   }
 
-  private async previewFile(memoryDir: string, path: string, bytes: Buffer): Promise<ImportFilePreview> {
+  private async previewFile(root: WriteRoot, path: string, bytes: Buffer): Promise<ImportFilePreview> {
     const archivedHash = contentHash(bytes);
     const archivedText = decodeText(bytes);
     const refused = (reason: string): ImportFilePreview => ({
@@ -188,14 +146,13 @@ export class MemoryBackup {
       linesRemoved: 0,
       reason,
     });
-    const why = refusal(memoryDir, path);
-    if (why) return refused(why);
-    let current;
+    const why = await this.writer.contentRefusal(root, path, bytes);
+    if (why) return refused(why.message);
+    let current: CurrentVersion;
     try {
-      current = await this.writer.readCurrent(memoryDir, path);
+      current = await this.writer.readCurrent(root, path);
     } catch (error) {
-      if (error instanceof CodedError && error.code === 'NOT_FOUND') current = { hash: null, bytes: null };
-      else return refused(error instanceof Error ? error.message : String(error));
+      return refused(error instanceof Error ? error.message : String(error));
     }
     const currentText = current.bytes ? decodeText(current.bytes) : null;
     const stats = lineStats(current.bytes ? (currentText ?? '') : null, archivedText ?? '');

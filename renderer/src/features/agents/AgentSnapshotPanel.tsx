@@ -171,56 +171,58 @@ export function AgentSnapshotPanel({ agent, readOnly }: AgentSnapshotPanelProps)
       {entries.length === 0 ? (
         <p className="muted">Neither side holds any file yet.</p>
       ) : (
-        <table className="data-table" aria-label="Snapshot files">
-          <thead>
-            <tr>
-              <th>Merge</th>
-              <th>File</th>
-              <th>State</th>
-              <th>Local</th>
-              <th>Snapshot</th>
-            </tr>
-          </thead>
-          <tbody>
-            {entries.map((entry) => (
-              <Fragment key={entry.name}>
-                <tr>
-                  <td>
-                    <input
-                      type="checkbox"
-                      aria-label={`Take ${entry.name} from the snapshot`}
-                      disabled={entry.state === 'same' || readOnly}
-                      checked={chosen.has(entry.name)}
-                      onChange={() => toggle(entry.name)}
-                    />
-                  </td>
-                  <td>
-                    <button
-                      type="button"
-                      className="link"
-                      aria-expanded={open === entry.name}
-                      onClick={() => setOpen(open === entry.name ? null : entry.name)}
-                    >
-                      {entry.name}
-                    </button>
-                  </td>
-                  <td>
-                    <span className={`badge file-${entry.state}`}>{STATE_TEXT[entry.state]}</span>
-                  </td>
-                  <td>{entry.local ? `${entry.local.size} B` : '—'}</td>
-                  <td>{entry.snapshot ? `${entry.snapshot.size} B` : '—'}</td>
-                </tr>
-                {open === entry.name ? (
+        <div className="table-scroll">
+          <table className="data-table" aria-label="Snapshot files">
+            <thead>
+              <tr>
+                <th>Merge</th>
+                <th>File</th>
+                <th>State</th>
+                <th>Local</th>
+                <th>Snapshot</th>
+              </tr>
+            </thead>
+            <tbody>
+              {entries.map((entry) => (
+                <Fragment key={entry.name}>
                   <tr>
-                    <td colSpan={5}>
-                      <SnapshotFileDiff entry={entry} />
+                    <td>
+                      <input
+                        type="checkbox"
+                        aria-label={`Take ${entry.name} from the snapshot`}
+                        disabled={entry.state === 'same' || readOnly}
+                        checked={chosen.has(entry.name)}
+                        onChange={() => toggle(entry.name)}
+                      />
                     </td>
+                    <td>
+                      <button
+                        type="button"
+                        className="link"
+                        aria-expanded={open === entry.name}
+                        onClick={() => setOpen(open === entry.name ? null : entry.name)}
+                      >
+                        {entry.name}
+                      </button>
+                    </td>
+                    <td>
+                      <span className={`badge file-${entry.state}`}>{STATE_TEXT[entry.state]}</span>
+                    </td>
+                    <td>{entry.local ? `${entry.local.size} B` : '—'}</td>
+                    <td>{entry.snapshot ? `${entry.snapshot.size} B` : '—'}</td>
                   </tr>
-                ) : null}
-              </Fragment>
-            ))}
-          </tbody>
-        </table>
+                  {open === entry.name ? (
+                    <tr>
+                      <td colSpan={5}>
+                        <SnapshotFileDiff entry={entry} />
+                      </td>
+                    </tr>
+                  ) : null}
+                </Fragment>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </section>
   );

@@ -6,6 +6,8 @@ import { useHomeStore } from '../../stores/homeStore';
 import { AgentDetail } from './AgentDetail';
 import { loadAgents, selectAgent, useAgentsStore } from './agentsStore';
 import { ACTION_BADGE } from './snapshotTexts';
+import { moveFocusByArrows } from '../../components/listKeyboard';
+import { MiddleTruncate } from '../../components/MiddleTruncate';
 
 function SnapshotCell({ agent }: { readonly agent: AgentMemorySummary }) {
   if (!agent.snapshot.dir) return <span className="muted">—</span>;
@@ -39,44 +41,46 @@ export function AgentsPage() {
       {agents === null ? <p className="muted">Loading…</p> : null}
       {agents !== null && agents.length === 0 ? <p className="muted">No sub-agent has memory or a snapshot yet.</p> : null}
       {agents !== null && agents.length > 0 ? (
-        <table className="data-table" aria-label="Agent memories">
-          <thead>
-            <tr>
-              <th>Agent</th>
-              <th>Scope</th>
-              <th>Project</th>
-              <th>Files</th>
-              <th>Snapshot</th>
-            </tr>
-          </thead>
-          <tbody>
-            {agents.map((agent) => (
-              <tr
-                key={agent.dir}
-                className={agent.dir === selectedDir ? 'selected-row' : undefined}
-                aria-selected={agent.dir === selectedDir}
-              >
-                <td>
-                  <button type="button" className="link" onClick={() => selectAgent(agent.dir)}>
-                    {agent.agentType}
-                  </button>
-                  <div>
-                    <code className="muted small">{agent.dir}</code>
-                  </div>
-                  <WarningList warnings={agent.warnings} />
-                </td>
-                <td>
-                  <span className={`badge scope-${agent.scope}`}>{agent.scope}</span>
-                </td>
-                <td>{agent.projectPath ?? <span className="muted">all projects</span>}</td>
-                <td>{agent.fileCount}</td>
-                <td>
-                  <SnapshotCell agent={agent} />
-                </td>
+        <div className="table-scroll">
+          <table className="data-table" aria-label="Agent memories" onKeyDown={(event) => moveFocusByArrows(event, 'tbody button.link')}>
+            <thead>
+              <tr>
+                <th>Agent</th>
+                <th>Scope</th>
+                <th>Project</th>
+                <th>Files</th>
+                <th>Snapshot</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {agents.map((agent) => (
+                <tr
+                  key={agent.dir}
+                  className={agent.dir === selectedDir ? 'selected-row' : undefined}
+                  aria-selected={agent.dir === selectedDir}
+                >
+                  <td>
+                    <button type="button" className="link" onClick={() => selectAgent(agent.dir)}>
+                      {agent.agentType}
+                    </button>
+                    <div>
+                      <MiddleTruncate code className="muted small" text={agent.dir} />
+                    </div>
+                    <WarningList warnings={agent.warnings} />
+                  </td>
+                  <td>
+                    <span className={`badge scope-${agent.scope}`}>{agent.scope}</span>
+                  </td>
+                  <td>{agent.projectPath ?? <span className="muted">all projects</span>}</td>
+                  <td>{agent.fileCount}</td>
+                  <td>
+                    <SnapshotCell agent={agent} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       ) : null}
       {selected ? <AgentDetail key={selected.dir} agent={selected} readOnly={home?.readOnly ?? true} /> : null}
     </section>

@@ -13,7 +13,13 @@ export interface SnapshotPlanDialogProps {
 export function SnapshotPlanDialog({ plan, busy, error, onConfirm, onCancel }: SnapshotPlanDialogProps) {
   const title = COMMAND_TITLES[plan.command];
   return (
-    <div className="dialog" role="dialog" aria-modal="false" aria-label={title}>
+    <div
+      className="dialog"
+      role="dialog"
+      aria-modal="false"
+      aria-label={title}
+      onKeyDown={(event) => event.key === 'Escape' && !busy && onCancel()}
+    >
       <h3>{title}</h3>
       {plan.refusal ? (
         <>

@@ -43,7 +43,17 @@ export function GatePanel({ project, revision }: GatePanelProps) {
       <dd>{holderText(value)}</dd>
       <dt>Auto-dream setting</dt>
       <dd>
-        {value.autoDreamEnabled === null ? 'not set' : value.autoDreamEnabled ? 'on' : 'off'}
+        {value.settingsProblem !== null ? (
+          <span className="warning" title={value.settingsProblem}>
+            unreadable settings.json <span className="muted">({value.settingsProblem})</span>
+          </span>
+        ) : value.autoDreamEnabled === null ? (
+          'not set'
+        ) : value.autoDreamEnabled ? (
+          'on'
+        ) : (
+          'off'
+        )}
         {value.autoMemoryEnabled ? '' : ' (auto memory is off)'}
       </dd>
       <dt>Would Claude Code dream now?</dt>

@@ -12,44 +12,46 @@ export interface JobRecordsTableProps {
 export function JobRecordsTable({ jobs, selectedId }: JobRecordsTableProps) {
   if (jobs.length === 0) return <p className="muted">No jobs yet.</p>;
   return (
-    <table className="data-table" aria-label="Job records">
-      <thead>
-        <tr>
-          <th>Started</th>
-          <th>Job</th>
-          <th>Memory</th>
-          <th>Status</th>
-          <th>Model</th>
-          <th>Tokens</th>
-          <th>Cost</th>
-          <th>Proposed</th>
-        </tr>
-      </thead>
-      <tbody>
-        {jobs.map((job) => (
-          <tr key={job.id} className={job.id === selectedId ? 'selected-row' : undefined}>
-            <td>
-              <RelativeTime iso={job.createdAt} />
-            </td>
-            <td>
-              <button type="button" className="link" onClick={() => selectJob(job.id)} aria-label={`Open job ${job.id}`}>
-                {job.kind === 'dream' ? 'Dream' : 'Extraction replay'}
-              </button>
-            </td>
-            <td className="break">{job.target.label}</td>
-            <td>
-              <span className={`badge status-${job.status}`}>{job.status}</span>
-            </td>
-            <td>{job.model}</td>
-            <td>{(job.usage.input + job.usage.output).toLocaleString('en')}</td>
-            <td>{formatCost(job.costUsd)}</td>
-            <td>
-              {job.proposalCount}
-              {job.refusedCount > 0 ? <span className="muted"> (+{job.refusedCount} refused)</span> : null}
-            </td>
+    <div className="table-scroll">
+      <table className="data-table" aria-label="Job records">
+        <thead>
+          <tr>
+            <th>Started</th>
+            <th>Job</th>
+            <th>Memory</th>
+            <th>Status</th>
+            <th>Model</th>
+            <th>Tokens</th>
+            <th>Cost</th>
+            <th>Proposed</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {jobs.map((job) => (
+            <tr key={job.id} className={job.id === selectedId ? 'selected-row' : undefined}>
+              <td>
+                <RelativeTime iso={job.createdAt} />
+              </td>
+              <td>
+                <button type="button" className="link" onClick={() => selectJob(job.id)} aria-label={`Open job ${job.id}`}>
+                  {job.kind === 'dream' ? 'Dream' : 'Extraction replay'}
+                </button>
+              </td>
+              <td className="break">{job.target.label}</td>
+              <td>
+                <span className={`badge status-${job.status}`}>{job.status}</span>
+              </td>
+              <td>{job.model}</td>
+              <td>{(job.usage.input + job.usage.output).toLocaleString('en')}</td>
+              <td>{formatCost(job.costUsd)}</td>
+              <td>
+                {job.proposalCount}
+                {job.refusedCount > 0 ? <span className="muted"> (+{job.refusedCount} refused)</span> : null}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }

@@ -5,6 +5,7 @@ import { api } from '../../api/connectApi';
 import { EvidenceBadge, EvidencePanel, type TranscriptRef } from './EvidencePanel';
 import { jobDecided } from './jobsStore';
 import { ProposalDiff } from './ProposalDiff';
+import { countOf } from '../../components/plural';
 
 export interface ProposalReviewProps {
   readonly record: JobRecord;
@@ -222,9 +223,7 @@ export function ProposalReview({ record, readOnly }: ProposalReviewProps) {
       ))}
       {record.refused.length > 0 ? (
         <details className="refused">
-          <summary>
-            {record.refusedCount} change{record.refusedCount === 1 ? '' : 's'} the model asked for and the validator refused
-          </summary>
+          <summary>{countOf(record.refusedCount, 'change')} the model asked for and the validator refused</summary>
           <ul className="plain-list" aria-label="Refused changes">
             {record.refused.map((refused, index) => (
               <li key={index}>

@@ -6,6 +6,7 @@ import { api } from '../../api/connectApi';
 import { useHomeStore } from '../../stores/homeStore';
 import { DiffViewer } from './DiffViewer';
 import { historyChanged, useHistoryStore } from './historyStore';
+import { countOf } from '../../components/plural';
 
 function base64ToBytes(base64: string): Uint8Array<ArrayBuffer> {
   const binary = atob(base64);
@@ -55,7 +56,7 @@ export function BackupPanel({ project }: { readonly project: ProjectSummary }) {
     const result = await api.exportMemoryBackup({ folder: projectFolder(project), asOf: when });
     if (!result.ok) return setMessage(result.error.message);
     download(result.value.fileName, result.value.base64);
-    setMessage(`Exported ${result.value.fileCount} files as of ${new Date(result.value.asOf).toLocaleString()}.`);
+    setMessage(`Exported ${countOf(result.value.fileCount, 'file')} as of ${new Date(result.value.asOf).toLocaleString()}.`);
   };
 
   const choose = async (file: File | undefined) => {
@@ -81,7 +82,9 @@ export function BackupPanel({ project }: { readonly project: ProjectSummary }) {
     const result = await api.applyMemoryImport({ folder: projectFolder(target), archive: archive.base64, expected });
     if (!result.ok) return setMessage(result.error.message);
     setPreview(null);
-    setMessage(result.value.written.length === 0 ? 'Nothing needed importing.' : `Imported ${result.value.written.length} files.`);
+    setMessage(
+      result.value.written.length === 0 ? 'Nothing needed importing.' : `Imported ${countOf(result.value.written.length, 'file')}.`,
+    );
     historyChanged();
   };
 
@@ -148,7 +151,7 @@ export function BackupPanel({ project }: { readonly project: ProjectSummary }) {
           {preview.untouched.length > 0 ? <p className="muted small">Left as they are: {preview.untouched.join(', ')}</p> : null}
           <div className="dialog-buttons">
             <button type="button" className="primary" disabled={readOnly || writable.length === 0} onClick={() => void runImport()}>
-              Import {writable.length} files
+              Import {countOf(writable.length, 'file')}
             </button>
             <button type="button" onClick={() => setPreview(null)}>
               Cancel

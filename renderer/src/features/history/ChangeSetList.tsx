@@ -4,6 +4,7 @@ import { describeTotals } from '../../../../shared/history/changeSetFiles';
 import type { ChangeSetSummary } from '../../../../shared/history/historyModel';
 import { RelativeTime } from '../../components/RelativeTime';
 import { CauseBadge } from './EvidenceView';
+import { moveFocusByArrows } from '../../components/listKeyboard';
 
 export interface ChangeSetListProps {
   readonly changeSets: readonly ChangeSetSummary[];
@@ -29,6 +30,7 @@ export function ChangeSetList({ changeSets, selectedId, showFolder, onSelect }: 
       className="change-set-list"
       role="listbox"
       aria-label="Change sets"
+      onKeyDown={(event) => moveFocusByArrows(event, '.change-set-row')}
       style={{ height: `min(65vh, ${changeSets.length * ROW_HEIGHT + 2}px)` }}
     >
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>

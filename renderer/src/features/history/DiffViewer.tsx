@@ -89,6 +89,22 @@ export function DiffViewer({ before, after, layout, label }: DiffViewerProps) {
         {diff.approximate ? ' · too different to compare line by line; shown as a whole replacement' : ''}
       </p>
       <table className={`diff-table diff-${layout}`} aria-label={label}>
+        {/* The columns' widths, whatever the first row is (a folded stretch spans them all). */}
+        {layout === 'inline' ? (
+          <colgroup>
+            <col className="diff-num-col" />
+            <col className="diff-num-col" />
+            <col className="diff-sign-col" />
+            <col />
+          </colgroup>
+        ) : (
+          <colgroup>
+            <col className="diff-num-col" />
+            <col />
+            <col className="diff-num-col" />
+            <col />
+          </colgroup>
+        )}
         <tbody>
           {layout === 'inline'
             ? lines.map((line, index) => <InlineRow key={index} line={line} />)

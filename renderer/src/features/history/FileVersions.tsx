@@ -102,59 +102,61 @@ export function FileVersions({ folder, path }: FileVersionsProps) {
           }}
         />
       ) : null}
-      <table className="data-table versions-table" aria-label="Versions">
-        <thead>
-          <tr>
-            <th>Compare from</th>
-            <th>to</th>
-            <th>When</th>
-            <th>Who</th>
-            <th>Version</th>
-            <th />
-          </tr>
-        </thead>
-        <tbody>
-          {[...list].reverse().map((version, index) => (
-            <tr key={`${version.changeSetId}\0${index}`} className={version.after === to ? 'selected-row' : undefined}>
-              <td>
-                <input
-                  type="radio"
-                  name="compare-from"
-                  aria-label={`Compare from ${label(version)}`}
-                  checked={from === version.after}
-                  onChange={() => setChoice({ from: version.after, to })}
-                />
-              </td>
-              <td>
-                <input
-                  type="radio"
-                  name="compare-to"
-                  aria-label={`Compare to ${label(version)}`}
-                  checked={to === version.after}
-                  onChange={() => setChoice({ from, to: version.after })}
-                />
-              </td>
-              <td>
-                <RelativeTime iso={version.time} />
-              </td>
-              <td>
-                <CauseBadge cause={version.cause} /> <span className="small">{version.firstSight ? 'first seen' : version.summary}</span>
-              </td>
-              <td>
-                <code>{label(version)}</code>
-                {version.after === latest && index === 0 ? <span className="badge muted-badge">current</span> : null}
-              </td>
-              <td>
-                {version.after !== null && version.after !== latest ? (
-                  <button type="button" disabled={readOnly} onClick={() => void askRestore(version.after as string)}>
-                    Restore this version
-                  </button>
-                ) : null}
-              </td>
+      <div className="table-scroll">
+        <table className="data-table versions-table" aria-label="Versions">
+          <thead>
+            <tr>
+              <th>Compare from</th>
+              <th>to</th>
+              <th>When</th>
+              <th>Who</th>
+              <th>Version</th>
+              <th />
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {[...list].reverse().map((version, index) => (
+              <tr key={`${version.changeSetId}\0${index}`} className={version.after === to ? 'selected-row' : undefined}>
+                <td>
+                  <input
+                    type="radio"
+                    name="compare-from"
+                    aria-label={`Compare from ${label(version)}`}
+                    checked={from === version.after}
+                    onChange={() => setChoice({ from: version.after, to })}
+                  />
+                </td>
+                <td>
+                  <input
+                    type="radio"
+                    name="compare-to"
+                    aria-label={`Compare to ${label(version)}`}
+                    checked={to === version.after}
+                    onChange={() => setChoice({ from, to: version.after })}
+                  />
+                </td>
+                <td>
+                  <RelativeTime iso={version.time} />
+                </td>
+                <td>
+                  <CauseBadge cause={version.cause} /> <span className="small">{version.firstSight ? 'first seen' : version.summary}</span>
+                </td>
+                <td>
+                  <code>{label(version)}</code>
+                  {version.after === latest && index === 0 ? <span className="badge muted-badge">current</span> : null}
+                </td>
+                <td>
+                  {version.after !== null && version.after !== latest ? (
+                    <button type="button" disabled={readOnly} onClick={() => void askRestore(version.after as string)}>
+                      Restore this version
+                    </button>
+                  ) : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       <ComparePair folder={folder} path={path} from={from} to={to} />
     </section>
   );

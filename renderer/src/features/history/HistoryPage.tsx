@@ -11,6 +11,7 @@ import { ChangeSetList } from './ChangeSetList';
 import { FileVersions } from './FileVersions';
 import { selectChangeSet, setScope, toggleCause, useHistoryStore } from './historyStore';
 import './history.css';
+import { countOf } from '../../components/plural';
 
 const PAGE_SIZE = 1000;
 
@@ -25,7 +26,7 @@ function StatusLine({ status }: { readonly status: ChangeSetPage['status'] }) {
     <p className="muted small">
       {status.startedAt ? (
         <>
-          History starts <RelativeTime iso={status.startedAt} /> · {status.versionCount} versions kept in all
+          History starts <RelativeTime iso={status.startedAt} /> · {countOf(status.versionCount, 'version')} kept in all
         </>
       ) : (
         'Nothing recorded yet.'

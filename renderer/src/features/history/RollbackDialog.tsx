@@ -32,7 +32,7 @@ export function RollbackDialog({ title, plan, run, onDone, onCancel }: RollbackD
     else setError(result.error.message);
   };
   return (
-    <div className="dialog" role="dialog" aria-label={title}>
+    <div className="dialog" role="dialog" aria-label={title} onKeyDown={(event) => event.key === 'Escape' && !busy && onCancel()}>
       <h3>{title}</h3>
       {refused ? (
         <>

@@ -5,6 +5,7 @@ import type { MemoryChangeResult, MemoryConflictDetails, MemoryFileContent } fro
 import { MEMORY_TYPES, type MemoryType } from '../../../../shared/model/memory';
 import { api } from '../../api/connectApi';
 import { ConflictView } from './ConflictView';
+import { submitOnSaveShortcut } from '../../components/saveShortcut';
 
 export interface MemoryEditorProps {
   readonly folder: MemoryFolderRef;
@@ -94,7 +95,7 @@ export function MemoryEditor({ folder, file, onSaved, onCancel }: MemoryEditorPr
     );
   }
   return (
-    <form className="memory-form" aria-label="Edit memory" onSubmit={onSubmit}>
+    <form className="memory-form" aria-label="Edit memory" onSubmit={onSubmit} onKeyDown={submitOnSaveShortcut}>
       <label>
         Name
         <input value={draft.name} onChange={(e) => setDraft({ ...draft, name: e.target.value })} maxLength={500} />

@@ -3,6 +3,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { SEVERITY_ORDER, type FindingCode, type FindingSeverity } from '../../../../shared/memory/findingCodes';
 import type { MemoryFolderRef } from '../../../../shared/memory/memoryFolderRef';
 import { api } from '../../api/connectApi';
+import { countOf } from '../../components/plural';
 import { WarningList } from '../../components/WarningList';
 import { FileDetail } from './FileDetail';
 import { FindingsPanel } from './FindingsPanel';
@@ -13,6 +14,7 @@ import { ModelViewPanel } from './ModelViewPanel';
 import { NewMemoryForm } from './NewMemoryForm';
 import { TopicFileList } from './TopicFileList';
 import './memoryReview.css';
+import { MiddleTruncate } from '../../components/MiddleTruncate';
 
 export interface MemoryReviewPageProps {
   /** A project's auto memory or an agent's memory folder (the Agents page passes its own ref). */
@@ -23,6 +25,8 @@ export interface MemoryReviewPageProps {
 }
 
 const HIGHLIGHT_MS = 8000;
+const SEVERITY_NOUNS: Readonly<Record<FindingSeverity, string>> = { error: 'error', warn: 'warning', info: 'note' };
+const SEVERITY_PLURALS: Readonly<Record<FindingSeverity, string>> = { error: 'errors', warn: 'warnings', info: 'notes' };
 
 function UndoBanner() {
   const { undo, folder } = useMemoryReviewStore(useShallow((s) => ({ undo: s.undo, folder: s.folder })));
@@ -94,7 +98,7 @@ export function MemoryReviewPage({ folder, heading = 'Memory', onOpenSession }: 
       <header className="page-header">
         <h1>{heading}</h1>
         <p className="muted">
-          <code>{review.memoryDir}</code>
+          <MiddleTruncate code text={review.memoryDir} />
         </p>
       </header>
       {review.readOnlyReason ? (
@@ -108,12 +112,11 @@ export function MemoryReviewPage({ folder, heading = 'Memory', onOpenSession }: 
         <p className="muted">No memory yet: Claude Code has not saved anything here.</p>
       ) : (
         <p className="summary-line">
-          {review.files.length} topic files ·{' '}
+          {countOf(review.files.length, 'topic file')} ·{' '}
           {Object.entries(counts)
             .sort(([a], [b]) => SEVERITY_ORDER[a as 'error'] - SEVERITY_ORDER[b as 'error'])
-            .map(
-              ([severity, count]) =>
-                `${count} ${severity === 'warn' ? 'warning' : severity}${count === 1 || severity === 'info' ? '' : 's'}`,
+            .map(([severity, count]) =>
+              countOf(count, SEVERITY_NOUNS[severity as FindingSeverity], SEVERITY_PLURALS[severity as FindingSeverity]),
             )
             .join(' · ')}
         </p>

@@ -1,5 +1,6 @@
 import type { IndexView, MemoryReview } from '../../../../shared/memory/memoryReview';
 import { MAX_ENTRYPOINT_BYTES, MAX_ENTRYPOINT_LINES, MAX_MEMORY_FILES } from '../../../../shared/memory/modelView';
+import { countOf } from '../../components/plural';
 
 function IndexLoad({ index, label }: { readonly index: IndexView; readonly label: string }) {
   const { loaded } = index;
@@ -63,7 +64,7 @@ export function ModelViewPanel({ review, onSelect }: { readonly review: MemoryRe
         <p className="muted">All topic files are within the {MAX_MEMORY_FILES} newest.</p>
       )}
       <details>
-        <summary>The recall manifest ({inScan.length} lines)</summary>
+        <summary>The recall manifest ({countOf(inScan.length, 'line')})</summary>
         <pre className="raw-text" aria-label="Recall manifest">
           {inScan.map((f) => f.manifestLine).join('\n')}
         </pre>

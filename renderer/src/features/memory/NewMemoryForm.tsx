@@ -4,6 +4,7 @@ import { suggestFileName } from '../../../../shared/memory/memoryTemplate';
 import { MEMORY_TYPES, type MemoryType } from '../../../../shared/model/memory';
 import { api } from '../../api/connectApi';
 import { offerUndo, refreshAll, selectFile, setMode } from './memoryReviewStore';
+import { submitOnSaveShortcut } from '../../components/saveShortcut';
 
 const TYPE_HINTS: Readonly<Record<MemoryType, string>> = {
   user: 'who the user is: role, goals, preferences',
@@ -40,7 +41,7 @@ export function NewMemoryForm({ folder, allowTeam }: { readonly folder: MemoryFo
     refreshAll();
   };
   return (
-    <form className="memory-form" aria-label="New memory" onSubmit={(e) => void submit(e)}>
+    <form className="memory-form" aria-label="New memory" onSubmit={(e) => void submit(e)} onKeyDown={submitOnSaveShortcut}>
       <h2>New memory</h2>
       <label>
         Type

@@ -3,6 +3,7 @@ import { useRef, type KeyboardEvent } from 'react';
 import type { FindingCode, FindingSeverity } from '../../../../shared/memory/findingCodes';
 import type { ReviewedMemoryFile } from '../../../../shared/memory/memoryReview';
 import { FindingBadge, TypeBadge } from './MemoryBadges';
+import { moveFocusByArrows } from '../../components/listKeyboard';
 
 export interface TopicFileListProps {
   readonly files: readonly ReviewedMemoryFile[];
@@ -34,7 +35,13 @@ export function TopicFileList({ files, selected, changed, onSelect, onOpenSessio
     }
   };
   return (
-    <div className="topic-table" role="table" aria-label="Topic files" aria-rowcount={files.length + 1}>
+    <div
+      className="topic-table"
+      role="table"
+      aria-label="Topic files"
+      aria-rowcount={files.length + 1}
+      onKeyDown={(event) => moveFocusByArrows(event, '.topic-item')}
+    >
       <div role="rowgroup" className="topic-head">
         <div role="row" className="topic-row">
           <div role="columnheader">Memory</div>

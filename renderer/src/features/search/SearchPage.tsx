@@ -1,6 +1,10 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { countOf } from '../../components/plural';
 import { useHomeStore } from '../../stores/homeStore';
+import { loadSessionCatalog, sessionKey, useSessionCatalogStore } from '../sessions/sessionCatalogStore';
+import '../sessions/timeline.css';
+import { SearchFilterBar } from './SearchFilterBar';
 import { SearchResults } from './SearchResults';
 import { SEARCH_LIMIT, startSearch, stopSearch, useSearchStore } from './searchStore';
 import './search.css';
@@ -11,10 +15,21 @@ function formatMegabytes(bytes: number): string {
 
 /** Search over every transcript and memory file of every project; hits stream in, newest file first. */
 export function SearchPage() {
-  const state = useSearchStore(useShallow((s) => ({ query: s.query, hits: s.hits, running: s.running, done: s.done, error: s.error })));
+  const state = useSearchStore(
+    useShallow((s) => ({ query: s.query, filters: s.filters, hits: s.hits, running: s.running, done: s.done, error: s.error })),
+  );
   const [text, setText] = useState(state.query);
   const projects = useHomeStore(useShallow((s) => s.home?.projects ?? []));
   const projectNames = useMemo(() => new Map(projects.map((p) => [`${p.configRoot}\0${p.slug}`, p.displayName])), [projects]);
+  const sessions = useSessionCatalogStore((s) => s.sessions);
+  // Hits name their session by id; the catalog gives its title.
+  const sessionTitles = useMemo(
+    () => new Map(sessions.filter((s) => s.title !== null).map((s) => [sessionKey(s), s.title as string])),
+    [sessions],
+  );
+  useEffect(() => {
+    void loadSessionCatalog();
+  }, []);
   return (
     <section aria-label="Search" className="search-page">
       <header className="page-header">
@@ -45,16 +60,17 @@ export function SearchPage() {
           </button>
         ) : null}
       </form>
+      <SearchFilterBar filters={state.filters} projects={projects} />
       <p className="muted small" role="status" aria-label="Search status">
-        {state.running ? `Searching… ${state.hits.length} hits so far` : null}
+        {state.running ? `Searching… ${countOf(state.hits.length, 'hit')} so far` : null}
         {!state.running && state.done
-          ? `${state.done.hitCount} ${state.done.hitCount === 1 ? 'hit' : 'hits'} in ${state.done.filesScanned} files (${formatMegabytes(state.done.bytesScanned)})` +
+          ? `${countOf(state.done.hitCount, 'hit')} in ${countOf(state.done.filesScanned, 'file')} (${formatMegabytes(state.done.bytesScanned)})` +
             (state.done.truncated ? `; stopped at ${SEARCH_LIMIT}` : '') +
             (state.done.cancelled ? '; stopped' : '')
           : null}
       </p>
       {state.error ? <p className="error">{state.error}</p> : null}
-      {state.hits.length > 0 ? <SearchResults hits={state.hits} projectNames={projectNames} /> : null}
+      {state.hits.length > 0 ? <SearchResults hits={state.hits} projectNames={projectNames} sessionTitles={sessionTitles} /> : null}
       {!state.running && state.done && state.hits.length === 0 ? <p className="muted">Nothing found.</p> : null}
     </section>
   );

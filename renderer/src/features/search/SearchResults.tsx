@@ -2,11 +2,14 @@ import { useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { SearchHit } from '../../../../shared/model/search';
 import { navigate, openTranscript } from '../../stores/navigationStore';
+import { moveFocusByArrows } from '../../components/listKeyboard';
 
 export interface SearchResultsProps {
   readonly hits: readonly SearchHit[];
   /** Display names of projects by `configRoot\0slug`. */
   readonly projectNames: ReadonlyMap<string, string>;
+  /** Titles of sessions by `configRoot\0slug\0sessionId`. */
+  readonly sessionTitles: ReadonlyMap<string, string>;
 }
 
 const ROW_HEIGHT = 62;
@@ -38,7 +41,7 @@ function open(hit: SearchHit): void {
 }
 
 /** Search hits in the order they came (newest file first), virtualised; each opens where it was found. */
-export function SearchResults({ hits, projectNames }: SearchResultsProps) {
+export function SearchResults({ hits, projectNames, sessionTitles }: SearchResultsProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: hits.length,
@@ -47,7 +50,13 @@ export function SearchResults({ hits, projectNames }: SearchResultsProps) {
     overscan: 8,
   });
   return (
-    <div ref={scrollRef} className="search-results" role="list" aria-label="Search results">
+    <div
+      ref={scrollRef}
+      className="search-results"
+      role="list"
+      aria-label="Search results"
+      onKeyDown={(event) => moveFocusByArrows(event, '.search-hit')}
+    >
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
         {virtualizer.getVirtualItems().map((item) => {
           const hit = hits[item.index];
@@ -60,7 +69,12 @@ export function SearchResults({ hits, projectNames }: SearchResultsProps) {
               <button type="button" className="search-hit" onClick={() => open(hit)} title={`${hit.path}:${hit.line}`}>
                 <span className="search-hit-where small">
                   <span className="badge">{hit.kind}</span>
-                  <span className="muted">{projectNames.get(`${hit.configRoot}\0${hit.slug}`) ?? hit.slug}</span>
+                  {hit.sessionId !== null ? (
+                    <span className="search-hit-title">
+                      {sessionTitles.get(`${hit.configRoot}\0${hit.slug}\0${hit.sessionId}`) ?? 'untitled session'}
+                    </span>
+                  ) : null}
+                  <span className="muted search-hit-project">{projectNames.get(`${hit.configRoot}\0${hit.slug}`) ?? hit.slug}</span>
                   <code>
                     {fileLabel(hit)}:{hit.line}
                   </code>

@@ -1,11 +1,40 @@
 import { create } from 'zustand';
-import type { SearchDoneEvent, SearchHit, SearchHitsEvent } from '../../../../shared/model/search';
+import type { ProjectRef } from '../../../../shared/model/home';
+import type { SearchDoneEvent, SearchHit, SearchHitKind, SearchHitsEvent, SearchScope } from '../../../../shared/model/search';
 import { api } from '../../api/connectApi';
 
 export const SEARCH_LIMIT = 500;
 
+/** The search page's filters: which files to search. */
+export interface SearchFilters {
+  readonly project: ProjectRef | null;
+  readonly kind: SearchHitKind | null;
+  /** Local days, `YYYY-MM-DD`, inclusive: files last changed then. */
+  readonly from: string | null;
+  readonly to: string | null;
+}
+
+export const NO_FILTERS: SearchFilters = { project: null, kind: null, from: null, to: null };
+
+/** A local day as the first (or last) moment of it, as the engine takes it. */
+function dayBound(day: string | null, end: boolean): string | null {
+  if (day === null) return null;
+  const [year, month, date] = day.split('-').map(Number);
+  return new Date(year, month - 1, date, end ? 23 : 0, end ? 59 : 0, end ? 59 : 0, end ? 999 : 0).toISOString();
+}
+
+export function scopeOf(filters: SearchFilters): SearchScope {
+  return {
+    projects: filters.project ? [filters.project] : null,
+    kinds: filters.kind ? [filters.kind] : null,
+    changedAfter: dayBound(filters.from, false),
+    changedBefore: dayBound(filters.to, true),
+  };
+}
+
 interface SearchState {
   readonly query: string;
+  readonly filters: SearchFilters;
   readonly searchId: string | null;
   readonly hits: readonly SearchHit[];
   readonly running: boolean;
@@ -16,6 +45,7 @@ interface SearchState {
 /** Outside the page, so opening a hit and coming back shows the same results. */
 export const useSearchStore = create<SearchState>()(() => ({
   query: '',
+  filters: NO_FILTERS,
   searchId: null,
   hits: [],
   running: false,
@@ -40,7 +70,8 @@ export async function startSearch(query: string): Promise<void> {
   useSearchStore.setState({ query, searchId: null, hits: [], running: true, done: null, error: null });
   early = [];
   awaitingId = true;
-  const result = await api.startSearch({ query: trimmed, limit: SEARCH_LIMIT });
+  const scope = scopeOf(useSearchStore.getState().filters);
+  const result = await api.startSearch({ query: trimmed, limit: SEARCH_LIMIT, scope });
   awaitingId = false;
   if (!result.ok) {
     useSearchStore.setState({ running: false, error: result.error.message });
@@ -50,6 +81,13 @@ export async function startSearch(query: string): Promise<void> {
   const buffered = early;
   early = [];
   for (const event of buffered) apply(event);
+}
+
+/** Changes the filters; a search already made runs again with them. */
+export function setSearchFilters(change: Partial<SearchFilters>): void {
+  useSearchStore.setState((state) => ({ filters: { ...state.filters, ...change } }));
+  const { query } = useSearchStore.getState();
+  if (query.trim() !== '') void startSearch(query);
 }
 
 export async function stopSearch(): Promise<void> {

@@ -1,6 +1,7 @@
 import { useShallow } from 'zustand/react/shallow';
 import { cancelCatalogBuild, refreshSessionCatalog, useSessionCatalogStore } from './sessionCatalogStore';
 import { formatBytes } from './formatNumbers';
+import { countOf } from '../../components/plural';
 
 /** The catalog build's progress bar with a cancel button, or a refresh button when idle. */
 export function CatalogStatus() {
@@ -14,7 +15,7 @@ export function CatalogStatus() {
       <div className="catalog-status" role="status" aria-label="Catalog progress">
         <progress max={1} value={Math.min(1, fraction)} aria-label="Reading transcripts" />
         <span className="muted small">
-          Reading transcripts: {progress.done} of {progress.total} files, {formatBytes(progress.bytesDone)} of{' '}
+          Reading transcripts: {progress.done} of {countOf(progress.total, 'file')}, {formatBytes(progress.bytesDone)} of{' '}
           {formatBytes(progress.bytesTotal)}
         </span>
         <button type="button" onClick={() => void cancelCatalogBuild()}>

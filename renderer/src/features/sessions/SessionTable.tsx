@@ -1,11 +1,17 @@
 import { useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { SessionCatalogEntry } from '../../../../shared/model/catalog';
+import { PRICES_AS_OF } from '../../../../shared/model/modelPricing';
+import { formatUsd } from '../../components/formatUsd';
 import { RelativeTime } from '../../components/RelativeTime';
+import { useUiPreferences } from '../../stores/uiPreferencesStore';
 import { openTranscript } from '../../stores/navigationStore';
-import { compactNumber, countOf, formatBytes, formatDuration } from './formatNumbers';
+import { countOf } from '../../components/plural';
+import { compactNumber, formatBytes, formatDuration } from './formatNumbers';
 import { sessionKey } from './sessionCatalogStore';
+import { sessionCostUsd } from './sessionCost';
 import { projectKeyOf, sessionTokens } from './timelineFilter';
+import { moveFocusByArrows } from '../../components/listKeyboard';
 
 export interface SessionTableProps {
   readonly sessions: readonly SessionCatalogEntry[];
@@ -16,6 +22,15 @@ export interface SessionTableProps {
 }
 
 const ROW_HEIGHT = 66;
+
+/** The session's cost at API prices when the user pays them and it can be known; nothing otherwise. */
+function SessionCost({ session }: { readonly session: SessionCatalogEntry }) {
+  const costDisplay = useUiPreferences((s) => s.costDisplay);
+  if (costDisplay !== 'api-prices') return null;
+  const cost = sessionCostUsd(session);
+  if (cost === null) return null;
+  return <span title={`At API list prices as of ${PRICES_AS_OF}`}> · {formatUsd(cost)}</span>;
+}
 
 function SessionRow({ session, projectName }: { readonly session: SessionCatalogEntry; readonly projectName: string | null }) {
   const open = () => openTranscript({ configRoot: session.configRoot, slug: session.slug, sessionId: session.sessionId });
@@ -64,7 +79,10 @@ function SessionRow({ session, projectName }: { readonly session: SessionCatalog
         <span title="Tool calls">{countOf(session.toolCalls, 'tool call')}</span>
       </div>
       <div role="cell" className="session-counts small">
-        <span title="Tokens, cache included, with sub-agents">{compactNumber(sessionTokens(session))} tokens</span>
+        <span>
+          <span title="Tokens, cache included, with sub-agents">{compactNumber(sessionTokens(session))} tokens</span>
+          <SessionCost session={session} />
+        </span>
         <span title="Sub-agents">{countOf(session.subagents.length, 'sub-agent')}</span>
         <span className="muted">{formatBytes(session.bytes)}</span>
       </div>
@@ -83,7 +101,13 @@ export function SessionTable({ sessions, showProject, projectNames }: SessionTab
     getItemKey: (index) => sessionKey(sessions[index]),
   });
   return (
-    <div role="table" aria-label="Sessions" aria-rowcount={sessions.length + 1} className="session-table">
+    <div
+      role="table"
+      aria-label="Sessions"
+      aria-rowcount={sessions.length + 1}
+      className="session-table"
+      onKeyDown={(event) => moveFocusByArrows(event, '.session-row[tabindex="0"]')}
+    >
       <div role="rowgroup">
         <div role="row" className="session-row session-header">
           <div role="columnheader">Session</div>

@@ -6,13 +6,11 @@ import { ActivityChart } from './ActivityChart';
 import { CatalogStatus } from './CatalogStatus';
 import { loadSessionCatalog, useSessionCatalogStore } from './sessionCatalogStore';
 import { SessionTable } from './SessionTable';
-import { activityByDay, distinctValues, filterIgnoringDates, filterSessions, projectKeyOf, type TimelineFilter } from './timelineFilter';
+import { distinctValues, filterIgnoringDates, filterSessions, projectKeyOf, type TimelineFilter } from './timelineFilter';
 import { TimelineFilters } from './TimelineFilters';
 import { setTimelineFilter, useTimelineFilterStore } from './timelineFilterStore';
 import './timeline.css';
-
-/** The chart covers at most this many days, the newest ones. */
-const CHART_DAYS = 366;
+import { countOf } from '../../components/plural';
 
 /**
  * The timeline: every session of the chosen project (or of all projects), newest first, with filters and a
@@ -36,7 +34,6 @@ export function SessionsPage({ project }: { readonly project: ProjectSummary }) 
   const scoped = useMemo(() => filterIgnoringDates(sessions, { ...filter, branch: null, model: null }), [sessions, filter]);
   const chartSessions = useMemo(() => filterIgnoringDates(sessions, filter), [sessions, filter]);
   const visible = useMemo(() => filterSessions(sessions, filter), [sessions, filter]);
-  const days = useMemo(() => activityByDay(chartSessions, CHART_DAYS), [chartSessions]);
   const branches = useMemo(() => distinctValues(scoped, (s) => s.gitBranches), [scoped]);
   const models = useMemo(() => distinctValues(scoped, (s) => s.models), [scoped]);
   const projectNames = useMemo(() => new Map(projects.map((p) => [projectKeyOf(p), p.displayName])), [projects]);
@@ -48,12 +45,19 @@ export function SessionsPage({ project }: { readonly project: ProjectSummary }) 
         <CatalogStatus />
       </header>
       <TimelineFilters filter={filter} projects={projects} branches={branches} models={models} />
-      <ActivityChart days={days} from={filter.from} to={filter.to} onSelectDay={(day) => setTimelineFilter({ from: day, to: day })} />
+      <ActivityChart
+        sessions={chartSessions}
+        from={filter.from}
+        to={filter.to}
+        onSelectDay={(day) => setTimelineFilter({ from: day, to: day })}
+      />
       {error ? <p className="error">{error}</p> : null}
       {!loaded && !error ? <p className="muted">Loading…</p> : null}
       {loaded ? (
         <p className="muted small" aria-live="polite">
-          {visible.length === sessions.length ? `${visible.length} sessions` : `${visible.length} of ${sessions.length} sessions`}
+          {visible.length === sessions.length
+            ? countOf(visible.length, 'session')
+            : `${visible.length} of ${countOf(sessions.length, 'session')}`}
           {filter.from !== null && filter.from === filter.to ? ` on ${filter.from}` : ''}
         </p>
       ) : null}

@@ -1,3 +1,5 @@
+import { countOf } from '../../components/plural';
+
 /** 1234 → "1.2k", 5600000 → "5.6M": counts that fit a narrow column. */
 export function compactNumber(n: number): string {
   if (n < 1000) return String(n);
@@ -13,16 +15,14 @@ export function formatBytes(bytes: number): string {
   return `${(bytes / 1024 ** 3).toFixed(2)} GB`;
 }
 
+/** "<1 min", "42 min", "3 h 5 min", and from a day on "2 days 4 h" (a session left open for weeks reads as such). */
 export function formatDuration(ms: number | null): string {
   if (ms === null || ms < 0) return '—';
   const minutes = Math.round(ms / 60_000);
   if (minutes < 1) return '<1 min';
   if (minutes < 60) return `${minutes} min`;
   const hours = Math.floor(minutes / 60);
-  return `${hours} h ${minutes % 60} min`;
-}
-
-/** "1 prompt", "3 prompts". */
-export function countOf(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+  if (hours < 24) return minutes % 60 === 0 ? `${hours} h` : `${hours} h ${minutes % 60} min`;
+  const days = Math.floor(hours / 24);
+  return hours % 24 === 0 ? countOf(days, 'day') : `${countOf(days, 'day')} ${hours % 24} h`;
 }

@@ -1,6 +1,8 @@
 import { WarningList } from '../../components/WarningList';
+import { AppearanceSettings } from '../../shell/AppearanceSettings';
 import { refreshHome, useHomeStore } from '../../stores/homeStore';
 import { LlmSettingsSection } from './LlmSettingsSection';
+import { MiddleTruncate } from '../../components/MiddleTruncate';
 
 const ROOT_SOURCES = { CLAUDE_CONFIG_DIR: 'from CLAUDE_CONFIG_DIR', default: 'default', demo: 'demo data' } as const;
 
@@ -18,7 +20,7 @@ export function SettingsPage() {
       <ul className="plain-list" aria-label="Config roots">
         {home.roots.map((root) => (
           <li key={root.path}>
-            <code>{root.path}</code> <span className="muted">({ROOT_SOURCES[root.source]})</span>
+            <MiddleTruncate code text={root.path} /> <span className="muted">({ROOT_SOURCES[root.source]})</span>
             {root.exists ? null : <span className="badge warn">missing</span>}
             <WarningList warnings={root.warnings} />
           </li>
@@ -27,7 +29,7 @@ export function SettingsPage() {
       <dl className="facts">
         <dt>App data</dt>
         <dd>
-          <code>{home.dataDir}</code>
+          <MiddleTruncate code text={home.dataDir} />
         </dd>
         <dt>Shell</dt>
         <dd>{home.shell === 'web' ? 'browser (ccmem serve)' : home.shell}</dd>
@@ -37,6 +39,7 @@ export function SettingsPage() {
       <button type="button" disabled={busy} onClick={() => void refreshHome()}>
         Rescan
       </button>
+      <AppearanceSettings />
       <LlmSettingsSection readOnly={home.readOnly} />
     </section>
   );

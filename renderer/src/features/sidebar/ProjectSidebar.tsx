@@ -1,5 +1,8 @@
 import { useShallow } from 'zustand/react/shallow';
 import type { ProjectSummary } from '../../../../shared/model/home';
+import { countOf } from '../../components/plural';
+import { moveFocusByArrows } from '../../components/listKeyboard';
+import { MiddleTruncate } from '../../components/MiddleTruncate';
 import { RelativeTime } from '../../components/RelativeTime';
 import { useHomeStore } from '../../stores/homeStore';
 import { navigate, sameProject, useNavigationStore } from '../../stores/navigationStore';
@@ -15,12 +18,13 @@ function ProjectItem({ project, selected }: { readonly project: ProjectSummary; 
         onClick={() => navigate({ project: { configRoot: project.configRoot, slug: project.slug } })}
         title={project.path ?? `Real path unknown (folder ${project.slug})`}
       >
-        <span className="project-path">{project.displayName}</span>
+        <MiddleTruncate className="project-path" text={project.displayName} />
         {project.path === null ? <span className="badge muted-badge">path unknown</span> : null}
         <span className="project-meta">
-          {project.sessionCount} sessions · {project.memoryFileCount} memories · <RelativeTime iso={project.lastActivity} />
+          {countOf(project.sessionCount, 'session')} · {countOf(project.memoryFileCount, 'memory', 'memories')} ·{' '}
+          <RelativeTime iso={project.lastActivity} />
         </span>
-        {project.warnings.length > 0 ? <span className="badge warn">{project.warnings.length} warnings</span> : null}
+        {project.warnings.length > 0 ? <span className="badge warn">{countOf(project.warnings.length, 'warning')}</span> : null}
         <UnreviewedDreamsBadge configRoot={project.configRoot} slug={project.slug} />
       </button>
     </li>
@@ -35,7 +39,7 @@ export function ProjectSidebar() {
     <nav className="sidebar" aria-label="Projects">
       <h2 className="sidebar-title">Projects</h2>
       {projects.length === 0 ? <p className="muted">No projects yet.</p> : null}
-      <ul className="project-list">
+      <ul className="project-list" onKeyDown={(event) => moveFocusByArrows(event, '.project-item')}>
         {projects.map((project) => (
           <ProjectItem key={`${project.configRoot}\0${project.slug}`} project={project} selected={sameProject(selected, project)} />
         ))}

@@ -1,4 +1,6 @@
 import { useState } from 'react';
+import { containsText } from '../../components/textMatches';
+import { useTranscriptStore } from './transcriptStore';
 
 export interface CollapsibleTextProps {
   readonly text: string;
@@ -11,12 +13,15 @@ export interface CollapsibleTextProps {
   readonly omittedChars?: number;
 }
 
-/** Long text shown collapsed, with a button to show it all. */
+/** Long text shown collapsed, with a button to show it all; it opens by itself while find matches its hidden part. */
 export function CollapsibleText({ text, maxLines = 16, maxChars = 2000, className = 'tx-text', omittedChars = 0 }: CollapsibleTextProps) {
-  const [open, setOpen] = useState(false);
+  const findQuery = useTranscriptStore((s) => (s.find && s.find.hits.length > 0 ? s.find.query : null));
+  const [chosen, setOpen] = useState<boolean | null>(null);
   const lines = text.split('\n');
   const long = lines.length > maxLines || text.length > maxChars;
-  const shown = open || !long ? text : lines.slice(0, maxLines).join('\n').slice(0, maxChars);
+  const collapsed = lines.slice(0, maxLines).join('\n').slice(0, maxChars);
+  const open = chosen ?? (long && containsText(text, findQuery) && !containsText(collapsed, findQuery));
+  const shown = open || !long ? text : collapsed;
   return (
     <div className="tx-collapsible">
       <div className={className}>{shown}</div>

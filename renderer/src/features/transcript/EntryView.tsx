@@ -1,9 +1,13 @@
 import { assertNever } from '../../../../shared/result';
 import type { ContentBlock, TranscriptEntry } from '../../../../shared/transcript/transcriptEntry';
 import { MarkdownView } from '../../components/MarkdownView';
+import { AttachmentView } from './AttachmentView';
 import { CollapsibleText } from './CollapsibleText';
+import { MessageActions } from './MessageActions';
 import { ToolCallView } from './ToolCallView';
 import { formatBytes, formatCount, formatTime, imageLabel } from './transcriptFormat';
+import { CopyButton } from '../../components/CopyButton';
+import { FindAwareDetails } from './FindAwareDetails';
 
 export interface EntryViewProps {
   readonly entry: TranscriptEntry;
@@ -35,17 +39,19 @@ function BlockView({
       if (block.redacted) return <p className="tx-thinking muted">Thinking (redacted by the API)</p>;
       if (block.text === '') return <p className="tx-thinking muted">Thinking — empty: Claude Code stored no thinking text</p>;
       return (
-        <details className="tx-thinking">
-          <summary>Thinking</summary>
+        <FindAwareDetails className="tx-thinking" summary="Thinking" text={block.text}>
           <CollapsibleText text={block.text} />
-        </details>
+        </FindAwareDetails>
       );
     case 'tool-call':
       return <ToolCallView call={block.call} onOpenSubagent={onOpenSubagent} />;
     case 'tool-result':
       return (
         <div className={block.result.isError ? 'tx-result tx-result-error' : 'tx-result'} aria-label="Tool result">
-          <div className="tx-result-label">{block.result.isError ? 'Tool error' : 'Tool result'}</div>
+          <div className="tx-result-label">
+            {block.result.isError ? 'Tool error' : 'Tool result'}{' '}
+            {block.result.text !== '' ? <CopyButton text={block.result.text} label="Copy the tool result" /> : null}
+          </div>
           <CollapsibleText text={block.result.text} className="tx-pre" maxLines={12} omittedChars={block.result.omittedChars} />
         </div>
       );
@@ -59,10 +65,9 @@ function BlockView({
       );
     case 'unknown-block':
       return (
-        <details className="tx-raw">
-          <summary>Unknown content block “{block.type}”</summary>
+        <FindAwareDetails className="tx-raw" summary={`Unknown content block “${block.type}”`} text={block.raw}>
           <pre className="tx-pre">{block.raw}</pre>
-        </details>
+        </FindAwareDetails>
       );
     default:
       return assertNever(block);
@@ -75,7 +80,7 @@ function Header({ entry, label }: { readonly entry: TranscriptEntry; readonly la
       <span className="tx-role">{label}</span>
       {entry.isMeta ? <span className="badge muted-badge">meta</span> : null}
       <span className="muted small">{formatTime(entry.timestamp)}</span>
-      <span className="muted small tx-line">line {entry.line}</span>
+      <MessageActions entry={entry} />
     </div>
   );
 }
@@ -101,7 +106,13 @@ export function EntryView({ entry, onOpenSubagent, continued = false }: EntryVie
     case 'assistant':
       return (
         <article className={continued ? 'tx-entry tx-assistant tx-continued' : 'tx-entry tx-assistant'} aria-label="Assistant message">
-          {continued ? null : <Header entry={entry} label={body.model ? `Claude · ${body.model}` : 'Claude'} />}
+          {continued ? (
+            <div className="tx-entry-header tx-continued-header">
+              <MessageActions entry={entry} />
+            </div>
+          ) : (
+            <Header entry={entry} label={body.model ? `Claude · ${body.model}` : 'Claude'} />
+          )}
           {body.isApiError ? <span className="badge warn">API error</span> : null}
           {body.blocks.map((block, index) => (
             <BlockView key={index} block={block} markdown onOpenSubagent={onOpenSubagent} />
@@ -111,10 +122,9 @@ export function EntryView({ entry, onOpenSubagent, continued = false }: EntryVie
     case 'compact-summary':
       return (
         <article className="tx-entry tx-compact-summary" aria-label="Compaction summary">
-          <details>
-            <summary>Summary Claude Code kept of the earlier conversation</summary>
+          <FindAwareDetails summary="Summary Claude Code kept of the earlier conversation" text={body.text}>
             <CollapsibleText text={body.text} maxLines={60} maxChars={20000} omittedChars={body.omittedChars} />
-          </details>
+          </FindAwareDetails>
         </article>
       );
     case 'compact-boundary':
@@ -135,12 +145,7 @@ export function EntryView({ entry, onOpenSubagent, continued = false }: EntryVie
         </div>
       );
     case 'attachment':
-      return (
-        <div className="tx-system" aria-label="Attachment">
-          <span className="tx-role">attachment · {body.attachmentType ?? 'unknown'}</span>{' '}
-          <CollapsibleText text={body.text} maxLines={3} maxChars={400} className="tx-inline-text" />
-        </div>
-      );
+      return <AttachmentView body={body} />;
     case 'progress':
       return (
         <div className="tx-system" aria-label="Progress entry">

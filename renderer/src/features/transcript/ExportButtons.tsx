@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { TranscriptExportFormat } from '../../../../shared/transcript/transcriptOutline';
 import { api } from '../../api/connectApi';
 import type { SessionKey } from './transcriptStore';
+import { countOf } from '../../components/plural';
 
 /** Fetches an export chunk by chunk (the engine never builds it whole) and hands the file to the browser as a download. */
 async function exportSession(
@@ -38,7 +39,7 @@ export function ExportButtons({ session }: { readonly session: SessionKey }) {
   const run = async (format: TranscriptExportFormat) => {
     setBusy(true);
     try {
-      await exportSession(session, format, (done, total) => setStatus(`Exporting ${done} of ${total} entries…`));
+      await exportSession(session, format, (done, total) => setStatus(`Exporting ${done} of ${countOf(total, 'entry', 'entries')}…`));
       setStatus(null);
     } catch (error) {
       setStatus(`Export failed: ${(error as Error).message}`);

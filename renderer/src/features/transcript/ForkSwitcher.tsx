@@ -1,6 +1,7 @@
 import type { ForkPoint } from '../../../../shared/transcript/transcriptOutline';
 import { changeView } from './transcriptStore';
 import { formatTime } from './transcriptFormat';
+import { countOf } from '../../components/plural';
 
 /** Where the conversation split (an edited prompt, a rewind): every way on, the shown one marked. */
 export function ForkSwitcher({ fork }: { readonly fork: ForkPoint }) {
@@ -21,7 +22,7 @@ export function ForkSwitcher({ fork }: { readonly fork: ForkPoint }) {
               onClick={() => void changeView({ leafUuid: choice.leafUuid }, fork.row)}
             >
               <span className="small muted">
-                Branch {index + 1} · {choice.entryCount} entries · {formatTime(choice.timestamp)}
+                Branch {index + 1} · {countOf(choice.entryCount, 'entry', 'entries')} · {formatTime(choice.timestamp)}
               </span>
               <span className="tx-fork-preview">{choice.preview || '(no text)'}</span>
             </button>

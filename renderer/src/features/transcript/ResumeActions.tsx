@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { TranscriptOutline } from '../../../../shared/transcript/transcriptOutline';
 import { api } from '../../api/connectApi';
 import { useHomeStore } from '../../stores/homeStore';
-import { copyText } from './copyText';
+import { copyText } from '../../components/copyText';
 import { TerminalSettingForm } from './TerminalSettingForm';
 
 type Status = { readonly kind: 'info' | 'error'; readonly text: string } | null;

@@ -2,7 +2,10 @@ import type { TranscriptOutline } from '../../../../shared/transcript/transcript
 import { SessionMemoryChanges } from '../history/SessionMemoryChanges';
 import { SessionMemoryPanel } from './SessionMemoryPanel';
 import { changeView, scrollToRow } from './transcriptStore';
+import { UsageChart } from './UsageChart';
 import { formatBytes, formatCount, formatTime, shortId } from './transcriptFormat';
+import { countOf } from '../../components/plural';
+import { MiddleTruncate } from '../../components/MiddleTruncate';
 
 export interface SessionSidePanelProps {
   readonly outline: TranscriptOutline;
@@ -19,7 +22,7 @@ const LAYOUT_NAMES = {
 export function SessionSidePanel({ outline, onOpenSubagent }: SessionSidePanelProps) {
   const session = { configRoot: outline.configRoot, slug: outline.slug, sessionId: outline.sessionId };
   return (
-    <aside className="tx-side" aria-label="Session details">
+    <aside className="tx-side" aria-label="Session details" tabIndex={0}>
       <section aria-label="Session memory panel">
         <h2>Session memory</h2>
         {outline.hasSessionMemory ? (
@@ -27,6 +30,10 @@ export function SessionSidePanel({ outline, onOpenSubagent }: SessionSidePanelPr
         ) : (
           <p className="muted small">This session has no session memory.</p>
         )}
+      </section>
+      <section aria-label="Token use">
+        <h2>Token use</h2>
+        <UsageChart outline={outline} />
       </section>
       <SessionMemoryChanges {...session} />
       {outline.subagents.length > 0 ? (
@@ -73,7 +80,7 @@ export function SessionSidePanel({ outline, onOpenSubagent }: SessionSidePanelPr
                   {root.preview || '(no text)'}
                 </button>
                 <div className="muted small">
-                  {root.entryCount} entries · {formatTime(root.timestamp)}
+                  {countOf(root.entryCount, 'entry', 'entries')} · {formatTime(root.timestamp)}
                 </div>
               </li>
             ))}
@@ -85,7 +92,7 @@ export function SessionSidePanel({ outline, onOpenSubagent }: SessionSidePanelPr
         <dl className="facts small" aria-label="File facts">
           <dt>Path</dt>
           <dd>
-            <code>{outline.shownPath}</code>
+            <MiddleTruncate code text={outline.shownPath} />
           </dd>
           {outline.shownPath === outline.path ? (
             <>
@@ -104,8 +111,8 @@ export function SessionSidePanel({ outline, onOpenSubagent }: SessionSidePanelPr
             <>
               <dt>Chain</dt>
               <dd>
-                {outline.stats.danglingParents} dangling parents, {outline.stats.cycles} cycles cut, {outline.stats.duplicateUuids} repeated
-                uuids
+                {countOf(outline.stats.danglingParents, 'dangling parent')}, {countOf(outline.stats.cycles, 'cycle')} cut,{' '}
+                {countOf(outline.stats.duplicateUuids, 'repeated uuid')}
               </dd>
             </>
           ) : null}

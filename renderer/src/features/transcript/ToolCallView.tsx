@@ -2,6 +2,8 @@ import type { ToolCall, ToolResult } from '../../../../shared/transcript/transcr
 import { CollapsibleText } from './CollapsibleText';
 import { DiffView } from './DiffView';
 import { imageLabel, shortId } from './transcriptFormat';
+import { CopyButton } from '../../components/CopyButton';
+import { FindAwareDetails } from './FindAwareDetails';
 
 export interface ToolCallViewProps {
   readonly call: ToolCall;
@@ -15,6 +17,7 @@ function ResultView({ result, label }: { readonly result: ToolResult; readonly l
       <div className="tx-result-label">
         {result.isError ? 'Error' : label}
         {result.bash?.interrupted ? <span className="badge warn">interrupted</span> : null}
+        {output !== '' ? <CopyButton text={output} label={`Copy the ${label.toLowerCase()}`} /> : null}
       </div>
       {output !== '' ? (
         <CollapsibleText text={output} className="tx-pre" maxLines={12} omittedChars={result.omittedChars} />
@@ -40,13 +43,25 @@ export function ToolCallView({ call, onOpenSubagent }: ToolCallViewProps) {
         <span className="tx-tool-summary">{call.summary}</span>
         {call.result === null ? <span className="badge muted-badge">no result</span> : null}
       </div>
-      {call.bashCommand !== null ? <pre className="tx-command">{`$ ${call.bashCommand}`}</pre> : null}
+      {call.bashCommand !== null ? (
+        <div className="code-block">
+          <pre className="tx-command">{`$ ${call.bashCommand}`}</pre>
+          <CopyButton text={call.bashCommand} label="Copy the command" />
+        </div>
+      ) : null}
       {call.edit !== null ? <DiffView edit={call.edit} showPath={call.summary !== call.edit.filePath} /> : null}
       {call.bashCommand === null && call.edit === null ? (
-        <details className="tx-input">
-          <summary>Input</summary>
+        <FindAwareDetails
+          className="tx-input"
+          text={call.input}
+          summary={
+            <>
+              Input <CopyButton text={call.input} label={`Copy the input of ${call.name}`} />
+            </>
+          }
+        >
           <CollapsibleText text={call.input} className="tx-pre" maxLines={30} />
-        </details>
+        </FindAwareDetails>
       ) : null}
       {isAgent || call.subagent ? (
         <div className="tx-subagent-link">

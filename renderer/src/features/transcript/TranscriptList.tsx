@@ -5,11 +5,15 @@ import type { TranscriptOutline } from '../../../../shared/transcript/transcript
 import { EntryView } from './EntryView';
 import { ForkSwitcher } from './ForkSwitcher';
 import { ensureRows, noteTopRow, rowAt, setFollow, useTranscriptStore } from './transcriptStore';
+import { useTextHighlights } from '../../components/useTextHighlights';
 
 export interface TranscriptListProps {
   readonly outline: TranscriptOutline;
   readonly onOpenSubagent: (agentId: string) => void;
 }
+
+/** The CSS highlight (`::highlight(transcript-find)`) that marks the words find matched. */
+const FIND_HIGHLIGHT = 'transcript-find';
 
 /** Pixels from the bottom that still count as "at the end" (so new turns keep scrolling into view). */
 const FOLLOW_SLACK_PX = 48;
@@ -23,6 +27,7 @@ export function TranscriptList({ outline, onOpenSubagent }: TranscriptListProps)
     useShallow((s) => ({ pages: s.pages, scrollTarget: s.scrollTarget, find: s.find })),
   );
   const scrollRef = useRef<HTMLDivElement>(null);
+  useTextHighlights(scrollRef, FIND_HIGHLIGHT, find && find.hits.length > 0 ? find.query : null);
   const forkAt = useMemo(() => new Map(outline.forks.map((fork) => [fork.row, fork])), [outline.forks]);
   const hitRows = useMemo(() => new Set(find?.hits.map((hit) => hit.row) ?? []), [find]);
   const currentHit = find && find.hits.length > 0 ? find.hits[find.index].row : null;
@@ -65,6 +70,7 @@ export function TranscriptList({ outline, onOpenSubagent }: TranscriptListProps)
     <div
       ref={scrollRef}
       className="tx-scroll"
+      tabIndex={0}
       aria-label="Transcript"
       data-row-count={outline.rowCount}
       onScroll={(event) => {

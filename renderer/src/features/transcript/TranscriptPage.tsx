@@ -10,6 +10,7 @@ import { TranscriptList } from './TranscriptList';
 import { changeView, openSessionTranscript, useTranscriptStore } from './transcriptStore';
 import { formatBytes, formatTime, shortId } from './transcriptFormat';
 import './transcript.css';
+import { MiddleTruncate } from '../../components/MiddleTruncate';
 
 export interface TranscriptPageProps {
   readonly project: ProjectSummary;
@@ -42,7 +43,7 @@ export function TranscriptPage({ project, route }: TranscriptPageProps) {
             {outline.cwd ? (
               <>
                 {' · '}
-                <code>{outline.cwd}</code>
+                <MiddleTruncate code text={outline.cwd} />
               </>
             ) : null}
             {outline.gitBranch ? ` · ${outline.gitBranch}` : ''}
