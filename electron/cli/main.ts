@@ -1,5 +1,6 @@
 import { CliError, type CliIo } from './cliIo';
 import { runAgents } from './commands/agents';
+import { runBlame } from './commands/blame';
 import { runDoctorCommand } from './commands/doctor';
 import { runDream } from './commands/dream';
 import { runExtract } from './commands/extract';
@@ -19,8 +20,8 @@ Commands:
   serve [--port P] [--host H] [--read-only]   Open the app in a browser (loopback only unless --host is given)
   projects [--json]                           List every project with its real path, sessions and memory
   sessions [--project SLUG] [--json]          Every session, newest first: title, prompts, tokens, sub-agents, memory writes
-  search <query> [--json] [--limit N] [--project SLUG] [--kind memory|transcript] [--since DAY] [--until DAY]
-                                              Lines of every transcript and memory file that contain the text, newest first
+  search <query> [--json] [--limit N] [--request-records] [--project SLUG] [--kind K] [--since DAY] [--until DAY]
+                                              Lines of every transcript, tool output and memory file with the text, newest first
   doctor [--project SLUG] [--json] [--strict] [--agents]
                                               Check memory folders: what the model sees, stale, duplicate, secret, broken
   agents [--json]                             List agent memory in the user, project and local scopes, with snapshot status
@@ -32,8 +33,11 @@ Commands:
                                               Replay memory extraction over a session; prints the proposed changes
   transcript <sessionId> [--json | --html | --usage [--json]] [--agent ID]
                                               A session's live branch: Markdown, HTML, normalised entries as JSON, or token use per turn
-  history [--project SLUG] [--file PATH] [--json]
-                                              Record what changed in memory since the last run, then list every change set
+  history [--project SLUG] [--file PATH] [--since DATE] [--json]
+                                              Record what changed in memory since the last run (and reconstruct what came
+                                              before history started), then list every change set
+  blame (--project SLUG | --agent-dir DIR) --file PATH [--json]
+                                              Each line of a memory file with the change that brought it in
   restore --project SLUG --file PATH --version HASH [--dry-run]
                                               Put one memory file back to a version from its history
   revert --change-set ID [--dry-run]          Put every file of a change set back as it was before it (refused on conflict)
@@ -58,6 +62,7 @@ const COMMANDS: Readonly<Record<string, (argv: readonly string[], io: CliIo) => 
   extract: runExtract,
   transcript: runTranscript,
   history: runHistory,
+  blame: runBlame,
   restore: runRestore,
   revert: runRevert,
 };
@@ -85,7 +90,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       io.stderr(`ccmem ${command}: ${(error as Error).message}\n`);
       return 2;
     }
-    io.stderr(`ccmem ${command}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    // One line, like every other error; the stack only when asked for (CCMEM_DEBUG=1).
+    const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    const stack = io.env.CCMEM_DEBUG && error instanceof Error && error.stack ? `\n${error.stack}` : '';
+    io.stderr(`ccmem ${command}: ${message}${stack}\n`);
     return 1;
   }
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SEARCH_HIT_KINDS } from '../model/search';
 
 /** A project folder name under `projects/`: one name, no separators, no dot segments, no NUL. */
 const slugSchema = z
@@ -18,7 +19,7 @@ export const catalogRequestSchemas = {
     mutates: false,
   },
   refreshSessionCatalog: { args: z.strictObject({}), mutates: false },
-  cancelCatalogBuild: { args: z.strictObject({}), mutates: false },
+  cancelCatalogBuild: { args: z.strictObject({}), mutates: true },
   /** Starts a search over every transcript and memory file; hits arrive as `searchHits` events. */
   startSearch: {
     args: z.strictObject({
@@ -35,15 +36,13 @@ export const catalogRequestSchemas = {
             .max(1000)
             .readonly()
             .nullable(),
-          kinds: z
-            .array(z.enum(['transcript', 'memory']))
-            .max(2)
-            .readonly()
-            .nullable(),
+          kinds: z.array(z.enum(SEARCH_HIT_KINDS)).max(SEARCH_HIT_KINDS.length).readonly().nullable(),
           changedAfter: z.iso.datetime().nullable(),
           changedBefore: z.iso.datetime().nullable(),
         })
         .optional(),
+      /** Also find the lines Claude Code 2.1.3xx writes to record its API requests (left out by default). */
+      includeRequestRecords: z.boolean().optional(),
     }),
     mutates: false,
   },

@@ -38,6 +38,7 @@ export const requestNames = [
   'findInTranscript',
   'readTranscriptUsage',
   'readSessionMemory',
+  'readToolOutput',
   'exportTranscript',
   'resumeSession',
   'getTerminalSetting',
@@ -63,5 +64,8 @@ export const requestNames = [
   'exportMemoryBackup',
   'previewMemoryImport',
   'applyMemoryImport',
+  'blameFile',
+  'getFileOrigin',
+  'listSessionMemoryWrites',
   'rendererReady',
 ] as const;

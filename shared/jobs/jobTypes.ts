@@ -111,6 +111,11 @@ export interface JobTargetInfo {
   readonly memoryDir: string;
   /** The project's transcript folder the job may read, or null (agent memory). */
   readonly transcriptDir: string | null;
+  /**
+   * Transcript folders of the other projects that use the same memory folder (sessions started in sub-folders of
+   * the repository), by project folder name; the job reads them as `@transcripts/<name>/`.
+   */
+  readonly linkedTranscriptDirs?: Readonly<Record<string, string>>;
   /** What the UI calls it: the project's path or display name, or the agent's type and scope. */
   readonly label: string;
 }
@@ -173,6 +178,14 @@ export interface JobSummary {
 export interface JobRecord extends JobSummary {
   readonly proposals: readonly FileProposal[];
   readonly refused: readonly RefusedChange[];
+}
+
+/** A job record as shown: secrets masked (•) in its summary and proposals unless they were asked to be revealed. */
+export interface JobRecordView extends JobRecord {
+  /** How many secrets are masked (0 when none, or when revealed). */
+  readonly secretsMasked: number;
+  /** The proposals holding a masked secret: editing one needs the revealed record, or the masks would be written. */
+  readonly maskedProposals: readonly string[];
 }
 
 /** What an extraction replay would send before it starts, so the user sees the cost first. */

@@ -42,13 +42,19 @@ export type ClaudeCodeStatus =
 /** Where the API key comes from. The key itself never leaves the engine. */
 export type ApiKeySource = 'environment' | 'keychain' | 'session' | 'none';
 
+/** Where requests go: `ANTHROPIC_BASE_URL`, the base URL saved in the desktop app, or the Anthropic API. */
+export type BaseUrlSource = 'environment' | 'settings' | 'default';
+
 /** LLM settings as the renderer sees them: never the key, only whether there is one and where it lives. */
 export interface LlmSettingsView {
   readonly model: string;
-  /** The configured base URL, or null for the default (or ANTHROPIC_BASE_URL when set). */
+  /** The base URL saved in the settings, or null; used only by the desktop app, and never over ANTHROPIC_BASE_URL. */
   readonly baseUrl: string | null;
-  /** The base URL requests really go to. */
+  /** The base URL requests really go to, with the API key. */
   readonly effectiveBaseUrl: string;
+  readonly baseUrlSource: BaseUrlSource;
+  /** Whether this shell may save a base URL (the desktop app only: it is where the key is sent). */
+  readonly baseUrlEditable: boolean;
   readonly maxCostUsdPerJob: number;
   readonly keySource: ApiKeySource;
   /** Whether a key typed into the app is kept across restarts (the desktop keychain) or only while this server runs. */

@@ -8,13 +8,24 @@ export interface TokenTotals {
   readonly cacheRead: number;
 }
 
+/** A pull request Claude Code linked to the session (`pr-link` lines). */
+export interface PullRequestLink {
+  readonly url: string;
+  readonly number: number | null;
+  /** `owner/name` as Claude Code recorded it. */
+  readonly repository: string | null;
+}
+
 /** Where a sub-agent's turns were written: inline in the session (≤ 1.0), beside it (2.0) or in `<session>/subagents/` (2.1+). */
 export type SubagentLayout = 'inline' | 'sibling' | 'subagents-folder';
 
 export interface SubagentSummary {
   /** The file's agent id (`agent-<id>.jsonl`), or for inline runs the uuid of the run's first line. */
   readonly agentId: string;
-  /** From `meta.json` `agentType`, else the `subagent_type` of the Task/Agent call that started it; null when unknown. */
+  /**
+   * From `meta.json` `agentType`, else the `subagent_type` of the Task/Agent call that started it, else the purpose
+   * a helper agent's id names (`acompact-…` → `compact`, `aprompt_suggestion-…` → `prompt_suggestion`); null when unknown.
+   */
   readonly agentType: string | null;
   readonly description: string | null;
   readonly layout: SubagentLayout;
@@ -27,6 +38,12 @@ export interface SubagentSummary {
   readonly firstTimestamp: string | null;
   readonly lastTimestamp: string | null;
   readonly badLines: number;
+  /** The sub-agent whose Agent call started this one (nested agents, `meta.json` `parentAgentId`); null otherwise. */
+  readonly parentAgentId: string | null;
+  /** 1 for an agent the session started, 2 for an agent's agent, … (`meta.json` `spawnDepth`). */
+  readonly depth: number;
+  /** The workflow run it belongs to (`subagents/workflows/<runId>/`), or null. */
+  readonly workflowRunId: string | null;
 }
 
 export interface CompactionEvent {
@@ -42,8 +59,13 @@ export interface SessionCatalogEntry {
   readonly configRoot: string;
   readonly slug: string;
   readonly sessionId: string;
-  /** The session's `<sessionId>.jsonl`. */
+  /** The session's `<sessionId>.jsonl` (where it would be, for a session whose file is gone: see `mainTranscript`). */
   readonly path: string;
+  /**
+   * False for a session whose `<sessionId>.jsonl` is gone while its `<sessionId>/subagents/` folder stayed
+   * (Claude Code's cleanup, a partial backup): it is listed with what its sub-agents did.
+   */
+  readonly mainTranscript: boolean;
   readonly title: string | null;
   readonly titleSource: TitleSource;
   readonly firstTimestamp: string | null;
@@ -69,6 +91,12 @@ export interface SessionCatalogEntry {
   readonly memoryWrites: readonly string[];
   /** Whether `<slug>/<sessionId>/session-memory/summary.md` exists. */
   readonly hasSessionMemory: boolean;
+  /** Pull requests Claude Code linked to the session (`pr-link` lines), oldest first. */
+  readonly prLinks: readonly PullRequestLink[];
+  /** The session's agent name (`agent-name` lines; `/rename` sets it too), or null. */
+  readonly agentName: string | null;
+  /** The session's last mode (`mode` lines: `normal`, `coordinator`), or null. */
+  readonly mode: string | null;
   readonly bytes: number;
   /** Lines that could not be used: invalid JSON or UTF-8, NUL bytes, over-long lines; in the session and its sub-agents. */
   readonly badLines: number;

@@ -30,6 +30,14 @@ export interface ProjectSummary extends ProjectRef {
   readonly memoryDir: string;
   readonly memoryDirExists: boolean;
   readonly memoryDirSource: MemoryDirSource;
+  /**
+   * The project (folder name in the same config root) whose memory folder this one uses: its repository's root,
+   * when its sessions were started in a sub-folder (Claude Code keys auto memory on the canonical git root).
+   * Null when the memory folder is the project's own.
+   */
+  readonly memoryOwner: string | null;
+  /** The other projects (folder names in the same config root) whose sessions use this project's memory folder. */
+  readonly memorySharedWith: readonly string[];
   readonly memoryFileCount: number;
   readonly hasMemoryIndex: boolean;
   /** ISO time of the newest session or memory file change, or null. */

@@ -1,6 +1,11 @@
 import type { ProjectRef } from './home';
 
-export type SearchHitKind = 'transcript' | 'memory';
+/**
+ * Where a hit is: a transcript (a session or a sub-agent), a project's auto memory, an agent's memory (any scope),
+ * a session's `session-memory/summary.md`, or a tool's full output spilled to `<session>/tool-results/`.
+ */
+export const SEARCH_HIT_KINDS = ['transcript', 'memory', 'agent-memory', 'session-memory', 'tool-output'] as const;
+export type SearchHitKind = (typeof SEARCH_HIT_KINDS)[number];
 
 /** Which files a search reads; every field narrows it, null means "any". */
 export interface SearchScope {
@@ -30,7 +35,7 @@ export interface SearchHit {
   readonly kind: SearchHitKind;
   readonly configRoot: string;
   readonly slug: string;
-  /** The session the transcript belongs to (a sub-agent's parent session); null for memory files. */
+  /** The session the file belongs to (a sub-agent's parent session, a spilled output's, a session memory's); null for memory files. */
   readonly sessionId: string | null;
   /** Set when the hit is in a sub-agent's own transcript. */
   readonly agentId: string | null;
@@ -44,6 +49,13 @@ export interface SearchHit {
   readonly matchLength: number;
   /** ISO mtime of the file: results come newest file first. */
   readonly fileTime: string;
+  /** For agent memory: the agent's type; null otherwise. */
+  readonly agentType: string | null;
+  /**
+   * A transcript line that records what Claude Code sent to the API (2.1.3xx `api-request*`, `prompt_snapshot`,
+   * `cost-state`, `atis-latch`): left out of a search unless it asks for them.
+   */
+  readonly requestRecord: boolean;
 }
 
 export interface SearchHitsEvent {

@@ -16,6 +16,12 @@ export interface SessionQuickInfo {
   readonly bytes: number;
   readonly mtime: string;
   readonly warnings: readonly ItemWarning[];
+  /** False for a session whose file is gone while its `<sessionId>/subagents/` folder is left. */
+  readonly mainTranscript: boolean;
+  /** Uuids of the last few main-conversation messages read (a legacy summary in another file may name one). */
+  readonly leafUuids: readonly string[];
+  /** Legacy `summary` lines of this file that name a message of another file: they title that session, not this one. */
+  readonly otherSessionSummaries: readonly { readonly leafUuid: string; readonly summary: string }[];
 }
 
 export interface SessionSummary extends SessionQuickInfo {

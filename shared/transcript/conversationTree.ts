@@ -1,13 +1,19 @@
 import type { IndexedLine } from './indexedLine';
-import { CHAIN_TYPES } from './transcriptEntry';
+import { CHAIN_TYPES, isToolHook } from './transcriptEntry';
 
-/** Where a node's parent link came from. */
-export type ParentLink = 'parent' | 'compaction' | 'none';
+/**
+ * Where a node's parent link came from: its `parentUuid`, a compaction boundary's `logicalParentUuid`, the line
+ * before it in the file (its own link names a uuid that is in no line of the file), or none (a root).
+ */
+export type ParentLink = 'parent' | 'compaction' | 'previous-line' | 'none';
 
 export interface TreeStats {
   /** Chain lines whose uuid a later line reused (the later one wins, as in Claude Code). */
   readonly duplicateUuids: number;
-  /** Parent links to a uuid that is not in the file: the node becomes a root. */
+  /**
+   * Parent links to a uuid that is in no line of the file. Such a node hangs off the chain line before it in the
+   * file (same sidechain side), so the history before it is not lost; only the first one becomes a root.
+   */
   readonly danglingParents: number;
   /** Parent cycles found and cut. */
   readonly cycles: number;
@@ -48,8 +54,8 @@ function timeOf(timestamp: string | null): number {
 /**
  * The conversation DAG of one transcript file (claude-code-state.md §2.1, §2.8, §3): chain entries linked by
  * `parentUuid`, legacy `progress` entries bridged out, compaction boundaries linked to the history before them
- * through `logicalParentUuid`, dangling parents turned into roots and cycles cut, so every node is in exactly one
- * tree. Branch selection follows Claude Code: the newest user/assistant leaf, then the path to its root, then the
+ * through `logicalParentUuid`, dangling parents linked to the line before them in the file and cycles cut, so
+ * every node is in exactly one tree. Branch selection follows Claude Code: the newest user/assistant leaf, then the path to its root, then the
  * parallel tool calls a single-parent walk would miss.
  */
 export class ConversationTree {
@@ -57,6 +63,8 @@ export class ConversationTree {
   readonly nodes: readonly IndexedLine[];
   readonly parent: Int32Array;
   readonly parentLink: readonly ParentLink[];
+  /** The uuid a node's own link named when it is in no line of the file (`previous-line` links and dangling roots). */
+  readonly missingParent: readonly (string | null)[];
   readonly stats: TreeStats;
   private readonly childrenStart: Int32Array;
   private readonly childList: Int32Array;
@@ -100,9 +108,15 @@ export class ConversationTree {
     const count = nodes.length;
     const parent = new Int32Array(count).fill(-1);
     const parentLink: ParentLink[] = new Array<ParentLink>(count).fill('none');
+    const missingParent: (string | null)[] = new Array<string | null>(count).fill(null);
+    // The nearest earlier node on each side (main conversation, sidechain): where a dangling link falls back to.
+    const previousOnSide = [-1, -1];
     let danglingParents = 0;
     for (let i = 0; i < count; i++) {
       const node = nodes[i];
+      const side = node.isSidechain ? 1 : 0;
+      const previous = previousOnSide[side];
+      previousOnSide[side] = i;
       let link: ParentLink = 'parent';
       let target = resolveBridge(node.parentUuid);
       if (target === null && node.logicalParentUuid !== null) {
@@ -112,7 +126,13 @@ export class ConversationTree {
       if (target === null) continue;
       const index = this.byUuid.get(target);
       if (index === undefined || index === i) {
+        // Claude Code's own walk ends here; other viewers and Claude Code's resume show what came before, so do we.
         danglingParents++;
+        missingParent[i] = target;
+        if (previous >= 0) {
+          parent[i] = previous;
+          parentLink[i] = 'previous-line';
+        }
         continue;
       }
       parent[i] = index;
@@ -122,6 +142,7 @@ export class ConversationTree {
     const cycles = ConversationTree.cutCycles(parent, parentLink);
     this.parent = parent;
     this.parentLink = parentLink;
+    this.missingParent = missingParent;
     this.stats = { duplicateUuids, danglingParents, cycles, progressBridged: bridge.size };
 
     // Children in file order, as a compact adjacency list.
@@ -316,6 +337,17 @@ export class ConversationTree {
       const recovered = [...siblings.sort(byTime), ...results.sort(byTime)];
       for (const node of recovered) seen.add(node);
       inserts.set(anchor, recovered);
+    }
+    // PreToolUse hook results hang off the tool call beside its result, so a single-parent walk leaves them on a
+    // dead-end fork: put each such leaf right after its call (the viewer shows it under the call).
+    for (const node of path) {
+      for (const child of this.children(node)) {
+        if (seen.has(child) || !isToolHook(this.nodes[child]) || this.childrenStart[child] !== this.childrenStart[child + 1]) continue;
+        seen.add(child);
+        const list = inserts.get(node);
+        if (list) list.push(child);
+        else inserts.set(node, [child]);
+      }
     }
     if (inserts.size === 0) return [...path];
     const out: number[] = [];

@@ -40,6 +40,10 @@ export interface IndexedLine {
   readonly progressType: string | null;
   readonly progressAgentId: string | null;
   readonly parentToolUseId: string | null;
+  /** `attachment.type` of an attachment line (a hook result, a prompt snapshot, re-attached context). */
+  readonly attachmentType: string | null;
+  /** `attachment.toolUseID` of a hook attachment: the tool call its PreToolUse/PostToolUse hook ran for. */
+  readonly attachmentToolUseId: string | null;
   readonly unreadable: UnreadableReason | null;
 }
 
@@ -70,6 +74,8 @@ export function unreadableLine(line: number, offset: number, length: number, rea
     progressType: null,
     progressAgentId: null,
     parentToolUseId: null,
+    attachmentType: null,
+    attachmentToolUseId: null,
     unreadable: reason,
   };
 }

@@ -30,6 +30,19 @@ export interface BashOutput {
   readonly interrupted: boolean;
 }
 
+/**
+ * A tool output too big for the transcript: Claude Code kept a 2 KB preview in the result (`<persisted-output>`) and
+ * wrote the whole output to `<session>/tool-results/<fileName>` (a sub-agent's too go to its session's folder).
+ */
+export interface PersistedOutput {
+  /** The file's name in the session's `tool-results/` folder. */
+  readonly fileName: string;
+  /** The path as Claude Code recorded it (on the machine that wrote it). */
+  readonly recordedPath: string;
+  /** Its size when Claude Code recorded one (`toolUseResult.persistedOutputSize`), else null. */
+  readonly bytes: number | null;
+}
+
 /** A tool's answer as Claude Code recorded it: the `tool_result` block plus the tool-specific `toolUseResult`. */
 export interface ToolResult {
   readonly toolUseId: string;
@@ -42,7 +55,27 @@ export interface ToolResult {
   readonly edit: FileEdit | null;
   /** The sub-agent this result came from (`toolUseResult.agentId`), when the tool started one. */
   readonly agentId: string | null;
+  /** Where the whole output is when `text` is only Claude Code's preview of it; null otherwise. */
+  readonly persistedOutput: PersistedOutput | null;
   /** The line the result was read from. */
+  readonly line: number;
+}
+
+/** What a PreToolUse/PostToolUse hook reported for one tool call (a `hook_*` attachment line). */
+export interface HookRun {
+  /** `PreToolUse`, `PostToolUse`, … */
+  readonly event: string | null;
+  /** Claude Code's name for it, e.g. `PreToolUse:Write`. */
+  readonly name: string | null;
+  /** The attachment type: `hook_success`, `hook_non_blocking_error`, `hook_blocking_error`, … */
+  readonly outcome: string;
+  readonly command: string | null;
+  readonly exitCode: number | null;
+  /** What the hook said: its content, else its output and errors. */
+  readonly text: string;
+  /** The tool call it ran for. */
+  readonly toolUseId: string | null;
+  /** The line the hook's result was read from. */
   readonly line: number;
 }
 
@@ -66,6 +99,8 @@ export interface ToolCall {
   readonly result: ToolResult | null;
   /** The sub-agent run this call started (Agent/Task), when it could be linked. */
   readonly subagent: SubagentLink | null;
+  /** PreToolUse/PostToolUse hooks that ran for this call (pages attach them; the CLI keeps them as entries of their own). */
+  readonly hooks: readonly HookRun[];
 }
 
 export type ContentBlock =
@@ -104,7 +139,13 @@ export type EntryBody =
       readonly logicalParentUuid: string | null;
     }
   | { readonly kind: 'system'; readonly subtype: string | null; readonly level: string | null; readonly text: string }
-  | { readonly kind: 'attachment'; readonly attachmentType: string | null; readonly text: string }
+  | {
+      readonly kind: 'attachment';
+      readonly attachmentType: string | null;
+      readonly text: string;
+      /** Set for a tool hook's result (`hook_*` attachments with a `toolUseID`). */
+      readonly hook: HookRun | null;
+    }
   | { readonly kind: 'progress'; readonly dataType: string | null; readonly agentId: string | null; readonly text: string }
   | { readonly kind: 'summary'; readonly summary: string; readonly leafUuid: string | null }
   /** Known bookkeeping lines without a place in the conversation: titles, modes, snapshots, queue operations. */
@@ -130,6 +171,11 @@ export interface TranscriptEntry {
   readonly isSidechain: boolean;
   readonly isMeta: boolean;
   readonly agentId: string | null;
+  /**
+   * The parent this line names (its `parentUuid`, or a compaction's `logicalParentUuid`) when that uuid is in no
+   * line of the file: the line is then shown after the chain line before it, so nothing before it is lost.
+   */
+  readonly danglingParentUuid: string | null;
   readonly body: EntryBody;
 }
 
@@ -156,7 +202,40 @@ export const METADATA_TYPES: ReadonlySet<string> = new Set([
   'marble-origami-snapshot',
   'atis-latch',
   'cost-state',
+  'api-request',
+  'api-request-blob',
+  'api-request-shape',
 ]);
+
+/**
+ * Lines Claude Code 2.1.3xx writes to record what it sent to the API (request parameters, message blobs, the
+ * prompt's shape, the system prompt snapshot) and its running cost: not part of the conversation. Views and
+ * searches leave them out unless asked, and the catalog reads nothing of them but their envelope.
+ */
+export const REQUEST_RECORD_TYPES: ReadonlySet<string> = new Set([
+  'api-request',
+  'api-request-blob',
+  'api-request-shape',
+  'cost-state',
+  'atis-latch',
+]);
+
+/** Attachment lines (`attachment.type`) that are request records too: the full prompt as sent (~140 KB a session). */
+export const REQUEST_RECORD_ATTACHMENTS: ReadonlySet<string> = new Set(['prompt_snapshot']);
+
+/** Whether an indexed line is a request record (see `REQUEST_RECORD_TYPES`). */
+export function isRequestRecord(line: { readonly type: string; readonly attachmentType: string | null }): boolean {
+  return REQUEST_RECORD_TYPES.has(line.type) || (line.attachmentType !== null && REQUEST_RECORD_ATTACHMENTS.has(line.attachmentType));
+}
+
+/** A PreToolUse/PostToolUse hook's result (`hook_success`, `hook_non_blocking_error`, …), written for one tool call. */
+export function isToolHook(line: {
+  readonly type: string;
+  readonly attachmentType: string | null;
+  readonly attachmentToolUseId: string | null;
+}): boolean {
+  return line.type === 'attachment' && line.attachmentToolUseId !== null && (line.attachmentType?.startsWith('hook_') ?? false);
+}
 
 /** Types that take part in the conversation chain (`isTranscriptMessage`), plus legacy `progress`. */
 export const CHAIN_TYPES: ReadonlySet<string> = new Set(['user', 'assistant', 'system', 'attachment']);

@@ -1,3 +1,4 @@
+import type { UnreachableLine } from './lineReachability';
 import type { TranscriptEntry } from './transcriptEntry';
 
 /** Which conversation of a session file to show, and how. */
@@ -58,6 +59,12 @@ export interface SubagentSummary {
   /** The row of that call in the live main branch, when it is there. */
   readonly row: number | null;
   readonly firstTimestamp: string | null;
+  /** The sub-agent whose Agent call started this one (nested agents); null for an agent of the session itself. */
+  readonly parentAgentId: string | null;
+  /** 1 for an agent of the session itself, 2 for an agent's agent, … */
+  readonly depth: number;
+  /** The workflow run it belongs to (`subagents/workflows/<runId>/`), or null. */
+  readonly workflowRunId: string | null;
 }
 
 export interface TranscriptStats {
@@ -69,6 +76,8 @@ export interface TranscriptStats {
   readonly danglingParents: number;
   readonly cycles: number;
   readonly progressBridged: number;
+  /** User and assistant lines no branch reaches (see `TranscriptOutline.unreachable`). */
+  readonly unreachableLines: number;
 }
 
 export interface ResumeCommands {
@@ -109,6 +118,10 @@ export interface TranscriptOutline {
   /** Conversation roots the shown branch does not reach (forked or dangling histories). */
   readonly otherRoots: readonly BranchChoice[];
   readonly compactions: readonly CompactionMark[];
+  /** User and assistant lines of the shown file that no branch reaches, with the reason (the first 200). */
+  readonly unreachable: readonly UnreachableLine[];
+  /** False when the session file is gone and only its sub-agents are left: the rows are empty, the sub-agents open. */
+  readonly mainTranscript: boolean;
   readonly subagents: readonly SubagentSummary[];
   /** The sub-agent shown, when the view is one. */
   readonly agent: SubagentSummary | null;
@@ -140,6 +153,20 @@ export interface TranscriptFindResult {
   readonly hits: readonly TranscriptFindHit[];
   /** More hits exist than were returned. */
   readonly truncated: boolean;
+}
+
+/** One page of a tool's full output that Claude Code spilled to `<session>/tool-results/`. */
+export interface ToolOutputPage {
+  readonly fileName: string;
+  /** The file on this machine. */
+  readonly path: string;
+  readonly exists: boolean;
+  readonly totalBytes: number;
+  /** Byte offset of `text` in the file. */
+  readonly offset: number;
+  readonly text: string;
+  /** Where the next page starts, or null at the end. */
+  readonly nextOffset: number | null;
 }
 
 export interface SessionMemorySection {

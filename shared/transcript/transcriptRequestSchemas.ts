@@ -61,12 +61,26 @@ export const transcriptRequestSchemas = {
   },
   readTranscriptUsage: { args: z.strictObject({ ...sessionRefShape, view: transcriptViewSchema }), mutates: false },
   readSessionMemory: { args: sessionRefSchema, mutates: false },
+  /** A page of a tool's full output in the session's `tool-results/` folder (the transcript keeps a preview). */
+  readToolOutput: {
+    args: z.strictObject({
+      ...sessionRefShape,
+      fileName: z
+        .string()
+        .min(1)
+        .max(255)
+        .regex(/^[\w.-]+$/, 'must be a file name')
+        .refine((name) => name !== '.' && name !== '..', 'must be a file name'),
+      offset: z.number().int().nonnegative(),
+    }),
+    mutates: false,
+  },
   exportTranscript: {
     args: z.strictObject({ ...sessionRefShape, format: z.enum(['markdown', 'html']), cursor: z.number().int().nonnegative() }),
     mutates: false,
   },
   /** Opens a terminal; it changes no file, and only the desktop shell can do it. */
-  resumeSession: { args: z.strictObject({ ...sessionRefShape, fork: z.boolean() }), mutates: false },
+  resumeSession: { args: z.strictObject({ ...sessionRefShape, fork: z.boolean() }), mutates: true },
   getTerminalSetting: { args: z.strictObject({}), mutates: false },
   setTerminalSetting: { args: z.strictObject({ command: z.string().max(4000) }), mutates: true },
 } as const;

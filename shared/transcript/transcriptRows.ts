@@ -1,11 +1,11 @@
 import type { Branch, ConversationTree } from './conversationTree';
 import type { IndexedLine } from './indexedLine';
-import { CHAIN_TYPES, METADATA_TYPES } from './transcriptEntry';
+import { CHAIN_TYPES, isRequestRecord, isToolHook, METADATA_TYPES } from './transcriptEntry';
 
 export interface RowOptions {
   /** Show `isMeta` lines (skill bodies, caveats, injected context). */
   readonly showMeta: boolean;
-  /** Show bookkeeping lines (titles, modes, snapshots, progress mirrors, shadowed duplicates). */
+  /** Show bookkeeping lines (titles, modes, snapshots, progress mirrors, shadowed duplicates, API request records). */
   readonly showMetadata: boolean;
   /** Place the lines outside the conversation chain (unknown types, unreadable lines, metadata) among the rows. */
   readonly includeOffChain: boolean;
@@ -20,6 +20,8 @@ export interface TranscriptRows {
   readonly rowOfLine: ReadonlyMap<number, number>;
   /** Tool results folded into their call's row, by `tool_use_id`. */
   readonly resultLineOf: ReadonlyMap<string, number>;
+  /** PreToolUse/PostToolUse hook results folded into their call's row, by `tool_use_id`. */
+  readonly hookLinesOf: ReadonlyMap<string, readonly number[]>;
   /** Rows of the compaction boundaries on the branch. */
   readonly compactionRows: readonly number[];
 }
@@ -55,8 +57,8 @@ function lastBelow(sorted: readonly number[], value: number): number {
 }
 
 /**
- * Turns a branch into the rows a reader sees: tool results fold into the row of their call, `isMeta` lines hide
- * unless asked for, and lines outside the chain are placed after the nearest branch line before them in the file.
+ * Turns a branch into the rows a reader sees: tool results and tool hooks fold into the row of their call, `isMeta`
+ * lines and API request records hide unless asked for, and lines outside the chain are placed after the nearest branch line before them in the file.
  */
 export function buildTranscriptRows(
   allLines: readonly IndexedLine[],
@@ -68,15 +70,21 @@ export function buildTranscriptRows(
   const callLineOf = new Map<string, number>();
   for (const line of branchLines) for (const use of line.toolUses) callLineOf.set(use.id, line.line);
   const resultLineOf = new Map<string, number>();
-  const folded: IndexedLine[] = [];
+  const hookLinesOf = new Map<string, number[]>();
+  const folded: { line: number; callLine: number }[] = [];
   const hidden: number[] = [];
   const chain: number[] = [];
   for (const line of branchLines) {
     const isResultOnly = line.type === 'user' && line.toolResultIds.length > 0 && !line.hasOwnContent;
+    const hookCall = isToolHook(line) ? callLineOf.get(line.attachmentToolUseId as string) : undefined;
     if (options.foldToolResults && isResultOnly && line.toolResultIds.every((id) => callLineOf.has(id))) {
       for (const id of line.toolResultIds) resultLineOf.set(id, line.line);
-      folded.push(line);
-    } else if (line.isMeta && !options.showMeta) {
+      folded.push({ line: line.line, callLine: callLineOf.get(line.toolResultIds[0]) as number });
+    } else if (options.foldToolResults && hookCall !== undefined) {
+      const id = line.attachmentToolUseId as string;
+      hookLinesOf.set(id, [...(hookLinesOf.get(id) ?? []), line.line]);
+      folded.push({ line: line.line, callLine: hookCall });
+    } else if ((line.isMeta && !options.showMeta) || (isRequestRecord(line) && !options.showMetadata)) {
       hidden.push(line.line);
     } else {
       chain.push(line.line);
@@ -114,9 +122,9 @@ export function buildTranscriptRows(
 
   const rowOfLine = new Map<number, number>();
   lines.forEach((line, row) => rowOfLine.set(line, row));
-  for (const line of folded) {
-    const callRow = rowOfLine.get(callLineOf.get(line.toolResultIds[0]) as number);
-    if (callRow !== undefined) rowOfLine.set(line.line, callRow);
+  for (const { line, callLine } of folded) {
+    const callRow = rowOfLine.get(callLine);
+    if (callRow !== undefined) rowOfLine.set(line, callRow);
   }
   // A hidden line stands at the next shown branch line (or the end).
   const hiddenSet = new Set(hidden);
@@ -130,5 +138,5 @@ export function buildTranscriptRows(
   const compactionRows = branchLines
     .filter((line) => line.subtype === 'compact_boundary' && !hiddenSet.has(line.line))
     .map((line) => rowOfLine.get(line.line) as number);
-  return { lines, rowOfLine, resultLineOf, compactionRows };
+  return { lines, rowOfLine, resultLineOf, hookLinesOf, compactionRows };
 }

@@ -160,10 +160,13 @@ async function rootLinkingProjects(home: ScenarioHome, name: string, projectsDir
       .sort((a, b) => String(a[0]).localeCompare(String(b[0])));
     expect(rows).toEqual(
       [
-        ['-home-vwestberg', '/home/vwestberg', 'git-root-match', 0, 0, false],
+        // Only an orphan sub-agent folder (its session file is gone): a session with no main transcript, whose
+        // sub-agent's cwd is the project's path.
+        ['-home-vwestberg', '/home/vwestberg', 'transcript-cwd', 1, 0, false],
         ['-home-vwestberg-Claude', '/home/vwestberg/Claude', 'transcript-cwd', 2, 1, true],
         ['-Users-tachikawa-eiji', '/Users/tachikawa_eiji', 'transcript-cwd', 1, 0, false],
-        ['-Users-tachikawa-eiji-EijiCode-UTAGE3-0-utage3', null, 'unknown', 1, 0, false],
+        // A file-history-only session and the orphan folder of a >4 MiB session (its compaction helper agent).
+        ['-Users-tachikawa-eiji-EijiCode-UTAGE3-0-utage3', '/Users/tachikawa_eiji/EijiCode/UTAGE3.0/utage3', 'transcript-cwd', 2, 0, false],
         ['D--OneDrive-16---Obsidian-01-Claude-Home', 'D:\\OneDrive\\16 - Obsidian\\01_Claude_Home', 'transcript-cwd', 1, 0, false],
         ['sample-project', '/path/to/Demo', 'transcript-cwd', 3, 0, false],
         ['X--03-ACG-Custom-Addons', 'X:\\03_ACG\\Custom_Addons', 'transcript-cwd', 1, 0, false],
@@ -183,9 +186,9 @@ async function rootLinkingProjects(home: ScenarioHome, name: string, projectsDir
     expect(slugMatchesPath('sample-project', '/path/to/Demo')).toBe(false);
   });
 
-  it('a project with no readable cwd gets a display name from its slug', () => {
+  it('a project whose only readable cwd is in an orphan sub-agent folder takes its path from there', () => {
     expect(project('eiji', '-Users-tachikawa-eiji-EijiCode-UTAGE3-0-utage3').displayName).toBe(
-      '/Users/tachikawa/eiji/EijiCode/UTAGE3/0/utage3',
+      '/Users/tachikawa_eiji/EijiCode/UTAGE3.0/utage3',
     );
   });
 
@@ -251,7 +254,8 @@ async function rootLinkingProjects(home: ScenarioHome, name: string, projectsDir
       warnings: [],
     });
     const utage = await sessions('eiji', '-Users-tachikawa-eiji-EijiCode-UTAGE3-0-utage3');
-    expect([...utage.keys()]).toEqual(['1432e0f5']);
+    expect([...utage.keys()].sort()).toEqual(['1432e0f5', '3f9394bc']);
+    expect(utage.get('3f9394bc')).toMatchObject({ mainTranscript: false, bytes: 0, title: null, version: '2.1.39' });
     expect(utage.get('1432e0f5')).toMatchObject({
       title: null,
       titleSource: 'none',
@@ -280,8 +284,20 @@ async function rootLinkingProjects(home: ScenarioHome, name: string, projectsDir
       titleSource: 'last-prompt',
       version: '2.1.97',
     });
-    // The home-folder project only has an orphan sub-agent folder: no sessions, path found by git-root-match.
-    expect(await service.listSessions({ configRoot: roots.halibit, slug: '-home-vwestberg' })).toEqual([]);
+    // The home-folder project only has an orphan sub-agent folder: a session with no main transcript.
+    expect(await service.listSessions({ configRoot: roots.halibit, slug: '-home-vwestberg' })).toMatchObject([
+      {
+        sessionId: 'bbe015e3-4ab8-4b4d-978e-556286d8fbb9',
+        mainTranscript: false,
+        bytes: 0,
+        title: null,
+        cwd: '/home/vwestberg',
+        firstTimestamp: '2026-03-25T16:04:13.820Z',
+        lastTimestamp: '2026-03-25T16:04:44.002Z',
+        version: '2.1.81',
+        warnings: [],
+      },
+    ]);
     const memory = await service.listMemoryFiles({ configRoot: roots.halibit, slug: '-home-vwestberg-Claude' });
     expect(memory.files.map((f) => [f.relativePath, f.variant, f.type, f.originSessionId])).toEqual([
       ['project_omarchy_customization.md', 'flat', 'project', '1fb5e404-604d-4a2b-baf1-3beb42a67371'],
@@ -289,19 +305,30 @@ async function rootLinkingProjects(home: ScenarioHome, name: string, projectsDir
     expect(memory.indexText?.startsWith('# Memory Index\n')).toBe(true);
   });
 
-  it('d-kimuson (1.0.98–1.0.108): legacy summary title; slash-command-only sessions have none', async () => {
+  it('d-kimuson (1.0.98–1.0.108): a legacy summary titles the session its leaf is in; slash commands with arguments are prompts', async () => {
     const sample = await sessions('kimuson', 'sample-project');
     expect([...sample.keys()].sort()).toEqual(['1af7fc5e', '5c0375b4', 'fe5e1c67']);
+    // fe5e1c67's summary line names the last message of 1af7fc5e: it is that session's title, not its own.
     expect(sample.get('fe5e1c67')).toMatchObject({
-      title: 'Empty Repo Setup: CLAUDE.md Foundation Created',
-      titleSource: 'summary',
+      title: '/orchestrator create TODO app by Next.js',
+      titleSource: 'first-prompt',
       cwd: '/path/to/Demo',
       version: '1.0.98',
       firstTimestamp: '2025-09-03T00:52:31.217Z',
       lastTimestamp: '2025-09-03T01:02:03.665Z',
     });
-    expect(sample.get('1af7fc5e')).toMatchObject({ title: null, titleSource: 'none', version: '1.0.98' });
-    expect(sample.get('5c0375b4')).toMatchObject({ title: null, titleSource: 'none', version: '1.0.108', gitBranch: 'main' });
+    expect(sample.get('1af7fc5e')).toMatchObject({
+      title: 'Empty Repo Setup: CLAUDE.md Foundation Created',
+      titleSource: 'summary',
+      version: '1.0.98',
+    });
+    // A session that starts with a custom slash command: its arguments are what the person typed.
+    expect(sample.get('5c0375b4')).toMatchObject({
+      title: '/orchestrator @CLAUDE.md を最新の状態にアップデートしてください',
+      titleSource: 'first-prompt',
+      version: '1.0.108',
+      gitBranch: 'main',
+    });
   });
 
   it('AnotherSava memory (via local autoMemoryDirectory): flat, nested and nested-node-type side by side', async () => {

@@ -75,7 +75,9 @@ export async function finishJobCommand(
   }
   if (record.status === 'failed' && record.proposals.length === 0) throw new CliError(`the job failed: ${record.error ?? 'unknown error'}`);
   if (record.status === 'cancelled' && record.proposals.length === 0) throw new CliError('the job was cancelled', 130);
-  io.stdout(options.json ? `${JSON.stringify(toJobJson(record), null, 2)}\n` : describeRecord(record));
+  // What is printed is shown: secrets in the summary and diffs are masked; the record keeps them for --apply.
+  const shown = await engine.jobs.viewJob(record.id);
+  io.stdout(options.json ? `${JSON.stringify(toJobJson(shown), null, 2)}\n` : describeRecord(shown));
   if (record.error) io.stderr(`warning: the job stopped early: ${record.error}\n`);
   if (!options.apply) {
     if (record.proposals.length > 0) io.stderr(`Nothing was written. Apply with --apply, or review job ${record.id} in the app.\n`);

@@ -13,6 +13,10 @@ export interface ProjectJson {
   readonly sessionCount: number;
   readonly memoryDir: string | null;
   readonly memoryFileCount: number;
+  /** The project (folder name) whose memory folder this one uses (its repository's root), or null for its own. */
+  readonly memoryOwner: string | null;
+  /** Projects (folder names) whose sessions use this project's memory folder (sub-folders of its repository). */
+  readonly memorySharedWith: readonly string[];
   readonly lastActivity: string | null;
 }
 
@@ -25,6 +29,8 @@ export function toProjectJson(project: ProjectSummary): ProjectJson {
     sessionCount: project.sessionCount,
     memoryDir: project.memoryDirExists ? project.memoryDir : null,
     memoryFileCount: project.memoryFileCount,
+    memoryOwner: project.memoryOwner,
+    memorySharedWith: project.memorySharedWith,
     lastActivity: project.lastActivity,
   };
 }

@@ -1,10 +1,11 @@
 import { parseArgs } from 'node:util';
-import type { SearchHit, SearchHitKind, SearchScope } from '../../../shared/model/search';
+import { SEARCH_HIT_KINDS, type SearchHit, type SearchHitKind, type SearchScope } from '../../../shared/model/search';
 import { MAX_SEARCH_LIMIT, MAX_SEARCH_QUERY_LENGTH } from '../../../shared/catalog/catalogRequestSchemas';
 import { configRootsFromEnv } from '../../core/home/configRoots';
 import { HomeService } from '../../core/home/HomeService';
 import { defaultDataDir } from '../../core/home/dataDir';
 import { HomeSearch } from '../../core/search/HomeSearch';
+import { searchableMemoryFolders } from '../../core/search/searchMemoryFolders';
 import { CliError, type CliIo } from '../cliIo';
 
 const DEFAULT_CLI_LIMIT = 100;
@@ -17,10 +18,22 @@ export interface SearchHitJson {
   /** 1-based. */
   readonly line: number;
   readonly preview: string;
+  /** The agent whose memory the hit is in (`kind` `agent-memory`), else null. */
+  readonly agentType: string | null;
+  /** The line records an API request (only with `--request-records`). */
+  readonly requestRecord: boolean;
 }
 
 export function toSearchHitJson(hit: SearchHit): SearchHitJson {
-  return { kind: hit.kind, sessionId: hit.sessionId, path: hit.path, line: hit.line, preview: hit.preview };
+  return {
+    kind: hit.kind,
+    sessionId: hit.sessionId,
+    path: hit.path,
+    line: hit.line,
+    preview: hit.preview,
+    agentType: hit.agentType,
+    requestRecord: hit.requestRecord,
+  };
 }
 
 /** A `--since`/`--until` day (YYYY-MM-DD, local time) as the first or last moment of that day. */
@@ -34,8 +47,9 @@ function dayBound(value: string | undefined, option: string, end: boolean): stri
 }
 
 /**
- * `ccmem search <query> [--json] [--limit N] [--project SLUG] [--kind memory|transcript] [--since DAY] [--until DAY]`:
- * lines of every transcript and memory file that contain the query, newest file first.
+ * `ccmem search <query> [--json] [--limit N] [--request-records] [--project SLUG] [--kind K] [--since DAY] [--until DAY]`:
+ * lines of every transcript, spilled tool output, session memory and memory file (projects' and agents') that contain
+ * the query, newest file first.
  */
 export async function runSearch(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -47,6 +61,7 @@ export async function runSearch(argv: readonly string[], io: CliIo): Promise<num
       kind: { type: 'string' },
       since: { type: 'string' },
       until: { type: 'string' },
+      'request-records': { type: 'boolean', default: false },
     },
     allowPositionals: true,
     strict: true,
@@ -58,8 +73,8 @@ export async function runSearch(argv: readonly string[], io: CliIo): Promise<num
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SEARCH_LIMIT) {
     throw new CliError(`--limit must be a whole number from 1 to ${MAX_SEARCH_LIMIT}, not ${values.limit}`, 2);
   }
-  if (values.kind !== undefined && values.kind !== 'memory' && values.kind !== 'transcript') {
-    throw new CliError(`--kind must be memory or transcript, not ${values.kind}`, 2);
+  if (values.kind !== undefined && !(SEARCH_HIT_KINDS as readonly string[]).includes(values.kind)) {
+    throw new CliError(`--kind must be one of ${SEARCH_HIT_KINDS.join(', ')}, not ${values.kind}`, 2);
   }
   const changedAfter = dayBound(values.since, '--since', false);
   const changedBefore = dayBound(values.until, '--until', true);
@@ -83,16 +98,14 @@ export async function runSearch(argv: readonly string[], io: CliIo): Promise<num
   }
   const search = new HomeSearch({
     roots: snapshot.roots.filter((root) => root.exists).map((root) => root.path),
-    memoryFolders: () =>
-      Promise.resolve(
-        snapshot.projects.filter((p) => p.memoryDirExists).map((p) => ({ configRoot: p.configRoot, slug: p.slug, memoryDir: p.memoryDir })),
-      ),
+    memoryFolders: () => searchableMemoryFolders(home),
   });
   const hits: SearchHit[] = [];
   try {
     await search.search(query, {
       limit,
       scope,
+      includeRequestRecords: values['request-records'],
       onHit: (hit) => {
         if (values.json) hits.push(hit);
         else io.stdout(`${hit.path}:${hit.line}: ${hit.preview}\n`);

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
-import type { SessionCatalogEntry, TokenTotals } from '../../../shared/model/catalog';
+import type { PullRequestLink, SessionCatalogEntry, TokenTotals } from '../../../shared/model/catalog';
+import type { TitleSource } from '../../../shared/model/session';
 import { createCliEngine } from '../cliEngine';
 import { CliError, type CliIo } from '../cliIo';
 import { bindOptionValues } from '../optionValues';
@@ -10,7 +11,13 @@ export interface SessionJson {
   readonly sessionId: string;
   readonly slug: string;
   readonly path: string;
+  /** False when the session's file is gone and only its `subagents/` folder is left (then `path` is where it was). */
+  readonly mainTranscript: boolean;
   readonly title: string | null;
+  readonly titleSource: TitleSource;
+  readonly agentName: string | null;
+  readonly mode: string | null;
+  readonly prLinks: readonly PullRequestLink[];
   readonly firstTimestamp: string | null;
   readonly lastTimestamp: string | null;
   readonly userPrompts: number;
@@ -19,7 +26,16 @@ export interface SessionJson {
   /** The main session's tokens only; each sub-agent lists its own. */
   readonly tokens: TokenTotals;
   readonly models: readonly string[];
-  readonly subagents: readonly { readonly agentId: string; readonly agentType: string | null; readonly tokens: TokenTotals }[];
+  readonly subagents: readonly {
+    readonly agentId: string;
+    readonly agentType: string | null;
+    readonly description: string | null;
+    readonly tokens: TokenTotals;
+    /** The sub-agent whose call started this one (nested), or null; `depth` 1 is the session's own. */
+    readonly parentAgentId: string | null;
+    readonly depth: number;
+    readonly workflowRunId: string | null;
+  }[];
   /** How many times the conversation was compacted. */
   readonly compactions: number;
   readonly memoryWrites: readonly string[];
@@ -38,7 +54,12 @@ export function toSessionJson(entry: SessionCatalogEntry): SessionJson {
     sessionId: entry.sessionId,
     slug: entry.slug,
     path: entry.path,
+    mainTranscript: entry.mainTranscript,
     title: entry.title,
+    titleSource: entry.titleSource,
+    agentName: entry.agentName,
+    mode: entry.mode,
+    prLinks: entry.prLinks.map((link) => ({ url: link.url, number: link.number, repository: link.repository })),
     firstTimestamp: entry.firstTimestamp,
     lastTimestamp: entry.lastTimestamp,
     userPrompts: entry.userPrompts,
@@ -46,7 +67,15 @@ export function toSessionJson(entry: SessionCatalogEntry): SessionJson {
     toolCalls: entry.toolCalls,
     tokens: tokensJson(entry.tokens),
     models: entry.models,
-    subagents: entry.subagents.map((agent) => ({ agentId: agent.agentId, agentType: agent.agentType, tokens: tokensJson(agent.tokens) })),
+    subagents: entry.subagents.map((agent) => ({
+      agentId: agent.agentId,
+      agentType: agent.agentType,
+      description: agent.description,
+      tokens: tokensJson(agent.tokens),
+      parentAgentId: agent.parentAgentId,
+      depth: agent.depth,
+      workflowRunId: agent.workflowRunId,
+    })),
     compactions: entry.compactions.length,
     memoryWrites: entry.memoryWrites,
     versions: entry.versions,

@@ -6,6 +6,7 @@ import { contextTokens, usageTotals, type TurnUsage } from '../../../shared/tran
 import { createCliEngine } from '../cliEngine';
 import { configRootsFromEnv } from '../../core/home/configRoots';
 import { CliError, type CliIo } from '../cliIo';
+import { CodedError } from '../../../shared/result';
 
 export const TRANSCRIPT_USAGE = 'transcript <sessionId> [--json | --html | --usage [--json]] [--agent ID]';
 
@@ -81,9 +82,12 @@ export async function runTranscript(argv: readonly string[], io: CliIo): Promise
       return 0;
     }
     if (values.json) {
+      const entries = await engine.transcripts.liveBranch(ref, values.agent ?? null).catch((error: unknown) => {
+        throw error instanceof CodedError && error.code === 'NOT_FOUND' ? new CliError(error.message) : error;
+      });
       let first = true;
       io.stdout('[');
-      for await (const entry of engine.transcripts.liveBranch(ref, values.agent ?? null)) {
+      for await (const entry of entries) {
         io.stdout(`${first ? '\n' : ',\n'}${JSON.stringify(entry)}`);
         first = false;
       }

@@ -7,6 +7,8 @@ import {
   discoverSession,
   discoverSessionFiles,
   identify,
+  newestMtimeMs,
+  sessionFilePath,
   type DiscoveredFile,
   type DiscoveredProject,
   type DiscoveredSession,
@@ -22,6 +24,15 @@ import type { ScanDone } from './scanWorkerProtocol';
 import { buildSessionEntry, type AgentMeta, type SubagentFileFacts } from './sessionEntry';
 import { TranscriptAggregate, type MemoryPathTest, type TranscriptAggregateState } from './transcriptAggregate';
 import { scanTranscriptInto } from './transcriptFileScan';
+import { customTitlePath, readCustomTitleFile } from '../transcripts/customTitleFile';
+
+/** What a session whose own file is gone contributes of its own: nothing. */
+const NO_FILE_SUMMARY: FileSummary = summarizeAggregate(new TranscriptAggregate(() => false, false));
+
+/** A session's files: its own (when it still has one), then its sub-agents'. */
+function filesOf(session: DiscoveredSession): DiscoveredFile[] {
+  return session.main ? [session.main, ...session.subagents] : [...session.subagents];
+}
 
 /**
  * Files the engine's thread reads at once. Opening and the first chunk are blocking, so more than a few only
@@ -161,7 +172,13 @@ function readAgentMeta(path: string, size: number): AgentMeta | null {
       closeSync(fd);
     }
     const parsed = JSON.parse(text) as Record<string, unknown>;
-    return { agentType: str(parsed.agentType), description: str(parsed.description) };
+    const depth = parsed.spawnDepth;
+    return {
+      agentType: str(parsed.agentType),
+      description: str(parsed.description),
+      parentAgentId: str(parsed.parentAgentId),
+      spawnDepth: typeof depth === 'number' && Number.isInteger(depth) && depth > 0 ? depth : null,
+    };
   } catch {
     return null;
   }
@@ -193,6 +210,9 @@ export class SessionCatalog {
   private entries = new Map<string, SessionCatalogEntry>();
   private readonly liveAggregates = new Map<string, LiveAggregate>();
   private readonly memoryTests = new Map<string, { key: string; test: MemoryPathTest }>();
+  /** Per project: legacy summaries that name another file's leaf, by leaf uuid (rebuilt when a transcript changes). */
+  private otherSummaries: Map<string, Map<string, string>> | null = null;
+  private readonly projectsToRepublish = new Set<string>();
   private readonly updateListeners = new Set<UpdateListener>();
   private readonly progressListeners = new Set<ProgressListener>();
   private queue: Promise<unknown> = Promise.resolve();
@@ -241,6 +261,7 @@ export class SessionCatalog {
       this.files = new Map(index.files.map((file) => [file.path, file]));
       this.metas = new Map(index.metas.map((meta) => [meta.path, meta]));
       this.sessions = new Map(index.sessions.map((s) => [sessionKeyOf(s.configRoot, s.slug, s.sessionId), s]));
+      this.otherSummaries = null;
       for (const [key, session] of this.sessions) {
         if (!this.roots.includes(session.configRoot)) continue;
         const entry = this.entryFor(session);
@@ -384,7 +405,7 @@ export class SessionCatalog {
       context.signal?.throwIfAborted();
       if (done) {
         onBytes(done.size);
-        return this.record(file, isSubagentFile, memoryKey, done);
+        return this.record(file, isSubagentFile, memoryKey, done, sessionKeyOf(configRoot, slug, ''));
       }
       // The worker could not read it: read here, which also reports why if the file itself is the problem.
       // With buffers sized to the file: when the worker dies, all it had queued comes back at once.
@@ -404,12 +425,18 @@ export class SessionCatalog {
       this.liveAggregates.set(file.path, { fileId: file.fileId, offset: result.offset, aggregate });
       while (this.liveAggregates.size > LIVE_AGGREGATES) this.liveAggregates.delete(this.liveAggregates.keys().next().value as string);
     }
-    return this.record(file, isSubagentFile, memoryKey, {
-      offset: result.offset,
-      tailHex: result.tail.toString('hex'),
-      summary: summarizeAggregate(aggregate),
-      stateText: result.offset >= STATE_MIN_BYTES ? JSON.stringify(aggregate.stateView()) : null,
-    });
+    return this.record(
+      file,
+      isSubagentFile,
+      memoryKey,
+      {
+        offset: result.offset,
+        tailHex: result.tail.toString('hex'),
+        summary: summarizeAggregate(aggregate),
+        stateText: result.offset >= STATE_MIN_BYTES ? JSON.stringify(aggregate.stateView()) : null,
+      },
+      sessionKeyOf(configRoot, slug, ''),
+    );
   }
 
   /** Keeps what one read of a file found, and saves its aggregate's state when it is big enough to be worth it. */
@@ -418,7 +445,10 @@ export class SessionCatalog {
     isSubagentFile: boolean,
     memoryKey: string,
     read: Pick<ScanDone, 'offset' | 'tailHex' | 'summary' | 'stateText'>,
+    project: string,
   ): CachedFile {
+    const before = this.files.get(file.path)?.summary.otherSummaries.length ?? 0;
+    if (before > 0 || read.summary.otherSummaries.length > 0) this.summariesChanged(project);
     const record: CachedFile = {
       path: file.path,
       fileId: file.fileId,
@@ -455,32 +485,70 @@ export class SessionCatalog {
   }
 
   private entryFor(session: CachedSession): SessionCatalogEntry | null {
-    const main = this.files.get(session.path);
-    if (!main) return null;
+    const main = session.mainTranscript ? this.files.get(session.path) : undefined;
+    if (session.mainTranscript && !main) return null;
     const subagents: SubagentFileFacts[] = [];
+    let newestAgent = 0;
     for (const agent of session.subagents) {
       const file = this.files.get(agent.path);
       if (!file) continue;
+      newestAgent = Math.max(newestAgent, file.mtimeMs);
       const meta = agent.metaPath ? (this.metas.get(agent.metaPath)?.meta ?? null) : null;
       subagents.push({ agentId: agent.agentId, layout: agent.layout, path: agent.path, summary: file.summary as FileSummary, meta });
     }
+    if (!main && subagents.length === 0) return null;
+    const summary = main ? (main.summary as FileSummary) : NO_FILE_SUMMARY;
     return buildSessionEntry({
       configRoot: session.configRoot,
       slug: session.slug,
       sessionId: session.sessionId,
       path: session.path,
-      bytes: main.size,
-      mtimeMs: main.mtimeMs,
+      bytes: main?.size ?? 0,
+      mtimeMs: main?.mtimeMs ?? newestAgent,
       hasSessionMemory: session.sessionMemoryPath !== null,
-      main: main.summary as FileSummary,
+      main: summary,
+      mainTranscript: main !== undefined,
+      customTitle: session.customTitle,
+      summaryFromOtherFile: this.summaryNamingLeafOf(session, summary),
       subagents,
     });
+  }
+
+  /**
+   * A file with legacy summaries of other sessions changed: the project's index is rebuilt, and the sessions of the
+   * project are published again at the end of the read (a summary may title a session whose own file did not change).
+   */
+  private summariesChanged(project: string): void {
+    this.otherSummaries = null;
+    this.projectsToRepublish.add(project);
+  }
+
+  /** A legacy `summary` line of another file of the project whose `leafUuid` is one of this session's last messages. */
+  private summaryNamingLeafOf(session: CachedSession, summary: FileSummary): string | null {
+    if (summary.leafUuids.length === 0) return null;
+    const project = sessionKeyOf(session.configRoot, session.slug, '');
+    let index = this.otherSummaries?.get(project);
+    if (!this.otherSummaries) this.otherSummaries = new Map();
+    if (!index) {
+      index = new Map();
+      for (const other of this.sessions.values()) {
+        if (other.configRoot !== session.configRoot || other.slug !== session.slug || !other.mainTranscript) continue;
+        const file = this.files.get(other.path);
+        for (const [leaf, text] of (file?.summary as FileSummary | undefined)?.otherSummaries ?? []) index.set(leaf, text);
+      }
+      this.otherSummaries.set(project, index);
+    }
+    for (let i = summary.leafUuids.length - 1; i >= 0; i--) {
+      const text = index.get(summary.leafUuids[i]);
+      if (text !== undefined) return text;
+    }
+    return null;
   }
 
   /** Reads a session's files one after the other (a live update), then records it. */
   private async readSession(session: DiscoveredSession, siblings: readonly DiscoveredSubagentFile[]): Promise<string> {
     const { configRoot, slug } = session;
-    await this.readFile(session.main, false, configRoot, slug, LIVE_READ);
+    if (session.main) await this.readFile(session.main, false, configRoot, slug, LIVE_READ);
     for (const agent of [...session.subagents, ...siblings]) await this.readFile(agent, true, configRoot, slug, LIVE_READ);
     return this.recordSession(session, siblings);
   }
@@ -495,7 +563,9 @@ export class SessionCatalog {
       configRoot,
       slug,
       sessionId: session.sessionId,
-      path: session.main.path,
+      path: session.main?.path ?? sessionFilePath(configRoot, slug, session.sessionId),
+      mainTranscript: session.main !== null,
+      customTitle: readCustomTitleFile(customTitlePath(join(configRoot, 'projects', slug), session.sessionId)),
       subagents: agents.map((agent) => ({
         agentId: agent.agentId,
         layout: agent.layout === 'sibling' ? 'sibling' : 'subagents-folder',
@@ -528,10 +598,7 @@ export class SessionCatalog {
   private async runBuild(options: CatalogBuildOptions): Promise<CatalogBuildResult> {
     await this.loadCache();
     const projects = await discoverSessionFiles(this.roots);
-    const allFiles: DiscoveredFile[] = projects.flatMap((p) => [
-      ...p.siblingAgents,
-      ...p.sessions.flatMap((s) => [s.main, ...s.subagents]),
-    ]);
+    const allFiles: DiscoveredFile[] = projects.flatMap((p) => [...p.siblingAgents, ...p.sessions.flatMap((s) => filesOf(s))]);
     let done = 0;
     let bytesDone = 0;
     let filesRead = 0;
@@ -622,22 +689,21 @@ export class SessionCatalog {
       }
       // Then the files of every session of every project from one queue, so both threads stay busy to the end,
       // and a session is recorded once its last file is read.
-      const sessionBytes = (session: DiscoveredSession): number =>
-        [session.main, ...session.subagents].reduce((sum, file) => sum + this.pendingBytes(file), 0);
+      const sessionBytes = (session: DiscoveredSession): number => filesOf(session).reduce((sum, file) => sum + this.pendingBytes(file), 0);
       const sessions = buildOrder(
         projects.flatMap((project) => project.sessions),
         sessionBytes,
-        (a, b) => b.main.mtimeMs - a.main.mtimeMs,
+        (a, b) => newestMtimeMs(b) - newestMtimeMs(a),
       );
       const unread = new Map<DiscoveredSession, { files: number; changed: boolean; mainGone?: boolean }>();
       const sessionFiles = sessions.flatMap((session) => {
         const siblings = siblingsOf.get(session) ?? [];
-        unread.set(session, { files: 1 + session.subagents.length, changed: siblings.some((agent) => siblingsRead.has(agent.path)) });
+        const files = filesOf(session);
+        unread.set(session, { files: files.length, changed: siblings.some((agent) => siblingsRead.has(agent.path)) });
         const { configRoot, slug } = session;
-        const files = [session.main, ...session.subagents];
-        return files.map((file, i): BuildFile & { session: DiscoveredSession } => ({
+        return files.map((file): BuildFile & { session: DiscoveredSession } => ({
           file,
-          isSubagentFile: i > 0,
+          isSubagentFile: file !== session.main,
           configRoot,
           slug,
           session,
@@ -666,6 +732,7 @@ export class SessionCatalog {
     } finally {
       await offload?.dispose();
     }
+    for (const key of this.takeProjectsToRepublish()) batch.push(key);
     flushBatch(true);
     if (!cancelled) {
       this.forget([...this.sessions.keys()].filter((key) => !seen.has(key)));
@@ -698,8 +765,18 @@ export class SessionCatalog {
       changed.push(key);
     }
     this.forget(removed);
-    this.publishSessions(changed, []);
+    this.publishSessions([...new Set([...changed, ...this.takeProjectsToRepublish()])], []);
     this.scheduleSave();
+  }
+
+  /** The sessions of projects whose legacy summaries changed, once. */
+  private takeProjectsToRepublish(): string[] {
+    if (this.projectsToRepublish.size === 0) return [];
+    const keys = [...this.sessions.entries()]
+      .filter(([, session]) => this.projectsToRepublish.has(sessionKeyOf(session.configRoot, session.slug, '')))
+      .map(([key]) => key);
+    this.projectsToRepublish.clear();
+    return keys;
   }
 
   /** Drops sessions that went away and tells the listeners. */
@@ -720,6 +797,7 @@ export class SessionCatalog {
   /** Forgets one file: its record, its live aggregate and its saved state. */
   private dropFile(path: string): void {
     const file = this.files.get(path);
+    if (file && file.summary.otherSummaries.length > 0) this.otherSummaries = null;
     this.files.delete(path);
     this.liveAggregates.delete(path);
     if (file && file.offset >= STATE_MIN_BYTES) void this.store.deleteState(path).catch(() => undefined);

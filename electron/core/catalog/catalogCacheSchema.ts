@@ -8,7 +8,7 @@ import type { AgentMeta } from './sessionEntry';
  * against the schema below. Anything else (an older format, a half-written or hand-edited file) is
  * discarded and rebuilt, never trusted.
  */
-export const CATALOG_CACHE_FORMAT = 1;
+export const CATALOG_CACHE_FORMAT = 2;
 
 interface FileVersion {
   readonly path: string;
@@ -39,6 +39,10 @@ export interface CachedSession {
   readonly slug: string;
   readonly sessionId: string;
   readonly path: string;
+  /** False when `path` is gone and only the session's sub-agent folder is left. */
+  readonly mainTranscript: boolean;
+  /** `<sessionId>/custom-title.json` (Claude Code 2.1.3xx writes `/rename` there), when present. */
+  readonly customTitle: string | null;
   /** Sub-agent files of this session in both file layouts, and their meta.json paths. */
   readonly subagents: readonly {
     readonly agentId: string;
@@ -68,6 +72,7 @@ const compactionSchema = z.strictObject({
   postTokens: z.number().nullable(),
 });
 const agentLinkSchema = z.strictObject({ agentType: maybeText, description: maybeText, toolUseId: maybeText });
+const prLinkSchema = z.strictObject({ url: text, number: z.number().nullable(), repository: maybeText });
 
 const ledgerSchema = z.strictObject({
   settled: tokenTotalsSchema,
@@ -87,7 +92,7 @@ const inlineAgentStateSchema = z.strictObject({
 });
 
 export const aggregateStateSchema = z.strictObject({
-  version: z.literal(1),
+  version: z.literal(2),
   lines: count,
   badLines: count,
   firstTimestamp: maybeText,
@@ -101,7 +106,13 @@ export const aggregateStateSchema = z.strictObject({
   aiTitle: maybeText,
   lastPrompt: maybeText,
   summary: maybeText,
+  otherSummaries: z.array(z.tuple([text, text])),
+  leafUuids: texts,
   firstPrompt: maybeText,
+  localCommandNext: z.boolean(),
+  prLinks: z.array(prLinkSchema),
+  agentName: maybeText,
+  mode: maybeText,
   userPrompts: count,
   toolCalls: count,
   ledger: ledgerSchema,

@@ -31,7 +31,8 @@ export interface DiscoveredSession {
   readonly configRoot: string;
   readonly slug: string;
   readonly sessionId: string;
-  readonly main: DiscoveredFile;
+  /** The session file; null when it is gone and only its `<sessionId>/subagents/` folder is left. */
+  readonly main: DiscoveredFile | null;
   /** Sub-agent files in `<sessionId>/subagents/` (any depth, for workflow runs). */
   readonly subagents: readonly DiscoveredSubagentFile[];
   readonly sessionMemoryPath: string | null;
@@ -87,7 +88,23 @@ function listAgentFiles(dir: string, layout: SubagentLayout, depth: number): Dis
   return out;
 }
 
-function discoverSessionFolder(configRoot: string, slug: string, dir: string, sessionId: string, main: DiscoveredFile): DiscoveredSession {
+/** Where a session's file is, or would be when it is gone. */
+export function sessionFilePath(configRoot: string, slug: string, sessionId: string): string {
+  return join(configRoot, 'projects', slug, `${sessionId}.jsonl`);
+}
+
+/** The newest modification of a session's files (its sub-agents', when its own file is gone). */
+export function newestMtimeMs(session: DiscoveredSession): number {
+  return Math.max(session.main?.mtimeMs ?? 0, ...session.subagents.map((agent) => agent.mtimeMs));
+}
+
+function discoverSessionFolder(
+  configRoot: string,
+  slug: string,
+  dir: string,
+  sessionId: string,
+  main: DiscoveredFile | null,
+): DiscoveredSession {
   const subagents = listAgentFiles(join(dir, sessionId, 'subagents'), 'subagents-folder', 0);
   const summary = join(dir, sessionId, 'session-memory', 'summary.md');
   return { configRoot, slug, sessionId, main, subagents, sessionMemoryPath: identify(summary) ? summary : null };
@@ -111,8 +128,8 @@ async function discoverProject(configRoot: string, slug: string, dir: string): P
       siblingAgents.push({ ...file, agentId, layout: 'sibling', metaPath: byName.has(metaName) ? join(dir, metaName) : null });
       continue;
     }
-    // Zero-byte files are not sessions (Claude Code's own rule); unreadable ones are skipped.
-    if (file.size === 0) continue;
+    // Zero-byte files are listed like any session (as `projects` counts them): a 2.0 session's warm-up sub-agents
+    // name one as theirs. Unreadable ones are skipped.
     const sessionId = sessionIdFromFileName(entry.name);
     const folder = byName.get(sessionId);
     const hasFolder = folder !== undefined && SESSION_DIR.test(sessionId) && entryKindSync(dir, folder).kind === 'dir';
@@ -121,6 +138,13 @@ async function discoverProject(configRoot: string, slug: string, dir: string): P
         ? discoverSessionFolder(configRoot, slug, dir, sessionId, file)
         : { configRoot, slug, sessionId, main: file, subagents: [], sessionMemoryPath: null },
     );
+  }
+  // A session folder whose file is gone (Claude Code's cleanup, a partial backup) still holds what its sub-agents did.
+  for (const entry of listing.entries) {
+    if (!SESSION_DIR.test(entry.name) || byName.has(`${entry.name}.jsonl`) || entryKindSync(dir, entry).kind !== 'dir') continue;
+    await yieldWhenSliceIsUsed();
+    const orphan = discoverSessionFolder(configRoot, slug, dir, entry.name, null);
+    if (orphan.subagents.length > 0) sessions.push(orphan);
   }
   return { configRoot, slug, dir, sessions, siblingAgents };
 }
@@ -142,10 +166,13 @@ export async function discoverSessionFiles(configRoots: readonly string[]): Prom
   return projects;
 }
 
-/** Re-discovers one session (live updates): its file, sub-agents and session memory; null when the file is gone. */
+/**
+ * Re-discovers one session (live updates): its file, sub-agents and session memory; null when both its file and
+ * its sub-agents are gone.
+ */
 export function discoverSession(configRoot: string, slug: string, sessionId: string): DiscoveredSession | null {
   const dir = join(configRoot, 'projects', slug);
   const main = identify(join(dir, `${sessionId}.jsonl`));
-  if (!main || main.size === 0) return null;
-  return discoverSessionFolder(configRoot, slug, dir, sessionId, main);
+  const session = discoverSessionFolder(configRoot, slug, dir, sessionId, main);
+  return main || session.subagents.length > 0 ? session : null;
 }

@@ -13,7 +13,8 @@ export function catalogRequestHandlers(catalog: CatalogService, search: SearchSe
       catalog.cancel();
       return Promise.resolve(null);
     },
-    startSearch: ({ query, limit, scope }) => Promise.resolve(search.start(query, limit, scope)),
+    startSearch: ({ query, limit, scope, includeRequestRecords }) =>
+      Promise.resolve(search.start(query, limit, scope, includeRequestRecords)),
     cancelSearch: ({ searchId }) => {
       search.cancel(searchId);
       return Promise.resolve(null);

@@ -1,4 +1,4 @@
-import type { CompactionEvent, TokenTotals } from '../../../shared/model/catalog';
+import type { CompactionEvent, PullRequestLink, TokenTotals } from '../../../shared/model/catalog';
 import type { AgentLink, TranscriptAggregate } from './transcriptAggregate';
 
 /** An inline (≤ 1.0) sub-agent run found inside a session file. */
@@ -29,7 +29,14 @@ export interface FileSummary {
   readonly aiTitle: string | null;
   readonly lastPrompt: string | null;
   readonly summary: string | null;
+  /** Legacy summaries naming a leaf in no line of this file: `[leafUuid, summary]`, for another session. */
+  readonly otherSummaries: readonly (readonly [string, string])[];
+  /** Uuids of the last few main-conversation messages (a legacy summary in another file may name one). */
+  readonly leafUuids: readonly string[];
   readonly firstPrompt: string | null;
+  readonly prLinks: readonly PullRequestLink[];
+  readonly agentName: string | null;
+  readonly mode: string | null;
   readonly userPrompts: number;
   readonly assistantTurns: number;
   readonly toolCalls: number;
@@ -57,7 +64,12 @@ export function summarizeAggregate(aggregate: TranscriptAggregate): FileSummary 
     aiTitle: data.aiTitle,
     lastPrompt: data.lastPrompt,
     summary: data.summary,
+    otherSummaries: data.otherSummaries.map(([leaf, summary]) => [leaf, summary] as const),
+    leafUuids: [...data.leafUuids],
     firstPrompt: data.firstPrompt,
+    prLinks: data.prLinks.map((link) => ({ ...link })),
+    agentName: data.agentName,
+    mode: data.mode,
     userPrompts: data.userPrompts,
     assistantTurns: aggregate.assistantTurns,
     toolCalls: data.toolCalls,

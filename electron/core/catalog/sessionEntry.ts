@@ -1,4 +1,5 @@
 import { toTitle } from '../../../shared/claude/promptText';
+import { helperAgentType, workflowRunOf } from '../../../shared/claude/sessionFiles';
 import type { SessionCatalogEntry, SubagentLayout, SubagentSummary } from '../../../shared/model/catalog';
 import type { TitleSource } from '../../../shared/model/session';
 import type { FileSummary } from './fileSummary';
@@ -7,6 +8,9 @@ import type { FileSummary } from './fileSummary';
 export interface AgentMeta {
   readonly agentType: string | null;
   readonly description: string | null;
+  /** Nested agents (2.1.172+): the agent whose call started this one, and how deep it is (1 = the session's own). */
+  readonly parentAgentId: string | null;
+  readonly spawnDepth: number | null;
 }
 
 export interface SubagentFileFacts {
@@ -25,17 +29,24 @@ export interface SessionFacts {
   readonly bytes: number;
   readonly mtimeMs: number;
   readonly hasSessionMemory: boolean;
+  /** The session file's summary; for a session whose file is gone (only its sub-agents are left), an empty one. */
   readonly main: FileSummary;
+  readonly mainTranscript: boolean;
+  /** `<sessionId>/custom-title.json`, which 2.1.3xx writes on `/rename`. */
+  readonly customTitle: string | null;
+  /** A legacy summary line of another file of the project whose leaf is this session's. */
+  readonly summaryFromOtherFile: string | null;
   readonly subagents: readonly SubagentFileFacts[];
 }
 
 /** Claude Code's own precedence (claude-code-state.md §1): custom title, AI title, last prompt, summary, first prompt. */
-function pickTitle(main: FileSummary): { title: string | null; titleSource: TitleSource } {
+function pickTitle(facts: SessionFacts): { title: string | null; titleSource: TitleSource } {
+  const { main } = facts;
   const candidates: readonly [string | null, TitleSource][] = [
-    [main.customTitle, 'custom-title'],
+    [facts.customTitle ?? main.customTitle, 'custom-title'],
     [main.aiTitle, 'ai-title'],
     [main.lastPrompt, 'last-prompt'],
-    [main.summary, 'summary'],
+    [main.summary ?? facts.summaryFromOtherFile, 'summary'],
     [main.firstPrompt, 'first-prompt'],
   ];
   for (const [text, source] of candidates) {
@@ -64,9 +75,10 @@ export function buildSessionEntry(facts: SessionFacts): SessionCatalogEntry {
   const links = new Map(main.agentLinks);
   const fileAgents: SubagentSummary[] = facts.subagents.map((agent) => {
     const link = links.get(agent.agentId);
+    const parentAgentId = agent.meta?.parentAgentId ?? null;
     return {
       agentId: agent.agentId,
-      agentType: agent.meta?.agentType ?? link?.agentType ?? null,
+      agentType: agent.meta?.agentType ?? link?.agentType ?? helperAgentType(agent.agentId),
       description: agent.meta?.description ?? link?.description ?? null,
       layout: agent.layout,
       path: agent.path,
@@ -77,6 +89,9 @@ export function buildSessionEntry(facts: SessionFacts): SessionCatalogEntry {
       firstTimestamp: agent.summary.firstTimestamp,
       lastTimestamp: agent.summary.lastTimestamp,
       badLines: agent.summary.badLines,
+      parentAgentId,
+      depth: agent.meta?.spawnDepth ?? (parentAgentId !== null ? 2 : 1),
+      workflowRunId: agent.layout === 'subagents-folder' ? workflowRunOf(agent.path) : null,
     };
   });
   const inlineAgents: SubagentSummary[] = main.inlineRuns.map((run) => ({
@@ -92,19 +107,31 @@ export function buildSessionEntry(facts: SessionFacts): SessionCatalogEntry {
     firstTimestamp: run.firstTimestamp,
     lastTimestamp: run.lastTimestamp,
     badLines: 0,
+    parentAgentId: null,
+    depth: 1,
+    workflowRunId: null,
   }));
   const subagents = [...inlineAgents, ...fileAgents].sort(byStart);
-  const { title, titleSource } = pickTitle(main);
+  const { title, titleSource } = pickTitle(facts);
+  // A session whose own file is gone is dated by its sub-agents.
+  const times = facts.mainTranscript ? [main] : fileAgents;
+  const firstTimestamp = times
+    .map((t) => t.firstTimestamp)
+    .reduce<string | null>((a, b) => (a === null || (b !== null && b < a) ? b : a), null);
+  const lastTimestamp = times
+    .map((t) => t.lastTimestamp)
+    .reduce<string | null>((a, b) => (a === null || (b !== null && b > a) ? b : a), null);
   return {
     configRoot: facts.configRoot,
     slug: facts.slug,
     sessionId: facts.sessionId,
     path: facts.path,
+    mainTranscript: facts.mainTranscript,
     title,
     titleSource,
-    firstTimestamp: main.firstTimestamp,
-    lastTimestamp: main.lastTimestamp,
-    durationMs: durationOf(main.firstTimestamp, main.lastTimestamp),
+    firstTimestamp,
+    lastTimestamp,
+    durationMs: durationOf(firstTimestamp, lastTimestamp),
     cwds: main.cwds,
     gitBranches: main.gitBranches,
     versions: main.versions,
@@ -118,6 +145,9 @@ export function buildSessionEntry(facts: SessionFacts): SessionCatalogEntry {
     memoryReads: distinct([main.memoryReads, ...facts.subagents.map((agent) => agent.summary.memoryReads)]),
     memoryWrites: distinct([main.memoryWrites, ...facts.subagents.map((agent) => agent.summary.memoryWrites)]),
     hasSessionMemory: facts.hasSessionMemory,
+    prLinks: main.prLinks,
+    agentName: main.agentName,
+    mode: main.mode,
     bytes: facts.bytes,
     badLines: main.badLines + facts.subagents.reduce((sum, agent) => sum + agent.summary.badLines, 0),
     mtime: new Date(facts.mtimeMs).toISOString(),

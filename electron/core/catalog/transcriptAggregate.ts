@@ -1,5 +1,5 @@
-import type { CompactionEvent, TokenTotals } from '../../../shared/model/catalog';
-import { isMeaningfulPrompt, userContentText } from '../../../shared/claude/promptText';
+import type { CompactionEvent, PullRequestLink, TokenTotals } from '../../../shared/model/catalog';
+import { isLocalCommandCaveat, typedPrompt, userContentText } from '../../../shared/claude/promptText';
 import { addDistinct, setBounded } from './boundedCollections';
 import type { TranscriptRecord } from './transcriptLineParser';
 import { UsageLedger, type UsageLedgerState } from './usageLedger';
@@ -11,6 +11,11 @@ const MAX_REMEMBERED_SIDECHAIN_LINES = 8192;
 /** Titles are shown cut to 200 characters; a little more is kept so whitespace folding cannot shorten them. */
 const MAX_TITLE_SOURCE_CHARS = 400;
 const MAX_COMPACTIONS = 1000;
+const MAX_PR_LINKS = 16;
+/** Legacy `summary` lines waiting for the line their `leafUuid` names (in this file or, later, in another). */
+const MAX_SUMMARIES = 64;
+/** A legacy summary's `leafUuid` is the last message of the conversation it titles: the last few are kept. */
+const LEAF_CANDIDATES = 4;
 
 const SYNTHETIC_MODEL = '<synthetic>';
 /** Tools that start a sub-agent: `Task` until 2.1.3x, `Agent` after. */
@@ -41,7 +46,7 @@ export interface InlineAgentState {
 
 /** The aggregate as saved between reads: plain JSON. */
 export interface TranscriptAggregateState {
-  readonly version: 1;
+  readonly version: 2;
   lines: number;
   badLines: number;
   firstTimestamp: string | null;
@@ -54,8 +59,18 @@ export interface TranscriptAggregateState {
   customTitle: string | null;
   aiTitle: string | null;
   lastPrompt: string | null;
+  /** The legacy `summary` whose `leafUuid` is a line of this file. */
   summary: string | null;
+  /** Legacy `summary` lines whose `leafUuid` is no line of this file (so far): they title another session. */
+  otherSummaries: [string, string][];
+  /** Uuids of the last few main-conversation messages: what another file's summary may name as its leaf. */
+  leafUuids: string[];
   firstPrompt: string | null;
+  /** The line before was the caveat Claude Code writes ahead of a local command (whose arguments are no prompt). */
+  localCommandNext: boolean;
+  prLinks: PullRequestLink[];
+  agentName: string | null;
+  mode: string | null;
   userPrompts: number;
   toolCalls: number;
   ledger: UsageLedgerState;
@@ -125,7 +140,7 @@ function isAbsolutePath(path: string): boolean {
 
 export function emptyAggregateState(): TranscriptAggregateState {
   return {
-    version: 1,
+    version: 2,
     lines: 0,
     badLines: 0,
     firstTimestamp: null,
@@ -139,7 +154,13 @@ export function emptyAggregateState(): TranscriptAggregateState {
     aiTitle: null,
     lastPrompt: null,
     summary: null,
+    otherSummaries: [],
+    leafUuids: [],
     firstPrompt: null,
+    localCommandNext: false,
+    prLinks: [],
+    agentName: null,
+    mode: null,
     userPrompts: 0,
     toolCalls: 0,
     ledger: new UsageLedger().toState(),
@@ -215,7 +236,16 @@ export class TranscriptAggregate {
         this.state.lastPrompt = clipOrNull(str(record.lastPrompt)) ?? this.state.lastPrompt;
         break;
       case 'summary':
-        this.state.summary = clipOrNull(str(record.summary)) ?? this.state.summary;
+        this.addSummary(str(record.leafUuid), clipOrNull(str(record.summary)));
+        break;
+      case 'pr-link':
+        this.addPullRequest(record);
+        break;
+      case 'agent-name':
+        this.state.agentName = clipOrNull(str(record.agentName)) ?? this.state.agentName;
+        break;
+      case 'mode':
+        this.state.mode = str(record.mode) ?? this.state.mode;
         break;
       case 'user':
         this.addUser(record, inline !== null);
@@ -245,9 +275,12 @@ export class TranscriptAggregate {
     s.lines++;
     const timestamp = str(record.timestamp);
     if (timestamp) {
-      if (s.firstTimestamp === null || timestamp < s.firstTimestamp) s.firstTimestamp = timestamp;
+      // The first line's time, not the oldest: a forked session starts with copies of older lines.
+      s.firstTimestamp ??= timestamp;
       if (s.lastTimestamp === null || timestamp > s.lastTimestamp) s.lastTimestamp = timestamp;
     }
+    const uuid = str(record.uuid);
+    if (uuid && (record.type === 'user' || record.type === 'assistant') && record.isSidechain !== true) this.noteMessageUuid(uuid);
     s.firstSessionId ??= str(record.sessionId);
     const cwd = str(record.cwd);
     if (cwd) addDistinct(s.cwds, cwd, MAX_DISTINCT_VALUES);
@@ -338,11 +371,45 @@ export class TranscriptAggregate {
       }
     }
     if (hasToolResult || isInline || this.isSubagentFile) return;
+    const afterCaveat = this.state.localCommandNext;
+    this.state.localCommandNext = isLocalCommandCaveat(content);
     if (record.isMeta === true || record.isCompactSummary === true || record.isVisibleInTranscriptOnly === true) return;
+    const typed = typedPrompt(content);
+    // A local command's arguments (`/rename Notes`) went to Claude Code, not to the model: no prompt.
+    const prompt = typed === null || (typed.command && afterCaveat) ? null : typed.text;
     const text = userContentText(content);
-    const meaningful = text !== null && isMeaningfulPrompt(text);
-    if (meaningful || (hasImage && (text === null || text.trim() === ''))) this.state.userPrompts++;
-    if (meaningful) this.state.firstPrompt ??= clip(text);
+    if (prompt !== null || (hasImage && (text === null || text.trim() === ''))) this.state.userPrompts++;
+    if (prompt !== null) this.state.firstPrompt ??= clip(prompt);
+  }
+
+  private addSummary(leafUuid: string | null, summary: string | null): void {
+    if (leafUuid === null || summary === null) return;
+    if (this.state.leafUuids.includes(leafUuid)) {
+      this.state.summary = summary;
+      return;
+    }
+    const others = this.state.otherSummaries.filter(([leaf]) => leaf !== leafUuid);
+    others.push([leafUuid, summary]);
+    this.state.otherSummaries = others.slice(-MAX_SUMMARIES);
+  }
+
+  /** A main-conversation message: it may be the leaf a summary line (seen before it) names. */
+  private noteMessageUuid(uuid: string): void {
+    const s = this.state;
+    const waiting = s.otherSummaries.findIndex(([leaf]) => leaf === uuid);
+    if (waiting >= 0) {
+      s.summary = s.otherSummaries[waiting][1];
+      s.otherSummaries = s.otherSummaries.filter((_, i) => i !== waiting);
+    }
+    s.leafUuids.push(uuid);
+    if (s.leafUuids.length > LEAF_CANDIDATES) s.leafUuids.shift();
+  }
+
+  private addPullRequest(record: TranscriptRecord): void {
+    const url = str(record.prUrl);
+    if (url === null) return;
+    const link: PullRequestLink = { url, number: numOrNull(record.prNumber), repository: str(record.prRepository) };
+    this.state.prLinks = [...this.state.prLinks.filter((known) => known.url !== url), link].slice(-MAX_PR_LINKS);
   }
 
   private linkAgentResult(toolUseId: string | null, result: TranscriptRecord | null): void {

@@ -67,6 +67,24 @@ export interface ParsedLine {
   readonly complete: boolean;
 }
 
+/** Claude Code 2.1.3xx's request records start with their type (`{"type":"api-request…`). */
+const REQUEST_RECORD_START = Buffer.from('{"type":"api-request');
+/** Its prompt snapshots are attachments whose `attachment.type` comes within the first hundred bytes or so. */
+const PROMPT_SNAPSHOT = Buffer.from('"type":"prompt_snapshot"');
+const RECORD_SEARCH_BYTES = 512;
+
+/**
+ * Whether a long line is a record of what Claude Code sent to the API (request parameters, message blobs, prompt
+ * shapes and snapshots: 2.1.3xx writes ~140 KB of them per session). Nothing in them counts toward the catalog,
+ * so only their envelope is read.
+ */
+function isRequestRecord(bytes: Buffer): boolean {
+  return (
+    bytes.subarray(0, REQUEST_RECORD_START.length).equals(REQUEST_RECORD_START) ||
+    bytes.subarray(0, RECORD_SEARCH_BYTES).indexOf(PROMPT_SNAPSHOT) >= 0
+  );
+}
+
 /** Whether a long line is a tool result, whose output (half the bytes of a typical transcript) is never used. */
 function isToolResult(bytes: Buffer): boolean {
   return bytes.subarray(0, TOOL_RESULT_SEARCH_BYTES).indexOf(TOOL_RESULT) >= 0;
@@ -87,6 +105,11 @@ export function parseTranscriptLine(line: Buffer): ParsedLine | null {
   let source: Buffer | null = bytes;
   if (bytes.length > SHORTCUT_MIN_BYTES) {
     // JSON.parse refuses a raw NUL anywhere; the shortcuts may never look at it, so they check first.
+    if (isRequestRecord(bytes)) {
+      if (bytes.indexOf(0) >= 0) return null;
+      const envelope = readEnvelope(bytes);
+      return envelope ? { record: envelope.record, complete: false } : null;
+    }
     const toolResult = isToolResult(bytes);
     if ((toolResult || bytes.length > WHOLE_PARSE_MAX_BYTES) && bytes.indexOf(0) >= 0) return null;
     if (toolResult) {

@@ -122,6 +122,16 @@ export class HomeService {
     return sessions.map((session) => ({ ...session, configRoot: ref.configRoot, slug: ref.slug }));
   }
 
+  /**
+   * Every project whose sessions write to this memory folder: its own project and, since Claude Code keys auto
+   * memory on the repository's root, the projects of sessions started in sub-folders of it. What the dream gate,
+   * dreams and history attribution read the transcripts of.
+   */
+  async projectsUsingMemoryDir(memoryDir: string): Promise<ProjectSummary[]> {
+    const home = await this.load();
+    return home.projects.filter((project) => project.memoryDir === memoryDir);
+  }
+
   async listMemoryFiles(ref: ProjectRef): Promise<MemoryFolderListing> {
     const project = this.requireProject(await this.load(), ref);
     const memoryDir = project.memoryDir;

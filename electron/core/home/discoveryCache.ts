@@ -6,7 +6,7 @@ import type { ConfigRootSpec } from './configRoots';
 import type { DiscoveredHome } from './projectDiscovery';
 
 /** Change this whenever what discovery records (SessionQuickInfo, ProjectSummary) changes: other formats are ignored. */
-const CACHE_FORMAT = 'discovery/1';
+const CACHE_FORMAT = 'discovery/2';
 /** Far beyond any real home (about 600 bytes per session); a larger file is not ours. */
 const MAX_CACHE_BYTES = 256 * 1024 * 1024;
 

@@ -34,6 +34,8 @@ export async function resolveMemoryDir(
   slug: string,
   userSettings: SettingsRead,
   projectPath: string | null,
+  /** The project folder of the repository's root, when the project is one of its sub-folders. */
+  gitRootSlug: string | null = null,
 ): Promise<MemoryDirChoice> {
   const warnings: ItemWarning[] = [];
   const userSettingsPath = join(configRoot, 'settings.json');
@@ -59,7 +61,7 @@ export async function resolveMemoryDir(
     if (user) chosen = { dir: user, source: 'user-settings' };
   }
   return {
-    memoryDir: chosen?.dir ?? join(configRoot, 'projects', slug, 'memory'),
+    memoryDir: chosen?.dir ?? join(configRoot, 'projects', gitRootSlug ?? slug, 'memory'),
     source: chosen?.source ?? 'default',
     warnings,
   };

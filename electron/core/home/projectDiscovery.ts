@@ -1,14 +1,17 @@
 import { join } from 'node:path';
 import type { ConfigRootInfo, PathSource, ProjectSummary } from '../../../shared/model/home';
-import type { SessionQuickInfo } from '../../../shared/model/session';
+import type { SessionQuickInfo, TitleSource } from '../../../shared/model/session';
+import { toTitle } from '../../../shared/claude/promptText';
 import type { ItemWarning } from '../../../shared/model/warnings';
 import { pathAndAncestors } from '../../../shared/claude/pathAncestors';
-import { slugDisplayName, slugMatchesPath } from '../../../shared/claude/sanitizePath';
+import { MAX_SANITIZED_LENGTH, sanitizePathPrefix, slugDisplayName, slugMatchesPath } from '../../../shared/claude/sanitizePath';
 import { isSessionFileName, sessionIdFromFileName } from '../../../shared/claude/sessionFiles';
 import { entryKind, listDir, statOrNull, warning } from '../fs/readSafely';
 import { INDEX_FILE_NAME, scanMemoryFolder } from '../memory/memoryFolderScan';
+import { readOrphanSessionInfo } from '../transcripts/sessionQuickInfo';
 import { readSessionsIndexProjectPath } from '../transcripts/sessionsIndexFile';
 import type { ConfigRootSpec } from './configRoots';
+import { canonicalGitRoot } from './gitRoot';
 import { mapLimit } from './mapLimit';
 import { resolveMemoryDir } from './memoryDirResolver';
 import { readSettingsFile, validateMemoryDirectory } from './settingsFiles';
@@ -64,15 +67,47 @@ async function readProjectFolder(configRoot: string, slug: string, dir: string, 
   const listing = await listDir(dir);
   if (listing.warning) warnings.push(listing.warning);
   const sessionFiles: string[] = [];
+  const names = new Set(listing.entries.map((entry) => entry.name));
+  const orphans: string[] = [];
   for (const entry of listing.entries) {
+    if (SESSION_FOLDER.test(entry.name) && !names.has(`${entry.name}.jsonl`)) {
+      // A session folder whose file is gone: still a session when its sub-agents are left (as the catalog lists it).
+      if ((await listDir(join(dir, entry.name, 'subagents'))).entries.some((agent) => /^agent-.+\.jsonl$/.test(agent.name)))
+        orphans.push(entry.name);
+      continue;
+    }
     if (!isSessionFileName(entry.name)) continue;
     const kind = await entryKind(dir, entry);
     if (kind.warning) warnings.push(kind.warning);
     if (kind.kind === 'file') sessionFiles.push(entry.name);
   }
-  const sessions = await mapLimit(sessionFiles, IO_PARALLELISM, (name) => readSession(join(dir, name), sessionIdFromFileName(name)));
+  const sessions = withSummariesFromOtherFiles([
+    ...(await mapLimit(sessionFiles, IO_PARALLELISM, (name) => readSession(join(dir, name), sessionIdFromFileName(name)))),
+    ...(await mapLimit(orphans, IO_PARALLELISM, (sessionId) => readOrphanSessionInfo(dir, sessionId))),
+  ]);
   sessions.sort((a, b) => (b.lastTimestamp ?? b.mtime).localeCompare(a.lastTimestamp ?? a.mtime));
   return { configRoot, slug, dir, sessions, indexPath: await readSessionsIndexProjectPath(dir), warnings };
+}
+
+const SESSION_FOLDER = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const WEAKER_THAN_SUMMARY: ReadonlySet<TitleSource> = new Set(['first-prompt', 'none']);
+
+/**
+ * A legacy `summary` line (Claude Code 1.0) titles the session whose message its `leafUuid` names, usually another
+ * file of the same project: applied where the session has no stronger title of its own.
+ */
+function withSummariesFromOtherFiles(sessions: readonly SessionQuickInfo[]): SessionQuickInfo[] {
+  const byLeaf = new Map<string, string>();
+  for (const session of sessions) for (const { leafUuid, summary } of session.otherSessionSummaries) byLeaf.set(leafUuid, summary);
+  if (byLeaf.size === 0) return [...sessions];
+  return sessions.map((session) => {
+    if (!WEAKER_THAN_SUMMARY.has(session.titleSource)) return session;
+    const summary = [...session.leafUuids]
+      .reverse()
+      .map((leaf) => byLeaf.get(leaf))
+      .find((found) => found !== undefined);
+    return summary === undefined ? session : { ...session, title: toTitle(summary), titleSource: 'summary' };
+  });
 }
 
 async function firstWithGit(candidates: readonly string[]): Promise<string | null> {
@@ -124,6 +159,8 @@ export async function discoverHome(specs: readonly ConfigRootSpec[], readSession
     folders.push(...(await mapLimit(slugs, 4, (slug) => readProjectFolder(spec.path, slug, join(projectsDir, slug), readSession))));
   }
 
+  const slugsByRoot = new Map<string, string[]>();
+  for (const folder of folders) slugsByRoot.set(folder.configRoot, [...(slugsByRoot.get(folder.configRoot) ?? []), folder.slug]);
   const knownCwds = new Set<string>();
   for (const folder of folders)
     for (const session of folder.sessions) if (session.cwd) for (const p of pathAndAncestors(session.cwd)) knownCwds.add(p);
@@ -145,11 +182,13 @@ export async function discoverHome(specs: readonly ConfigRootSpec[], readSession
       }
     }
     const pathOnDisk = path && (await statOrNull(path))?.isDirectory() ? path : null;
+    const memoryOwner = pathOnDisk ? await gitRootProject(pathOnDisk, folder.configRoot, slugsByRoot.get(folder.configRoot) ?? []) : null;
     const memory = await resolveMemoryDir(
       folder.configRoot,
       folder.slug,
       userSettingsByRoot.get(folder.configRoot) ?? { values: null, warning: null },
       pathOnDisk,
+      memoryOwner,
     );
     const memoryDirExists = (await statOrNull(memory.memoryDir))?.isDirectory() ?? false;
     const scan = await scanMemoryFolder(memory.memoryDir);
@@ -169,13 +208,42 @@ export async function discoverHome(specs: readonly ConfigRootSpec[], readSession
       memoryDir: memory.memoryDir,
       memoryDirExists,
       memoryDirSource: memory.source,
+      memoryOwner: memory.source === 'default' ? memoryOwner : null,
+      memorySharedWith: [],
       memoryFileCount: scan.topicFiles.length,
       hasMemoryIndex: indexStats?.isFile() ?? false,
       lastActivity: newest > 0 ? new Date(newest).toISOString() : null,
       warnings: [...folder.warnings, ...memory.warnings, ...scan.warnings, ...sessionWarnings],
     };
   });
-  projects.sort((a, b) => (b.lastActivity ?? '').localeCompare(a.lastActivity ?? '') || a.slug.localeCompare(b.slug));
+  const shared = withSharedMemory(projects);
+  shared.sort((a, b) => (b.lastActivity ?? '').localeCompare(a.lastActivity ?? '') || a.slug.localeCompare(b.slug));
   const sessions = new Map(folders.map((folder) => [projectKey(folder.configRoot, folder.slug), folder.sessions]));
-  return { roots, projects, sessions };
+  return { roots, projects: shared, sessions };
+}
+
+/**
+ * The project folder of a sub-folder's repository root, or null when the folder is its own root or in no
+ * repository: the root's own folder name when it has one, else the one Claude Code would make (paths up to 200
+ * characters; longer ones end in a hash only Claude Code knows).
+ */
+async function gitRootProject(path: string, configRoot: string, slugs: readonly string[]): Promise<string | null> {
+  const root = await canonicalGitRoot(path);
+  if (root === null || root === path) return null;
+  const known = slugs.find((slug) => slugMatchesPath(slug, root));
+  if (known !== undefined) return known;
+  const made = sanitizePathPrefix(root);
+  return made.length <= MAX_SANITIZED_LENGTH && configRoot !== '' ? made : null;
+}
+
+/** Tells each project which others use its memory folder (sub-folders of its repository). */
+function withSharedMemory(projects: readonly ProjectSummary[]): ProjectSummary[] {
+  return projects.map((project) => {
+    if (project.memoryOwner !== null) return project;
+    const others = projects
+      .filter((other) => other.memoryOwner !== null && other.configRoot === project.configRoot && other.memoryDir === project.memoryDir)
+      .map((other) => other.slug)
+      .sort();
+    return others.length === 0 ? project : { ...project, memorySharedWith: others };
+  });
 }

@@ -8,6 +8,7 @@ import type {
   JobKind,
   JobProgress,
   JobRecord,
+  JobRecordView,
   JobStatus,
   JobStopReason,
   JobSummary,
@@ -27,6 +28,7 @@ import { costOf } from '../../../shared/model/modelPricing';
 import { LlmError } from '../llm/llmTypes';
 import { readConsolidationLockStatus } from '../lock/consolidationLockStatus';
 import { INDEX_FILE_NAME } from '../memory/memoryFolderScan';
+import { SecretMasker } from '../memory/secretMasker';
 import type { LlmSession, LlmSettingsService } from '../settings/LlmSettingsService';
 import { runAgentLoop, type AgentLoopResult, type LoopLimits } from './agentLoop';
 import { applyProposals } from './applyProposals';
@@ -34,6 +36,7 @@ import { runClaudeCodeLoop } from './claudeCodeLoop';
 import { readDreamGate } from './dreamGate';
 import { dreamKickoff, dreamSystemPrompt } from './dreamPrompt';
 import { extractionKickoff, extractionSystemPrompt } from './extractionPrompt';
+import { maskRecord, maskSummaries } from './jobMasking';
 import { JobRecordStore, newJobId, summarizeJob } from './JobRecordStore';
 import { JobToolbox } from './JobToolbox';
 import { readMemoryBaseline, sha256 } from './memoryBaseline';
@@ -130,6 +133,7 @@ export class JobService {
   private readonly limits: JobLimits;
   private readonly now: () => Date;
   private readonly applying = new Set<string>();
+  private readonly masker = new SecretMasker();
   /** Memory folders whose job is being set up; a second start must not slip in before it runs. */
   private readonly starting = new Set<string>();
 
@@ -151,7 +155,10 @@ export class JobService {
 
   async dreamGate(ref: ProjectRef): Promise<DreamGate> {
     const project = await this.project(ref);
-    const sessions = await this.options.home.listSessions(ref);
+    // Sessions started in sub-folders of the repository use the same memory and count toward its gate.
+    const sessions = [];
+    for (const user of await this.options.home.projectsUsingMemoryDir(project.memoryDir))
+      sessions.push(...(await this.options.home.listSessions(user)));
     return readDreamGate({
       lock: await readConsolidationLockStatus(project.memoryDir),
       sessionMtimes: sessions.map((s) => Date.parse(s.mtime)),
@@ -306,9 +313,9 @@ export class JobService {
 
   async cancel(jobId: string): Promise<JobSummary> {
     const job = this.running.get(jobId);
-    if (!job) return summarizeJob(await this.getJob(jobId));
+    if (!job) return this.shown(summarizeJob(await this.getJob(jobId)));
     job.controller.abort();
-    return summarizeJob(await job.done);
+    return this.shown(summarizeJob(await job.done));
   }
 
   /** Resolves with the final record once the job has stopped running. */
@@ -317,14 +324,24 @@ export class JobService {
     return job ? job.done : this.getJob(jobId);
   }
 
+  /** Every job as the UI lists it, secrets in the summaries masked. */
   async listJobs(): Promise<JobSummary[]> {
     const stored = await this.records.list();
-    return stored.map((record) => summarizeJob(this.current(record)));
+    return maskSummaries(
+      this.masker,
+      stored.map((record) => summarizeJob(this.current(record))),
+    );
   }
 
+  /** The whole record, as it is kept (the real text: applying and the CLI's `--apply` use it). */
   async getJob(jobId: string): Promise<JobRecord> {
     const job = this.running.get(jobId);
     return job ? this.snapshot(job) : this.current(await this.records.load(jobId));
+  }
+
+  /** The record as shown: secrets masked in its summary and proposals unless revealed (see jobMasking.ts). */
+  async viewJob(jobId: string, options: { readonly revealSecrets?: boolean } = {}): Promise<JobRecordView> {
+    return maskRecord(this.masker, await this.getJob(jobId), options.revealSecrets === true);
   }
 
   async apply(jobId: string, decisions: readonly ProposalDecision[]): Promise<ApplyOutcome> {
@@ -356,7 +373,7 @@ export class JobService {
     const next: JobRecord = { ...record, status: 'discarded', outcome };
     await this.records.save(next);
     this.emitFinish(next);
-    return summarizeJob(next);
+    return this.shown(summarizeJob(next));
   }
 
   /** Cancels every running job and waits for their records to be saved. */
@@ -407,15 +424,28 @@ export class JobService {
     return stats?.isDirectory() ? dir : null;
   }
 
+  /** Transcript folders of the other projects that use this memory folder (sub-folders of the repository). */
+  private async linkedTranscriptDirs(project: ProjectSummary): Promise<Record<string, string> | undefined> {
+    const linked: Record<string, string> = {};
+    for (const other of await this.options.home.projectsUsingMemoryDir(project.memoryDir)) {
+      if (other.configRoot !== project.configRoot || other.slug === project.slug) continue;
+      const dir = await this.transcriptDirOf(other);
+      if (dir) linked[other.slug] = dir;
+    }
+    return Object.keys(linked).length > 0 ? linked : undefined;
+  }
+
   /** A job's target is a folder the writer would write: one that leads outside its boundary is never sent to a model. */
   private async resolveTarget(target: JobTarget): Promise<JobTargetInfo> {
     if (target.kind === 'project') {
       const project = await this.project(target);
       await this.options.writer.checkRoot(autoMemoryRoot(project.memoryDir));
+      const linkedTranscriptDirs = await this.linkedTranscriptDirs(project);
       return {
         target,
         memoryDir: project.memoryDir,
-        transcriptDir: await this.transcriptDirOf(target),
+        transcriptDir: (await this.transcriptDirOf(target)) ?? (linkedTranscriptDirs ? Object.values(linkedTranscriptDirs)[0] : null),
+        ...(linkedTranscriptDirs ? { linkedTranscriptDirs } : {}),
         label: project.path ?? project.displayName,
       };
     }
@@ -486,7 +516,15 @@ export class JobService {
         spec.session.model,
         spec.session.backend === 'claude-code' && spec.session.claude.billing === 'subscription' ? 'subscription' : 'list-price',
       ),
-      toolbox: new JobToolbox({ memoryDir: spec.target.memoryDir, transcriptDir: spec.target.transcriptDir }, spec.overlay, spec.kind),
+      toolbox: new JobToolbox(
+        {
+          memoryDir: spec.target.memoryDir,
+          transcriptDir: spec.target.transcriptDir,
+          linkedTranscriptDirs: spec.target.linkedTranscriptDirs,
+        },
+        spec.overlay,
+        spec.kind,
+      ),
       done: new Promise<JobRecord>((resolve) => (settle = resolve)),
     };
     this.running.set(job.base.id, job);
@@ -557,7 +595,14 @@ export class JobService {
   }
 
   private emitFinish(record: JobRecord): void {
-    const summary = summarizeJob(record);
-    for (const listener of this.finishListeners) listener(summary);
+    void this.shown(summarizeJob(record)).then((summary) => {
+      for (const listener of this.finishListeners) listener(summary);
+    });
+  }
+
+  /** A summary as the UI shows it: its model summary with secrets masked. */
+  private async shown(summary: JobSummary): Promise<JobSummary> {
+    const [masked] = await maskSummaries(this.masker, [summary]);
+    return masked;
   }
 }

@@ -5,7 +5,15 @@ import type { JobPhase, ProposalKind, RefusedChange } from '../../../shared/jobs
 import { INDEX_FILE_NAME } from '../memory/memoryFolderScan';
 import { EvidenceLedger, type Citation } from './evidenceLedger';
 import type { StagingOverlay } from './StagingOverlay';
-import { absoluteToolPath, resolveToolPath, symlinkOnPath, TRANSCRIPTS_ALIAS, type ToolPath, type ToolRoots } from './toolPaths';
+import {
+  absoluteToolPath,
+  resolveToolPath,
+  symlinkOnPath,
+  transcriptRootOf,
+  TRANSCRIPTS_ALIAS,
+  type ToolPath,
+  type ToolRoots,
+} from './toolPaths';
 import {
   grepAlternatives,
   grepRealFiles,
@@ -178,8 +186,8 @@ export class JobToolbox {
 
   private async refuseSymlinks(path: { area: 'memory' | 'transcripts'; rel: string }): Promise<string | null> {
     if (path.area === 'memory') return null;
-    const root = this.roots.transcriptDir;
-    return root && (await symlinkOnPath(root, path.rel)) ? 'symlinks are never followed' : null;
+    const where = transcriptRootOf(path.rel, this.roots);
+    return where.root && (await symlinkOnPath(where.root, where.rel)) ? 'symlinks are never followed' : null;
   }
 
   private async listDir(raw: string): Promise<ToolOutcome> {
@@ -196,7 +204,12 @@ export class JobToolbox {
       return { content: `${shown}${entries.length > MAX_LISTED ? `\n… ${entries.length - MAX_LISTED} more` : ''}${note}`, isError: false };
     }
     const entries = await listRealFolder(absoluteToolPath(path, this.roots), MAX_LISTED);
-    return { content: formatEntries(entries), isError: false };
+    // Projects that share this memory (sessions started in a sub-folder of the repository) show as folders.
+    const linked = path.rel === '' ? Object.keys(this.roots.linkedTranscriptDirs ?? {}) : [];
+    return {
+      content: formatEntries([...entries, ...linked.map((name) => ({ name, type: 'folder' as const, bytes: null }))]),
+      isError: false,
+    };
   }
 
   private async readFile(raw: string, offset: number): Promise<ToolOutcome> {
@@ -251,19 +264,23 @@ export class JobToolbox {
       const stats = await fs.lstat(target);
       let files: { path: string; shownAs: string; mtimeMs: number }[];
       if (stats.isDirectory()) {
-        const entries = await fs.readdir(target, { withFileTypes: true });
-        files = await Promise.all(
-          entries
-            .filter((e) => e.isFile() && e.name.endsWith('.jsonl'))
-            .map(async (e) => {
-              const file = join(target, e.name);
-              return {
-                path: file,
-                shownAs: `${TRANSCRIPTS_ALIAS}/${path.rel === '' ? '' : `${path.rel}/`}${e.name}`,
-                mtimeMs: (await fs.lstat(file)).mtimeMs,
-              };
-            }),
-        );
+        // The folder itself, and at the top the folders of the projects that share this memory.
+        const folders = [{ dir: target, shownAs: path.rel }];
+        if (path.rel === '')
+          for (const [name, dir] of Object.entries(this.roots.linkedTranscriptDirs ?? {})) folders.push({ dir, shownAs: name });
+        files = [];
+        for (const folder of folders) {
+          const entries = await fs.readdir(folder.dir, { withFileTypes: true }).catch(() => []);
+          for (const e of entries) {
+            if (!e.isFile() || !e.name.endsWith('.jsonl')) continue;
+            const file = join(folder.dir, e.name);
+            files.push({
+              path: file,
+              shownAs: `${TRANSCRIPTS_ALIAS}/${folder.shownAs === '' ? '' : `${folder.shownAs}/`}${e.name}`,
+              mtimeMs: (await fs.lstat(file)).mtimeMs,
+            });
+          }
+        }
         // Oldest first, so the most recent sessions' matches end the list (like `| tail`).
         files.sort((a, b) => a.mtimeMs - b.mtimeMs);
         files = files.slice(-MAX_GREP_FILES);

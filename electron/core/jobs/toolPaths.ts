@@ -15,6 +15,18 @@ export type ToolPath =
 export interface ToolRoots {
   readonly memoryDir: string;
   readonly transcriptDir: string | null;
+  /**
+   * Transcript folders of other projects that use the same memory folder (sessions started in a sub-folder of a
+   * repository use its root's memory), by project folder name: read as `@transcripts/<name>/`.
+   */
+  readonly linkedTranscriptDirs?: Readonly<Record<string, string>>;
+}
+
+/** The real folder a transcripts-area path lies in, and the path inside it. */
+export function transcriptRootOf(rel: string, roots: ToolRoots): { readonly root: string | null; readonly rel: string } {
+  const [first, ...rest] = rel.split('/');
+  const linked = roots.linkedTranscriptDirs?.[first];
+  return linked !== undefined && first !== '' ? { root: linked, rel: rest.join('/') } : { root: roots.transcriptDir, rel };
 }
 
 function inside(root: string, absolute: string): string | null {
@@ -42,7 +54,12 @@ export function resolveToolPath(raw: unknown, roots: ToolRoots): ToolPath {
     rest = input.slice(TRANSCRIPTS_ALIAS.length + 1);
   } else if (isAbsolute(input)) {
     const inMemory = inside(roots.memoryDir, input);
-    const inTranscripts = roots.transcriptDir && inMemory === null ? inside(roots.transcriptDir, input) : null;
+    let inTranscripts = roots.transcriptDir && inMemory === null ? inside(roots.transcriptDir, input) : null;
+    for (const [name, dir] of Object.entries(roots.linkedTranscriptDirs ?? {})) {
+      if (inMemory !== null || inTranscripts !== null) break;
+      const within = inside(dir, input);
+      if (within !== null) inTranscripts = within === '' ? name : `${name}/${within}`;
+    }
     if (inMemory !== null) rest = inMemory;
     else if (inTranscripts !== null) {
       area = 'transcripts';
@@ -60,8 +77,9 @@ export function resolveToolPath(raw: unknown, roots: ToolRoots): ToolPath {
 
 /** The absolute path of a resolved tool path. */
 export function absoluteToolPath(path: { readonly area: 'memory' | 'transcripts'; readonly rel: string }, roots: ToolRoots): string {
-  const root = path.area === 'memory' ? roots.memoryDir : (roots.transcriptDir ?? roots.memoryDir);
-  return path.rel === '' ? root : join(root, ...path.rel.split('/'));
+  const where = path.area === 'memory' ? { root: roots.memoryDir, rel: path.rel } : transcriptRootOf(path.rel, roots);
+  const root = where.root ?? roots.memoryDir;
+  return where.rel === '' ? root : join(root, ...where.rel.split('/'));
 }
 
 /** The first symlink on the way from `root` down to `rel` (the root itself is trusted), or null. */

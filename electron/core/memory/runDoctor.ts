@@ -55,7 +55,8 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   const snapshot = await options.home.getHome();
   const selected = options.project
     ? snapshot.projects.filter((p) => p.slug === options.project)
-    : snapshot.projects.filter((p) => p.memoryDirExists);
+    : // A memory folder shared by a repository's sub-folders is checked once, under the project that owns it.
+      snapshot.projects.filter((p) => p.memoryDirExists && p.memoryOwner === null);
   if (options.project && selected.length === 0) throw new CodedError('NOT_FOUND', `No project with the slug ${options.project}`);
   const common = { now: options.now ?? Date.now(), staleAfterDays: options.staleAfterDays };
   const projects = [];

@@ -1,4 +1,6 @@
 import { inSearchScope, type SearchHit, type SearchScope } from '../../../shared/model/search';
+import { previewSecretSpans } from '../../../shared/memory/secretMask';
+import { SecretMasker } from '../memory/secretMasker';
 import { listSearchTargets, type MemoryFolderTarget, type SearchTarget } from './searchCorpus';
 import { searchPatternsFor } from './searchPattern';
 import type { SearchPart, UnitResult } from './searchWorker';
@@ -27,6 +29,8 @@ export interface SearchOptions {
   readonly limit?: number;
   /** Only the files in this scope are read; default: every file. */
   readonly scope?: SearchScope;
+  /** Also find lines that record what Claude Code sent to the API (2.1.3xx); left out by default. */
+  readonly includeRequestRecords?: boolean;
 }
 
 export interface SearchSummary {
@@ -48,6 +52,11 @@ interface PlannedPart {
   readonly lastOfFile: boolean;
 }
 
+/** Transcripts are matched inside their JSON strings; every other file is plain text. */
+function partKind(target: SearchTarget): SearchPart['kind'] {
+  return target.kind === 'transcript' ? 'transcript' : 'memory';
+}
+
 /** Cuts the targets into worker messages: ranges of big files, batches of small ones; order is kept. */
 function planUnits(targets: readonly SearchTarget[], unitBytes: number): PlannedPart[][] {
   const units: PlannedPart[][] = [];
@@ -63,11 +72,11 @@ function planUnits(targets: readonly SearchTarget[], unitBytes: number): Planned
       flush();
       for (let start = 0; start < target.size; start += unitBytes) {
         const end = Math.min(target.size, start + unitBytes);
-        units.push([{ target, part: { path: target.path, kind: target.kind, start, end }, lastOfFile: end >= target.size }]);
+        units.push([{ target, part: { path: target.path, kind: partKind(target), start, end }, lastOfFile: end >= target.size }]);
       }
       continue;
     }
-    batch.push({ target, part: { path: target.path, kind: target.kind, start: 0, end: target.size }, lastOfFile: true });
+    batch.push({ target, part: { path: target.path, kind: partKind(target), start: 0, end: target.size }, lastOfFile: true });
     batchBytes += target.size;
     if (batchBytes >= BATCH_BYTES || batch.length >= BATCH_FILES) flush();
   }
@@ -82,6 +91,7 @@ function planUnits(targets: readonly SearchTarget[], unitBytes: number): Planned
  */
 export class HomeSearch {
   private readonly pool: SearchWorkerPool;
+  private readonly masker = new SecretMasker();
   private generation = 0;
   private running: Promise<unknown> = Promise.resolve();
   private roots: readonly string[];
@@ -165,6 +175,8 @@ export class HomeSearch {
               matchStart: hit.matchStart,
               matchLength: hit.matchLength,
               fileTime: new Date(target.mtimeMs).toISOString(),
+              agentType: target.agentType,
+              requestRecord: hit.requestRecord,
             });
             hitCount++;
             if (hitCount >= limit) {
@@ -192,9 +204,10 @@ export class HomeSearch {
             foldCase: patterns.foldCase,
             query,
             maxHits: Math.max(1, limit - hitCount),
+            includeRequestRecords: options.includeRequestRecords ?? false,
           });
           if (result.cancelled) return;
-          results.set(index, result);
+          results.set(index, await this.maskPreviews(result));
           report();
         } catch (error) {
           failure = error instanceof Error ? error : new Error(String(error));
@@ -214,5 +227,21 @@ export class HomeSearch {
     }
     if (failure) throw failure;
     return { hitCount, filesScanned, bytesScanned, truncated, cancelled: (options.signal?.aborted ?? false) && !truncated };
+  }
+
+  /**
+   * Masks secrets in a unit's previews (never in the scanned text, which the threads read as bytes): one scan of the
+   * few previews a unit found, and nothing at all for the many units that found none. Masking keeps lengths, so
+   * the match offsets still fit.
+   */
+  private async maskPreviews(result: UnitResult): Promise<UnitResult> {
+    const previews = result.parts.flatMap((part) => part.hits.map((hit) => hit.preview));
+    if (previews.length === 0) return result;
+    const { texts } = await this.masker.maskAll(previews, previewSecretSpans);
+    let next = 0;
+    return {
+      ...result,
+      parts: result.parts.map((part) => ({ ...part, hits: part.hits.map((hit) => ({ ...hit, preview: texts[next++] })) })),
+    };
   }
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ANY_SCOPE, type SearchDoneEvent, type SearchHit, type SearchHitsEvent, type SearchScope } from '../../../shared/model/search';
 import { HomeSearch, DEFAULT_SEARCH_LIMIT } from './HomeSearch';
 import type { HomeService } from '../home/HomeService';
-import type { MemoryFolderTarget } from './searchCorpus';
+import { searchableMemoryFolders } from './searchMemoryFolders';
 
 /** Hits are sent to the UI in small batches: often enough to stream, rarely enough not to flood the socket. */
 const HIT_BATCH_MS = 50;
@@ -12,14 +12,6 @@ export interface SearchServiceOptions {
   readonly home: HomeService;
   /** The config roots the engine starts with (the home may switch to the demo later). */
   readonly roots: readonly string[];
-}
-
-/** Every existing memory folder of the home's projects (settings may have moved some outside the config root). */
-async function memoryFoldersOf(home: HomeService): Promise<MemoryFolderTarget[]> {
-  const snapshot = await home.getHome();
-  return snapshot.projects
-    .filter((project) => project.memoryDirExists)
-    .map((project) => ({ configRoot: project.configRoot, slug: project.slug, memoryDir: project.memoryDir }));
 }
 
 /**
@@ -35,7 +27,7 @@ export class SearchService {
   private readonly unsubscribe: () => void;
 
   constructor(options: SearchServiceOptions) {
-    this.search = new HomeSearch({ roots: options.roots, memoryFolders: () => memoryFoldersOf(options.home) });
+    this.search = new HomeSearch({ roots: options.roots, memoryFolders: () => searchableMemoryFolders(options.home) });
     this.unsubscribe = options.home.onDidChangeHome((snapshot) =>
       this.search.setRoots(snapshot.roots.filter((root) => root.exists).map((root) => root.path)),
     );
@@ -52,7 +44,7 @@ export class SearchService {
   }
 
   /** Starts a search (of the files in `scope`) and returns its id at once; results follow as events. */
-  start(query: string, limit = DEFAULT_SEARCH_LIMIT, scope: SearchScope = ANY_SCOPE): { searchId: string } {
+  start(query: string, limit = DEFAULT_SEARCH_LIMIT, scope: SearchScope = ANY_SCOPE, includeRequestRecords = false): { searchId: string } {
     this.current?.controller.abort();
     const searchId = randomUUID();
     const controller = new AbortController();
@@ -77,6 +69,7 @@ export class SearchService {
       .search(query, {
         limit,
         scope,
+        includeRequestRecords,
         signal: controller.signal,
         onHit: (hit) => {
           delivered++;

@@ -1,11 +1,13 @@
 import { join } from 'node:path';
 import type { SearchHitKind } from '../../../shared/model/search';
 import { listDir } from '../fs/readSafely';
-import type { ListedFile, ListingJob } from './searchListing';
+import type { ListedFile, ListedRole, ListingJob } from './searchListing';
 
 /** One file a search reads. */
 export interface SearchTarget {
   readonly kind: SearchHitKind;
+  /** For agent memory: the agent's type. */
+  readonly agentType: string | null;
   readonly path: string;
   readonly configRoot: string;
   readonly slug: string;
@@ -15,11 +17,16 @@ export interface SearchTarget {
   readonly mtimeMs: number;
 }
 
-/** A project's memory folder (settings may have moved it outside the config root). */
+/**
+ * A memory folder to search: a project's auto memory (settings may have moved it outside the config root), or an
+ * agent's memory in any scope (then `agentType` is set; `slug` is the project's for project and local scope, '' for
+ * user scope).
+ */
 export interface MemoryFolderTarget {
   readonly configRoot: string;
   readonly slug: string;
   readonly memoryDir: string;
+  readonly agentType?: string;
 }
 
 /** Lists folders (on the search threads, see searchListing.ts), answering in the order of `jobs`. */
@@ -28,7 +35,15 @@ export type FolderLister = (jobs: readonly ListingJob[]) => Promise<readonly (re
 interface OwnedJob extends ListingJob {
   readonly configRoot: string;
   readonly slug: string;
+  readonly agentType: string | null;
 }
+
+const KIND_OF_ROLE: Readonly<Record<ListedRole, SearchHitKind>> = {
+  transcript: 'transcript',
+  'tool-output': 'tool-output',
+  'session-memory': 'session-memory',
+  memory: 'memory',
+};
 
 /**
  * Every transcript (sessions and sub-agents) and memory file of the config roots, newest first. Reads only.
@@ -46,7 +61,8 @@ export async function listSearchTargets(
     for (const entry of (await listDir(projectsDir)).entries) {
       const dir = join(projectsDir, entry.name);
       // A symlinked entry that is no folder lists as empty, so it needs no stat here.
-      if (entry.isDirectory() || entry.isSymbolicLink()) projectJobs.push({ kind: 'project', dir, configRoot, slug: entry.name });
+      if (entry.isDirectory() || entry.isSymbolicLink())
+        projectJobs.push({ kind: 'project', dir, configRoot, slug: entry.name, agentType: null });
       defaultMemoryFolders.push({ configRoot, slug: entry.name, memoryDir: join(dir, 'memory') });
     }
   }
@@ -55,16 +71,23 @@ export async function listSearchTargets(
   for (const folder of memoryFolders ?? defaultMemoryFolders) {
     if (seenDirs.has(folder.memoryDir)) continue;
     seenDirs.add(folder.memoryDir);
-    memoryJobs.push({ kind: 'memory', dir: folder.memoryDir, configRoot: folder.configRoot, slug: folder.slug });
+    memoryJobs.push({
+      kind: 'memory',
+      dir: folder.memoryDir,
+      configRoot: folder.configRoot,
+      slug: folder.slug,
+      agentType: folder.agentType ?? null,
+    });
   }
   const jobs = [...projectJobs, ...memoryJobs];
   const listed = await listFolders(jobs.map(({ kind, dir }) => ({ kind, dir })));
   const targets: SearchTarget[] = [];
   for (const [index, job] of jobs.entries()) {
-    const kind = job.kind === 'project' ? 'transcript' : 'memory';
+    const agentType = job.agentType;
     // Spelled out, not spread: spreading thousands of objects that came through postMessage took tens of ms.
-    for (const { path, size, mtimeMs, sessionId, agentId } of listed[index]) {
-      targets.push({ kind, path, configRoot: job.configRoot, slug: job.slug, sessionId, agentId, size, mtimeMs });
+    for (const { role, path, size, mtimeMs, sessionId, agentId } of listed[index]) {
+      const kind = agentType !== null ? 'agent-memory' : KIND_OF_ROLE[role];
+      targets.push({ kind, agentType, path, configRoot: job.configRoot, slug: job.slug, sessionId, agentId, size, mtimeMs });
     }
   }
   return targets.sort((a, b) => b.mtimeMs - a.mtimeMs || a.path.localeCompare(b.path));

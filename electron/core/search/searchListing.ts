@@ -6,8 +6,15 @@ export interface ListingJob {
   readonly dir: string;
 }
 
+/**
+ * What a listed file is: a transcript (a session or a sub-agent), a tool's full output that Claude Code spilled to
+ * `<session>/tool-results/`, a session's `session-memory/summary.md`, or a Markdown file of a memory folder.
+ */
+export type ListedRole = 'transcript' | 'tool-output' | 'session-memory' | 'memory';
+
 /** One file found by a listing. */
 export interface ListedFile {
+  readonly role: ListedRole;
   readonly path: string;
   readonly size: number;
   readonly mtimeMs: number;
@@ -25,11 +32,13 @@ export interface ListedFile {
  * otherwise idle scanner threads do the same work several times faster and keep the engine's thread free.
  *
  * Started from its source text like the scanner, so it must be self-contained: its own locals and Node
- * built-ins only. Its rules are those of catalog/catalogDiscovery.ts, restricted to what a search reads
- * (a unit test holds the two together): `<uuid>.jsonl` sessions (zero-byte ones skipped) with the
- * `agent-*.jsonl` files under `<uuid>/subagents/` (three folders deep at most), `agent-*.jsonl` beside the
- * sessions, and `*.md` files under a memory folder (six folders deep, symlinked entries not followed).
- * Symlinks to transcripts and project sub-folders are followed. Unreadable entries are skipped.
+ * built-ins only. Its transcript rules are those of catalog/catalogDiscovery.ts (a unit test holds the two
+ * together): `<uuid>.jsonl` sessions with the `agent-*.jsonl` files under `<uuid>/subagents/` (three folders deep
+ * at most), also of a `<uuid>/` folder whose session file is gone, and `agent-*.jsonl` beside the sessions. Beyond
+ * the catalog it lists what a search also reads: spilled tool outputs (`<uuid>/tool-results/*`, text files only),
+ * session memory (`<uuid>/session-memory/summary.md`), and `*.md` files under a memory folder (six folders deep,
+ * symlinked entries not followed). Symlinks to transcripts and project sub-folders are followed. Unreadable
+ * entries are skipped.
  */
 export function listFolderSync(job: ListingJob): ListedFile[] {
   const fs = process.getBuiltinModule('node:fs');
@@ -37,6 +46,8 @@ export function listFolderSync(job: ListingJob): ListedFile[] {
   const SESSION_FILE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl$/i;
   const SESSION_DIR = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
   const AGENT_FILE = /^agent-(.+)\.jsonl$/;
+  /** Spilled outputs are `.txt` (shell, fetch) or `.json` (MCP tools); images are not text to search. */
+  const TOOL_OUTPUT_FILE = /\.(?:txt|json)$/i;
   const MAX_AGENT_DEPTH = 3;
   const MAX_MEMORY_DEPTH = 6;
   const out: ListedFile[] = [];
@@ -59,16 +70,16 @@ export function listFolderSync(job: ListingJob): ListedFile[] {
     }
   }
 
-  /** Adds the file when it is a readable regular file (after symlinks) of at least `minSize` bytes. */
-  function add(path: string, sessionId: string | null, agentId: string | null, minSize: number): boolean {
+  /** Adds the file when it is a readable regular file (after symlinks). */
+  function add(role: ListedRole, path: string, sessionId: string | null, agentId: string | null): boolean {
     let stats;
     try {
       stats = fs.statSync(path);
     } catch {
       return false;
     }
-    if (!stats.isFile() || stats.size < minSize) return false;
-    out.push({ path, size: stats.size, mtimeMs: stats.mtimeMs, sessionId, agentId });
+    if (!stats.isFile()) return false;
+    out.push({ role, path, size: stats.size, mtimeMs: stats.mtimeMs, sessionId, agentId });
     return true;
   }
 
@@ -79,25 +90,40 @@ export function listFolderSync(job: ListingJob): ListedFile[] {
         continue;
       }
       const agent = AGENT_FILE.exec(entry.name);
-      if (agent) add(join(dir, entry.name), sessionId, agent[1], 0);
+      if (agent) add('transcript', join(dir, entry.name), sessionId, agent[1]);
     }
+  }
+
+  /** What a session folder holds besides its sub-agents: spilled tool outputs and session memory. */
+  function listSessionFolder(dir: string, sessionId: string): void {
+    const toolResults = join(dir, 'tool-results');
+    for (const entry of entriesOf(toolResults)) {
+      if (TOOL_OUTPUT_FILE.test(entry.name)) add('tool-output', join(toolResults, entry.name), sessionId, null);
+    }
+    add('session-memory', join(dir, 'session-memory', 'summary.md'), sessionId, null);
   }
 
   function listProject(dir: string): void {
     const entries = entriesOf(dir);
     const sessionDirs = new Set<string>();
     for (const entry of entries) if (SESSION_DIR.test(entry.name) && isFolder(dir, entry)) sessionDirs.add(entry.name);
+    const sessionFiles = new Set<string>();
     for (const entry of entries) {
       if (SESSION_FILE.test(entry.name)) {
         const sessionId = entry.name.slice(0, -'.jsonl'.length);
-        // Zero-byte files are not sessions (Claude Code's own rule), and neither are their sub-agents then.
-        if (add(join(dir, entry.name), sessionId, null, 1) && sessionDirs.has(sessionId)) {
-          listAgents(join(dir, sessionId, 'subagents'), sessionId, 0);
-        }
+        if (add('transcript', join(dir, entry.name), sessionId, null)) sessionFiles.add(sessionId);
         continue;
       }
       const agent = AGENT_FILE.exec(entry.name);
-      if (agent) add(join(dir, entry.name), null, agent[1], 0);
+      if (agent) add('transcript', join(dir, entry.name), null, agent[1]);
+    }
+    // A session folder is read with its session, or on its own when the session file is gone (its sub-agents stay).
+    for (const sessionId of sessionDirs) {
+      const folder = join(dir, sessionId);
+      const before = out.length;
+      listAgents(join(folder, 'subagents'), sessionId, 0);
+      if (!sessionFiles.has(sessionId) && out.length === before) continue;
+      listSessionFolder(folder, sessionId);
     }
   }
 
@@ -105,7 +131,7 @@ export function listFolderSync(job: ListingJob): ListedFile[] {
     for (const entry of entriesOf(dir)) {
       const path = join(dir, entry.name);
       if (entry.isDirectory() && depth < MAX_MEMORY_DEPTH) listMarkdown(path, depth + 1);
-      else if (entry.isFile() && entry.name.toLowerCase().endsWith('.md')) add(path, null, null, 0);
+      else if (entry.isFile() && entry.name.toLowerCase().endsWith('.md')) add('memory', path, null, null);
     }
   }
 

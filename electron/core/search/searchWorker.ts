@@ -14,6 +14,7 @@ import type { ListedFile, ListingJob } from './searchListing';
 /** One byte range of one file. */
 export interface SearchPart {
   readonly path: string;
+  /** A JSONL transcript (matched inside its JSON strings), or a plain text file (memory, session memory, tool output). */
   readonly kind: 'transcript' | 'memory';
   /** Matches must start in [start, end); lines are counted from `start`. */
   readonly start: number;
@@ -31,6 +32,8 @@ export interface SearchUnit {
   /** The query as typed, to place the match in the cleaned-up preview. */
   readonly query: string;
   readonly maxHits: number;
+  /** Also report hits on the lines that record what Claude Code sent to the API (left out by default). */
+  readonly includeRequestRecords: boolean;
 }
 
 export interface UnitHit {
@@ -39,6 +42,8 @@ export interface UnitHit {
   readonly preview: string;
   readonly matchStart: number;
   readonly matchLength: number;
+  /** The hit's line is a request record (see `includeRequestRecords`). */
+  readonly requestRecord: boolean;
 }
 
 export interface PartResult {
@@ -81,6 +86,16 @@ export function searchWorkerMain(listFolder: (job: ListingJob) => ListedFile[]):
   const PREVIEW_BEFORE = 120;
   const PREVIEW_AFTER = 200;
   const BASE64_RUN = 100;
+  /** How much of a line's start tells whether it is a request record. */
+  const LINE_HEAD_BYTES = 512;
+  const BACKWARD_STEP = 64 * 1024;
+  /**
+   * Claude Code 2.1.3xx's records of what it sent to the API: their type leads the line, and a prompt snapshot's
+   * attachment type comes within its first hundred bytes (the list of transcriptEntry.ts REQUEST_RECORD_TYPES,
+   * copied because this function must be self-contained).
+   */
+  const REQUEST_RECORD_START = /^\{"type":"(?:api-request|api-request-blob|api-request-shape|cost-state|atis-latch)"/;
+  const PROMPT_SNAPSHOT = /"attachment":\{"type":"prompt_snapshot"/;
   let buffer = Buffer.allocUnsafe(CHUNK + 4096);
 
   function countNewlines(bytes: Buffer, from: number, to: number): number {
@@ -176,7 +191,29 @@ export function searchWorkerMain(listFolder: (job: ListingJob) => ListedFile[]):
       preview,
       matchStart: matchStart < 0 ? 0 : matchStart,
       matchLength: matchStart < 0 ? 0 : query.length,
+      requestRecord: false,
     };
+  }
+
+  /** Where the line holding `offset` starts: the byte after the newline before it (read backwards), or 0. */
+  function lineStartBefore(fd: number, offset: number): number {
+    const step = Buffer.alloc(BACKWARD_STEP);
+    let end = offset;
+    while (end > 0) {
+      const start = Math.max(0, end - BACKWARD_STEP);
+      const read = fs.readSync(fd, step, 0, end - start, start);
+      const newline = step.subarray(0, read).lastIndexOf(NEWLINE);
+      if (newline >= 0) return start + newline + 1;
+      end = start;
+    }
+    return 0;
+  }
+
+  function isRequestRecord(fd: number, lineStart: number): boolean {
+    const head = Buffer.alloc(LINE_HEAD_BYTES);
+    const read = fs.readSync(fd, head, 0, LINE_HEAD_BYTES, lineStart);
+    const text = head.toString('latin1', 0, read);
+    return REQUEST_RECORD_START.test(text) || PROMPT_SNAPSHOT.test(text);
   }
 
   /** Scans one part; returns null when the search was cancelled meanwhile. */
@@ -196,6 +233,8 @@ export function searchWorkerMain(listFolder: (job: ListingJob) => ListedFile[]):
       const size = fs.fstatSync(fd).size;
       const end = Math.min(part.end, size);
       let position = part.start;
+      // Where the line at the start of the current chunk began (lines may start before this part's range).
+      let carriedLineStart = part.kind === 'transcript' && part.start > 0 ? lineStartBefore(fd, part.start) : part.start;
       while (position < end) {
         if (Atomics.load(cancelled, 0) >= unit.generation) return null;
         const wanted = Math.min(CHUNK, end - position);
@@ -216,9 +255,13 @@ export function searchWorkerMain(listFolder: (job: ListingJob) => ListedFile[]):
           newlines += countNewlines(buffer, counted, at);
           counted = at;
           if (newlines !== lastHitLine) {
-            const hit = previewAt(fd, size, position + at, raw.length, part.kind, unit.query);
+            const before = at > 0 ? buffer.lastIndexOf(NEWLINE, at - 1) : -1;
+            const lineStart = before >= 0 ? position + before + 1 : carriedLineStart;
+            const requestRecord = part.kind === 'transcript' && isRequestRecord(fd, lineStart);
+            const hit =
+              requestRecord && !unit.includeRequestRecords ? null : previewAt(fd, size, position + at, raw.length, part.kind, unit.query);
             if (hit) {
-              hits.push({ ...hit, newlinesBefore: newlines });
+              hits.push({ ...hit, newlinesBefore: newlines, requestRecord });
               lastHitLine = newlines;
             }
           }
@@ -230,6 +273,8 @@ export function searchWorkerMain(listFolder: (job: ListingJob) => ListedFile[]):
           from = lineEnd + 1;
         }
         newlines += countNewlines(buffer, counted, chunkEnd);
+        const lastNewline = chunkEnd > 0 ? buffer.lastIndexOf(NEWLINE, chunkEnd - 1) : -1;
+        if (lastNewline >= 0) carriedLineStart = position + lastNewline + 1;
         bytes += chunkEnd;
         position += chunkEnd;
       }

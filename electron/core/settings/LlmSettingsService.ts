@@ -1,6 +1,7 @@
 import { isAbsolute, join, win32 } from 'node:path';
 import type {
   ApiKeySource,
+  BaseUrlSource,
   ClaudeCodeStatus,
   ConnectionTestResult,
   LlmBackend,
@@ -21,13 +22,14 @@ import {
 import { probeClaudeCode } from '../llm/claudeCodeProbe';
 import { createRunFolder } from '../llm/claudeCodeProcess';
 import { LlmError, type LlmClient } from '../llm/llmTypes';
+import { checkBaseUrl } from './baseUrlPolicy';
 import { readLlmSettings, writeLlmSettings, type StoredLlmSettings } from './llmSettingsFile';
 import type { SecretStore } from './secretStore';
 
 export interface LlmEnvironment {
   /** `ANTHROPIC_API_KEY` in the CLI and the web shell; the desktop app passes null and uses its keychain. */
   readonly apiKey: string | null;
-  /** `ANTHROPIC_BASE_URL`: used when the settings name no base URL. */
+  /** `ANTHROPIC_BASE_URL`: where requests go whenever it is set, whatever the settings say. */
   readonly baseUrl: string | null;
   /** Retries on 429/5xx inside one model call; `CCMEM_LLM_MAX_RETRIES` lets tests see every error. */
   readonly maxRetries: number;
@@ -35,10 +37,18 @@ export interface LlmEnvironment {
   readonly claudePath?: string | null;
   /** The environment Claude Code runs in and whose PATH is searched; default: this process's. */
   readonly claudeEnv?: NodeJS.ProcessEnv;
+  /**
+   * Whether a base URL saved in the settings is used (the desktop app, which asks before it saves one). The CLI and
+   * the web shell ignore it: there the key comes from the environment, and so does where it may go.
+   */
+  readonly useSavedBaseUrl?: boolean;
 }
 
 /** Reads the LLM environment variables a shell passes through. */
-export function llmEnvironmentFrom(env: NodeJS.ProcessEnv, options: { readonly useApiKey: boolean }): LlmEnvironment {
+export function llmEnvironmentFrom(
+  env: NodeJS.ProcessEnv,
+  options: { readonly useApiKey: boolean; readonly useSavedBaseUrl?: boolean },
+): LlmEnvironment {
   const retries = Number(env.CCMEM_LLM_MAX_RETRIES);
   return {
     apiKey: options.useApiKey ? env.ANTHROPIC_API_KEY?.trim() || null : null,
@@ -46,6 +56,7 @@ export function llmEnvironmentFrom(env: NodeJS.ProcessEnv, options: { readonly u
     maxRetries: Number.isInteger(retries) && retries >= 0 && retries <= 10 ? retries : 2,
     claudePath: env.CCMEM_CLAUDE_PATH?.trim() || null,
     claudeEnv: env,
+    useSavedBaseUrl: options.useSavedBaseUrl ?? false,
   };
 }
 
@@ -60,18 +71,11 @@ const CONNECTION_TEST_TIMEOUT_MS = 30_000;
 /** A Claude Code test turn starts a whole CLI (and its MCP client): give it longer than one API call. */
 const CLAUDE_CODE_TEST_TIMEOUT_MS = 90_000;
 
-/** A base URL must be an http(s) URL without credentials in it. */
+/** A base URL the key may be sent to (see baseUrlPolicy.ts), or INVALID_INPUT saying why not. */
 function validateBaseUrl(raw: string): string {
-  let url: URL;
-  try {
-    url = new URL(raw.trim());
-  } catch {
-    throw new CodedError('INVALID_INPUT', 'The base URL is not a URL');
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:')
-    throw new CodedError('INVALID_INPUT', 'The base URL must start with https:// or http://');
-  if (url.username || url.password) throw new CodedError('INVALID_INPUT', 'Put no credentials in the base URL; use the API key field');
-  return url.toString().replace(/\/+$/, '');
+  const checked = checkBaseUrl(raw);
+  if (!checked.ok) throw new CodedError('INVALID_INPUT', checked.reason);
+  return checked.url;
 }
 
 function isAbsolutePath(path: string): boolean {
@@ -95,7 +99,8 @@ function validateClaudePath(raw: string): string {
 
 /**
  * The model, base URL, spending cap, API key and backend. The key is read only to build a client: it is never
- * returned to a caller, logged, or stored outside the SecretStore.
+ * returned to a caller, logged, or stored outside the SecretStore. It goes to `ANTHROPIC_BASE_URL` when that is set,
+ * else (desktop only) to the base URL saved in the settings, else to the Anthropic API.
  * Claude Code keeps its own login: the engine only runs `claude`, and never reads its credentials.
  */
 export class LlmSettingsService {
@@ -113,6 +118,8 @@ export class LlmSettingsService {
       model: stored.model,
       baseUrl: stored.baseUrl,
       effectiveBaseUrl: this.effectiveBaseUrl(stored),
+      baseUrlSource: this.baseUrlSource(stored),
+      baseUrlEditable: this.environment.useSavedBaseUrl === true,
       maxCostUsdPerJob: stored.maxCostUsdPerJob,
       keySource,
       keyPersistence: this.secrets.persistence,
@@ -129,6 +136,9 @@ export class LlmSettingsService {
   }
 
   async update(patch: LlmSettingsPatch): Promise<LlmSettingsView> {
+    if (patch.baseUrl !== undefined && this.environment.useSavedBaseUrl !== true) {
+      throw new CodedError('FORBIDDEN', 'Only the desktop app saves a base URL; here, set ANTHROPIC_BASE_URL where ccmem runs');
+    }
     const stored = await readLlmSettings(this.dataDir);
     const next: StoredLlmSettings = {
       model: patch.model?.trim() || stored.model,
@@ -294,7 +304,13 @@ export class LlmSettingsService {
   }
 
   private effectiveBaseUrl(stored: StoredLlmSettings): string {
-    return stored.baseUrl ?? this.environment.baseUrl ?? DEFAULT_BASE_URL;
+    const source = this.baseUrlSource(stored);
+    return source === 'environment' ? this.environment.baseUrl! : source === 'settings' ? stored.baseUrl! : DEFAULT_BASE_URL;
+  }
+
+  private baseUrlSource(stored: StoredLlmSettings): BaseUrlSource {
+    if (this.environment.baseUrl) return 'environment';
+    return stored.baseUrl !== null && this.environment.useSavedBaseUrl === true ? 'settings' : 'default';
   }
 
   private async keySource(): Promise<ApiKeySource> {

@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_MAX_COST_USD_PER_JOB, DEFAULT_MODEL, LLM_BACKEND_CHOICES, type LlmBackendChoice } from '../../../shared/jobs/llmSettings';
 import { replaceFileAtomically } from '../fs/replaceFileAtomically';
+import { checkBaseUrl } from './baseUrlPolicy';
 
 /** The non-secret LLM settings, kept under `llm` in `<dataDir>/settings.json`. */
 export interface StoredLlmSettings {
@@ -47,7 +48,8 @@ export async function readLlmSettings(dataDir: string): Promise<StoredLlmSetting
   if (!isRecord(llm)) return DEFAULT_LLM_SETTINGS;
   return {
     model: typeof llm.model === 'string' && llm.model.trim() !== '' ? llm.model : DEFAULT_LLM_SETTINGS.model,
-    baseUrl: typeof llm.baseUrl === 'string' && llm.baseUrl !== '' ? llm.baseUrl : null,
+    // The file is only ours to write, but anything may have written it: a base URL the app would refuse is ignored.
+    baseUrl: typeof llm.baseUrl === 'string' && llm.baseUrl !== '' && checkBaseUrl(llm.baseUrl).ok ? llm.baseUrl : null,
     maxCostUsdPerJob:
       typeof llm.maxCostUsdPerJob === 'number' && Number.isFinite(llm.maxCostUsdPerJob) && llm.maxCostUsdPerJob > 0
         ? llm.maxCostUsdPerJob

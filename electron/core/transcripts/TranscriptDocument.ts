@@ -2,7 +2,14 @@ import { CodedError } from '../../../shared/result';
 import { ConversationTree, type Branch } from '../../../shared/transcript/conversationTree';
 import { entryText, snippetAround } from '../../../shared/transcript/entryText';
 import type { IndexedLine } from '../../../shared/transcript/indexedLine';
-import type { ContentBlock, SubagentLink, TranscriptEntry } from '../../../shared/transcript/transcriptEntry';
+import {
+  isToolHook,
+  type ContentBlock,
+  type HookRun,
+  type SubagentLink,
+  type ToolCall,
+  type TranscriptEntry,
+} from '../../../shared/transcript/transcriptEntry';
 import {
   LIVE_VIEW,
   type TranscriptFindHit,
@@ -15,6 +22,12 @@ import { dedupeTurns, type TurnUsage } from '../../../shared/transcript/turnUsag
 import { normaliseLine, withResult, type NormaliseOptions } from './entryNormaliser';
 import { readLineTexts } from './lineTextReader';
 import { TranscriptIndex, type IndexUpdate } from './TranscriptIndex';
+
+/** A call with the sub-agent it started: from the session's links, else from the agent its result names. */
+function withLink(call: ToolCall, links: ReadonlyMap<string, SubagentLink>): ToolCall {
+  const link = links.get(call.id) ?? (call.result?.agentId ? { agentId: call.result.agentId, agentType: null, description: null } : null);
+  return link ? { ...call, subagent: link } : call;
+}
 
 /** Which conversation of a file a view shows. */
 export type ConversationScope =
@@ -45,7 +58,7 @@ const SYNTHETIC_MODEL = '<synthetic>';
 /** Find reads at most this many lines per file read. */
 const FIND_BATCH_LINES = 2000;
 
-const EMPTY_ROWS: TranscriptRows = { lines: [], rowOfLine: new Map(), resultLineOf: new Map(), compactionRows: [] };
+const EMPTY_ROWS: TranscriptRows = { lines: [], rowOfLine: new Map(), resultLineOf: new Map(), hookLinesOf: new Map(), compactionRows: [] };
 
 function scopeKey(scope: ConversationScope): string {
   return scope.kind === 'inline-agent' ? `inline:${scope.rootUuid}` : scope.kind;
@@ -66,7 +79,12 @@ export class TranscriptDocument {
   private version = 0;
   private treeCache: { version: number; tree: ConversationTree } | null = null;
   private readonly viewCache = new Map<string, { version: number; view: ResolvedView }>();
-  private toolMaps: { version: number; resultLineOf: Map<string, number>; callLineOf: Map<string, number> } | null = null;
+  private toolMaps: {
+    version: number;
+    resultLineOf: Map<string, number>;
+    callLineOf: Map<string, number>;
+    hookLinesOf: Map<string, number[]>;
+  } | null = null;
   private updating: Promise<IndexUpdate> | null = null;
   /** A copy of the index lines as of the last `publish()`: what views are built from (the index keeps growing). */
   private published: readonly IndexedLine[] = [];
@@ -77,8 +95,11 @@ export class TranscriptDocument {
    * Opens and indexes a transcript. With `budgetMs` the index stops after about that long (the first screen of a
    * huge file needs only its beginning); `complete` then says so, and further `refresh()` calls go on from there.
    */
-  static async open(path: string, options: { maxLineBytes?: number; budgetMs?: number } = {}): Promise<TranscriptDocument> {
-    const document = new TranscriptDocument(new TranscriptIndex(path, options.maxLineBytes));
+  static async open(
+    path: string,
+    options: { maxLineBytes?: number; budgetMs?: number; missingIsEmpty?: boolean } = {},
+  ): Promise<TranscriptDocument> {
+    const document = new TranscriptDocument(new TranscriptIndex(path, options.maxLineBytes, options.missingIsEmpty));
     await document.refresh(options.budgetMs);
     return document;
   }
@@ -190,16 +211,27 @@ export class TranscriptDocument {
     return best;
   }
 
-  /** `tool_use_id` → the line of its result, and → the line of its call, over the whole file. */
-  toolLines(): { resultLineOf: ReadonlyMap<string, number>; callLineOf: ReadonlyMap<string, number> } {
+  /** `tool_use_id` → the line of its result, of its call, and of the hooks that ran for it, over the whole file. */
+  toolLines(): {
+    resultLineOf: ReadonlyMap<string, number>;
+    callLineOf: ReadonlyMap<string, number>;
+    hookLinesOf: ReadonlyMap<string, readonly number[]>;
+  } {
     if (this.toolMaps?.version !== this.version) {
       const resultLineOf = new Map<string, number>();
       const callLineOf = new Map<string, number>();
+      const hookLinesOf = new Map<string, number[]>();
       for (const line of this.published) {
         for (const id of line.toolResultIds) if (!resultLineOf.has(id)) resultLineOf.set(id, line.line);
         for (const use of line.toolUses) callLineOf.set(use.id, line.line);
+        if (isToolHook(line)) {
+          const id = line.attachmentToolUseId as string;
+          const list = hookLinesOf.get(id);
+          if (list) list.push(line.line);
+          else hookLinesOf.set(id, [line.line]);
+        }
       }
-      this.toolMaps = { version: this.version, resultLineOf, callLineOf };
+      this.toolMaps = { version: this.version, resultLineOf, callLineOf, hookLinesOf };
     }
     return this.toolMaps;
   }
@@ -213,11 +245,19 @@ export class TranscriptDocument {
     return out;
   }
 
-  /** Normalised entries for some lines, read by offset. */
+  /** Normalised entries for some lines, read by offset; a line whose parent is missing from the file says so. */
   async readEntries(numbers: Iterable<number>, options: NormaliseOptions = PAGE_OPTIONS): Promise<Map<number, TranscriptEntry>> {
     const lines = this.indexedLines(numbers);
     const texts = await readLineTexts(this.path, lines);
-    return new Map(lines.map((line) => [line.line, normaliseLine(line, texts.get(line.line) ?? null, options)]));
+    const tree = this.tree();
+    return new Map(
+      lines.map((line) => {
+        const entry = normaliseLine(line, texts.get(line.line) ?? null, options);
+        const node = line.uuid === null ? undefined : tree.indexOfUuid(line.uuid);
+        const missing = node !== undefined && tree.nodes[node].line === line.line ? tree.missingParent[node] : null;
+        return [line.line, missing === null ? entry : { ...entry, danglingParentUuid: missing }];
+      }),
+    );
   }
 
   /** The parsed JSON of some lines (for the few facts entries do not carry, such as an Agent call's prompt). */
@@ -263,12 +303,13 @@ export class TranscriptDocument {
     rowLines: readonly number[],
     links: ReadonlyMap<string, SubagentLink>,
   ): Promise<Map<number, TranscriptEntry>> {
-    const { resultLineOf } = this.toolLines();
+    const { resultLineOf, hookLinesOf } = this.toolLines();
     const wanted = new Set(rowLines);
     for (const number of rowLines) {
       for (const use of this.index.lineAt(number)?.toolUses ?? []) {
         const resultLine = resultLineOf.get(use.id);
         if (resultLine !== undefined) wanted.add(resultLine);
+        for (const hookLine of hookLinesOf.get(use.id) ?? []) wanted.add(hookLine);
       }
     }
     const entries = await this.readEntries(wanted);
@@ -289,25 +330,43 @@ export class TranscriptDocument {
           const found = resultEntry.body.blocks.find((b) => b.kind === 'tool-result' && b.result.toolUseId === call.id);
           if (found?.kind === 'tool-result') call = withResult(call, found.result);
         }
-        const link =
-          links.get(call.id) ?? (call.result?.agentId ? { agentId: call.result.agentId, agentType: null, description: null } : null);
-        if (link) call = { ...call, subagent: link };
-        return { kind: 'tool-call', call };
+        const hooks: HookRun[] = [];
+        for (const hookLine of hookLinesOf.get(call.id) ?? []) {
+          const hookEntry = entries.get(hookLine);
+          if (hookEntry?.body.kind === 'attachment' && hookEntry.body.hook) hooks.push(hookEntry.body.hook);
+        }
+        if (hooks.length > 0) call = { ...call, hooks };
+        return { kind: 'tool-call', call: withLink(call, links) };
       });
       out.set(number, { ...entry, body: { ...entry.body, blocks } });
     }
     return out;
   }
 
-  /** Every row of a view as a whole entry (no text cut, tool results as entries of their own), read in batches. */
-  async *allEntries(spec: TranscriptViewSpec = LIVE_VIEW, scope: ConversationScope = MAIN_SCOPE): AsyncGenerator<TranscriptEntry> {
+  /**
+   * Every row of a view as a whole entry (no text cut, tool results and hooks as entries of their own), read in
+   * batches; Agent/Task calls name the sub-agent they started (from `links`).
+   */
+  async *allEntries(
+    spec: TranscriptViewSpec = LIVE_VIEW,
+    scope: ConversationScope = MAIN_SCOPE,
+    links: ReadonlyMap<string, SubagentLink> = new Map(),
+  ): AsyncGenerator<TranscriptEntry> {
     const lines = this.resolve(scope, spec, false).rows.lines;
     for (let i = 0; i < lines.length; i += MAX_PAGE_ROWS) {
       const batch = lines.slice(i, i + MAX_PAGE_ROWS);
       const entries = await this.readEntries(batch, { maxTextChars: Infinity });
       for (const line of batch) {
         const entry = entries.get(line);
-        if (entry) yield entry;
+        if (!entry) continue;
+        if (entry.body.kind !== 'assistant') {
+          yield entry;
+          continue;
+        }
+        const blocks = entry.body.blocks.map((block): ContentBlock =>
+          block.kind === 'tool-call' ? { kind: 'tool-call', call: withLink(block.call, links) } : block,
+        );
+        yield { ...entry, body: { ...entry.body, blocks } };
       }
     }
   }

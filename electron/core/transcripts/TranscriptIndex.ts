@@ -31,9 +31,13 @@ export class TranscriptIndex {
   private reachedEnd = false;
   generation = 0;
 
+  /**
+   * @param missingIsEmpty a session whose file is gone but whose sub-agents are left is opened as an empty file.
+   */
   constructor(
     readonly path: string,
     private readonly maxLineBytes = MAX_LINE_BYTES,
+    private readonly missingIsEmpty = false,
   ) {}
 
   /** Every indexed line in file order (the provisional last line included). */
@@ -64,7 +68,15 @@ export class TranscriptIndex {
    * `deadline` (a `performance.now()` time) it stops early and the next update goes on from there.
    */
   async update(deadline?: number): Promise<IndexUpdate> {
-    const handle = await open(this.path, 'r');
+    let handle: Awaited<ReturnType<typeof open>>;
+    try {
+      handle = await open(this.path, 'r');
+    } catch (error) {
+      if (!this.missingIsEmpty || (error as { code?: string }).code !== 'ENOENT' || this.committedBytes > 0) throw error;
+      this.generation = Math.max(this.generation, 1);
+      this.reachedEnd = true;
+      return 'unchanged';
+    }
     try {
       const stats = await handle.stat();
       let rebuilt = false;

@@ -3,6 +3,8 @@ import { dirname, join, sep } from 'node:path';
 import type { SessionQuickInfo } from '../../../shared/model/session';
 import { CodedError } from '../../../shared/result';
 import type { BranchStart } from '../../../shared/transcript/conversationTree';
+import type { IndexedLine } from '../../../shared/transcript/indexedLine';
+import { lineFates, type UnreachableLine } from '../../../shared/transcript/lineReachability';
 import { entryPreview } from '../../../shared/transcript/entryText';
 import { resumeCommands, isWindowsPath } from '../../../shared/transcript/resumeCommand';
 import type { TranscriptUsage } from '../../../shared/transcript/turnUsage';
@@ -21,16 +23,19 @@ import {
   type TranscriptOutline,
   type TranscriptPage,
   type TranscriptViewSpec,
+  type ToolOutputPage,
 } from '../../../shared/transcript/transcriptOutline';
 import { readSmallText, statOrNull } from '../fs/readSafely';
 import type { HomeService } from '../home/HomeService';
 import type { LiveHome } from '../liveHome';
+import { SecretMasker } from '../memory/secretMasker';
 import type { WatchedChange } from '../watch/watchedChange';
-import { readSessionQuickInfo } from './sessionQuickInfo';
+import { readOrphanSessionInfo, readSessionQuickInfo } from './sessionQuickInfo';
 import { findSubagentFiles, type SiblingOwnerCache } from './subagentFiles';
 import { linkSubagents, type LinkedSubagent } from './subagentLinks';
 import { MAIN_SCOPE, TranscriptDocument, type ConversationScope, type ResolvedView } from './TranscriptDocument';
 import { exportFileName, renderExportChunk } from './transcriptExport';
+import { readTextPage } from './textPage';
 
 /** Names one session file: the slug is only unique within a config root. */
 export interface SessionRef {
@@ -55,8 +60,12 @@ export interface ResumeTarget {
 
 const MAX_OPEN_SESSIONS = 6;
 const MAX_SESSION_MEMORY_BYTES = 4 * 1024 * 1024;
+/** A spilled tool output is read in pages of this size. */
+const TOOL_OUTPUT_PAGE_BYTES = 64 * 1024;
 /** Fork and root previews are read for at most this many choices; the rest show without one. */
 const MAX_PREVIEWS = 300;
+/** Unreachable lines listed by an outline (all are counted in its stats). */
+const MAX_UNREACHABLE_LISTED = 200;
 const EXPORT_CHUNK_ROWS = 300;
 /** How long an outline may spend indexing a newly opened file before answering with what it has (first screen first). */
 const FIRST_SCREEN_BUDGET_MS = 200;
@@ -85,6 +94,8 @@ type Freshness = 'first-screen' | 'complete' | 'as-is';
 interface OpenSession {
   readonly ref: SessionRef;
   readonly path: string;
+  /** False when the session file is gone and only its sub-agents are left. */
+  readonly mainTranscript: boolean;
   readonly document: TranscriptDocument;
   subagents: { version: string; list: LinkedSubagent[] } | null;
   readonly agentDocuments: Map<string, TranscriptDocument>;
@@ -111,6 +122,17 @@ function linksByCall(subagents: readonly LinkedSubagent[]): Map<string, Subagent
   return links;
 }
 
+/** The user and assistant lines of the file shown that no branch reaches, with the reason (at most a few hundred). */
+function unreachableLines(lines: readonly IndexedLine[], view: ResolvedView, scope: ConversationScope): UnreachableLine[] {
+  if (scope.kind === 'inline-agent') return [];
+  const out: UnreachableLine[] = [];
+  for (const [line, fate] of lineFates(lines, view.tree, view.branch, scope.kind === 'agent-file')) {
+    if (fate.kind === 'unreachable') out.push({ line, reason: fate.reason });
+    if (out.length >= MAX_UNREACHABLE_LISTED) break;
+  }
+  return out;
+}
+
 function sessionKey(ref: SessionRef): string {
   return `${ref.configRoot}\0${ref.slug}\0${ref.sessionId}`;
 }
@@ -126,6 +148,9 @@ function toSummary(agent: LinkedSubagent, row: number | null): SubagentSummary {
     callLine: agent.callLine,
     row,
     firstTimestamp: agent.firstTimestamp,
+    parentAgentId: agent.parentAgentId,
+    depth: agent.depth,
+    workflowRunId: agent.workflowRunId,
   };
 }
 
@@ -138,6 +163,7 @@ export class TranscriptService {
   private readonly open = new Map<string, OpenSession>();
   private readonly listeners = new Set<(change: TranscriptChange) => void>();
   private readonly siblingOwners: SiblingOwnerCache = new Map();
+  private readonly masker = new SecretMasker();
   private readonly unsubscribeLive: (() => void) | null;
 
   constructor(
@@ -172,6 +198,11 @@ export class TranscriptService {
       }
       for (const slug of slugs.sort()) {
         if ((await statOrNull(join(root.path, 'projects', slug, `${sessionId}.jsonl`)))?.isFile())
+          return { configRoot: root.path, slug, sessionId };
+      }
+      // A session whose file is gone but whose sub-agents are left.
+      for (const slug of slugs) {
+        if ((await statOrNull(join(root.path, 'projects', slug, sessionId, 'subagents')))?.isDirectory())
           return { configRoot: root.path, slug, sessionId };
       }
     }
@@ -222,6 +253,8 @@ export class TranscriptService {
       forks: await this.forkPoints(target.document, view),
       otherRoots: await this.otherRoots(target.document, view, target.scope),
       compactions: await this.compactions(target.document, view),
+      unreachable: unreachableLines(lines, view, target.scope),
+      mainTranscript: session.mainTranscript,
       subagents: subagents.map((agent) =>
         toSummary(agent, agent.callLine !== null ? (mainView.rows.rowOfLine.get(agent.callLine) ?? null) : null),
       ),
@@ -232,6 +265,9 @@ export class TranscriptService {
         badLines: lines.filter((line) => line.unreadable !== null).length,
         tooLongLines: lines.filter((line) => line.unreadable === 'too-long').length,
         ...tree.stats,
+        unreachableLines: [...lineFates(lines, tree, view.branch, target.scope.kind === 'agent-file').values()].filter(
+          (fate) => fate.kind === 'unreachable',
+        ).length,
       },
       hasSessionMemory: (await this.sessionMemoryPath(session)) !== null,
       resume: resumeCommands(ref.sessionId, info.cwd),
@@ -271,7 +307,7 @@ export class TranscriptService {
     const next = page.start + page.rows.length;
     const last = next >= total;
     const info = await this.quickInfo(session);
-    const text = renderExportChunk(
+    const rendered = renderExportChunk(
       format,
       {
         title: info.title,
@@ -285,6 +321,8 @@ export class TranscriptService {
       cursor === 0,
       last,
     );
+    // An export leaves the app (a file, a paste into an issue): secrets in it are always masked.
+    const { text } = format === 'html' ? await this.masker.maskHtml(rendered) : await this.masker.mask(rendered);
     return {
       fileName: exportFileName(ref.sessionId, format),
       mimeType: format === 'markdown' ? 'text/markdown' : 'text/html',
@@ -304,6 +342,17 @@ export class TranscriptService {
     return { path: found, exists: true, sections: parseSessionMemorySections(text), modified: stats ? stats.mtime.toISOString() : null };
   }
 
+  /**
+   * A page of a spilled tool output, `<session>/tool-results/<fileName>`, cut at a character boundary. The name is
+   * one file name (the request schema checks it), so the read never leaves that folder.
+   */
+  async toolOutput(ref: SessionRef, fileName: string, offset: number): Promise<ToolOutputPage> {
+    const session = await this.session(ref, 'as-is');
+    const path = join(dirname(session.path), ref.sessionId, 'tool-results', fileName);
+    const read = await readTextPage(path, offset, TOOL_OUTPUT_PAGE_BYTES);
+    return { fileName, path, ...read };
+  }
+
   async resumeTarget(ref: SessionRef): Promise<ResumeTarget> {
     const session = await this.session(ref, 'as-is');
     const info = await this.quickInfo(session);
@@ -311,26 +360,35 @@ export class TranscriptService {
     return { sessionId: ref.sessionId, cwd: info.cwd, cwdExists, commands: resumeCommands(ref.sessionId, info.cwd) };
   }
 
-  /** The main conversation's live branch, entry by entry, in full (the CLI's `ccmem transcript`). */
-  async *liveBranch(ref: SessionRef, agentId: string | null = null): AsyncGenerator<TranscriptEntry> {
+  /**
+   * The main conversation's live branch (or a sub-agent's), entry by entry, in full (the CLI's `ccmem transcript`).
+   * The session and the sub-agent are found before it answers, so a wrong id fails before any entry is read.
+   */
+  async liveBranch(ref: SessionRef, agentId: string | null = null): Promise<AsyncIterable<TranscriptEntry>> {
     const session = await this.session(ref, 'complete');
     const spec = { ...LIVE_VIEW, agentId, showMeta: true };
-    const target = await this.target(session, spec, await this.subagents(session));
-    yield* target.document.allEntries(spec, target.scope);
+    const subagents = await this.subagents(session);
+    const target = await this.target(session, spec, subagents);
+    return target.document.allEntries(spec, target.scope, linksByCall(subagents));
   }
 
   // --- sessions ---------------------------------------------------------------------------------------------
 
-  /** Checks that a session lies in a known config root and exists; returns its path and size. */
-  private async locate(ref: SessionRef): Promise<{ path: string; bytes: number }> {
+  /**
+   * Checks that a session lies in a known config root and exists; returns its path and size. A session whose file
+   * is gone while its `subagents/` folder is left exists too, with no main transcript.
+   */
+  private async locate(ref: SessionRef): Promise<{ path: string; bytes: number; mainTranscript: boolean }> {
     const snapshot = await this.home.getHome();
     if (!snapshot.roots.some((root) => root.path === ref.configRoot)) {
       throw new CodedError('OUTSIDE_ROOT', `${ref.configRoot} is not one of the Claude Code folders this app reads`);
     }
     const path = join(ref.configRoot, 'projects', ref.slug, `${ref.sessionId}.jsonl`);
     const stats = await statOrNull(path);
-    if (!stats?.isFile()) throw new CodedError('NOT_FOUND', `No session ${ref.sessionId} in ${ref.slug}`);
-    return { path, bytes: stats.size };
+    if (stats?.isFile()) return { path, bytes: stats.size, mainTranscript: true };
+    if ((await statOrNull(join(dirname(path), ref.sessionId, 'subagents')))?.isDirectory())
+      return { path, bytes: 0, mainTranscript: false };
+    throw new CodedError('NOT_FOUND', `No session ${ref.sessionId} in ${ref.slug}`);
   }
 
   private async session(ref: SessionRef, freshness: Freshness): Promise<OpenSession> {
@@ -344,12 +402,13 @@ export class TranscriptService {
       else if (freshness === 'first-screen' && session.indexing === null)
         await session.document.refresh(session.document.complete ? undefined : this.firstScreen.budgetMs);
     } else {
-      const { path, bytes } = await this.locate(ref);
+      const { path, bytes, mainTranscript } = await this.locate(ref);
       const budgetMs = freshness === 'complete' || bytes <= this.firstScreen.wholeIndexBytes ? undefined : this.firstScreen.budgetMs;
       session = {
         ref,
         path,
-        document: await TranscriptDocument.open(path, { budgetMs }),
+        mainTranscript,
+        document: await TranscriptDocument.open(path, { budgetMs, missingIsEmpty: !mainTranscript }),
         subagents: null,
         agentDocuments: new Map(),
         quickInfo: null,
@@ -400,7 +459,18 @@ export class TranscriptService {
 
   private async quickInfo(session: OpenSession): Promise<SessionQuickInfo> {
     const key = `${session.document.index.bytes}:${session.document.index.mtimeMs}`;
-    if (session.quickInfo?.key !== key) session.quickInfo = { key, info: await readSessionQuickInfo(session.path, session.ref.sessionId) };
+    if (session.quickInfo?.key !== key) {
+      const { ref } = session;
+      let info = session.mainTranscript
+        ? await readSessionQuickInfo(session.path, ref.sessionId)
+        : await readOrphanSessionInfo(dirname(session.path), ref.sessionId);
+      if (info.titleSource === 'first-prompt' || info.titleSource === 'none') {
+        // A legacy summary in another file of the project may title it (the project listing resolves those).
+        const listed = (await this.home.listSessions(ref).catch(() => [])).find((other) => other.sessionId === ref.sessionId);
+        if (listed?.titleSource === 'summary') info = { ...info, title: listed.title, titleSource: 'summary' };
+      }
+      session.quickInfo = { key, info };
+    }
     return session.quickInfo.info;
   }
 
@@ -544,7 +614,7 @@ export class TranscriptService {
     }
     for (const session of touched) {
       try {
-        if (!(await statOrNull(session.path))?.isFile()) continue;
+        if (session.mainTranscript && !(await statOrNull(session.path))?.isFile()) continue;
         // A file still being indexed in the background is picked up by that loop.
         if (session.indexing !== null) continue;
         const main = await session.document.refresh(session.document.complete ? undefined : this.firstScreen.budgetMs);

@@ -6,7 +6,9 @@ import {
   type DiffHunk,
   type EntryBody,
   type FileEdit,
+  type HookRun,
   type ImagePlaceholder,
+  type PersistedOutput,
   type TokenUsage,
   type ToolCall,
   type ToolResult,
@@ -179,6 +181,7 @@ function toolCallOf(block: JsonObject, options: NormaliseOptions): ToolCall {
     edit: editFromInput(name, input),
     result: null,
     subagent: null,
+    hooks: [],
   };
 }
 
@@ -195,6 +198,17 @@ function toolResultText(content: unknown): { text: string; images: ImagePlacehol
     }
   }
   return { text: texts.join('\n'), images };
+}
+
+/** `Full output saved to: <path>` inside a `<persisted-output>` preview (Claude Code ≥ 2.1.17). */
+const PERSISTED_PATH = /<persisted-output>[\s\S]*?saved to:\s*(\S+)/;
+
+function persistedOutputOf(text: string, details: JsonObject | null): PersistedOutput | null {
+  const recordedPath = (details ? str(details.persistedOutputPath) : null) ?? PERSISTED_PATH.exec(text)?.[1] ?? null;
+  if (recordedPath === null) return null;
+  const fileName = recordedPath.split(/[\\/]/).pop() ?? '';
+  if (fileName === '' || fileName === '.' || fileName === '..') return null;
+  return { fileName, recordedPath, bytes: details ? num(details.persistedOutputSize) : null };
 }
 
 function toolResultOf(block: JsonObject, toolUseResult: unknown, line: number, options: NormaliseOptions): ToolResult {
@@ -221,6 +235,7 @@ function toolResultOf(block: JsonObject, toolUseResult: unknown, line: number, o
     bash,
     edit,
     agentId: details ? str(details.agentId) : null,
+    persistedOutput: persistedOutputOf(text, details),
     line,
   };
 }
@@ -295,6 +310,8 @@ function attachmentText(attachment: JsonObject): string {
   switch (attachment.type) {
     case 'queued_command':
       return pick('prompt') ?? '';
+    case 'prompt_snapshot':
+      return `Prompt snapshot: the system prompt${Array.isArray(attachment.tools) ? ` and ${attachment.tools.length} tools` : ''} as sent`;
     case 'relevant_memories':
       return Array.isArray(attachment.memories)
         ? attachment.memories.map((memory) => (isObject(memory) ? (str(memory.path) ?? '') : '')).join(', ')
@@ -304,7 +321,50 @@ function attachmentText(attachment: JsonObject): string {
   }
 }
 
+/** A tool hook's result, or null for any other attachment. */
+function hookOf(attachment: JsonObject, line: number): HookRun | null {
+  const outcome = str(attachment.type);
+  const toolUseId = str(attachment.toolUseID);
+  if (outcome === null || !outcome.startsWith('hook_') || toolUseId === null) return null;
+  const said = [str(attachment.content), str(attachment.stdout), str(attachment.stderr)].find(
+    (text) => text !== null && text.trim() !== '',
+  );
+  return {
+    event: str(attachment.hookEvent),
+    name: str(attachment.hookName),
+    outcome,
+    command: str(attachment.command),
+    exitCode: num(attachment.exitCode),
+    text: said?.trim() ?? '',
+    toolUseId,
+    line,
+  };
+}
+
+/** A short line for a request record (Claude Code 2.1.3xx bookkeeping of what it sent to the API). */
+function requestRecordText(type: string, record: JsonObject): string | null {
+  const params = isObject(record.params) ? record.params : {};
+  switch (type) {
+    case 'api-request':
+      return `API request${str(params.model) ? ` to ${str(params.model)}` : ''}${str(record.querySource) ? ` (${str(record.querySource)})` : ''}`;
+    case 'api-request-blob':
+      return `API request message ${str(record.hash)?.slice(0, 12) ?? ''}`.trim();
+    case 'api-request-shape':
+      return `API request shape ${str(record.shapeHash)?.slice(0, 12) ?? ''}`.trim();
+    case 'cost-state':
+      return num(record.totalCostUSD) !== null ? `Cost so far: $${(num(record.totalCostUSD) as number).toFixed(4)}` : null;
+    default:
+      return null;
+  }
+}
+
 function metadataText(type: string, record: JsonObject): string {
+  const requestRecord = requestRecordText(type, record);
+  if (requestRecord !== null) return requestRecord;
+  if (type === 'pr-link') {
+    const url = str(record.prUrl);
+    if (url !== null) return `Pull request ${num(record.prNumber) !== null ? `#${record.prNumber} ` : ''}${url}`;
+  }
   const field = {
     'custom-title': 'customTitle',
     'ai-title': 'aiTitle',
@@ -365,7 +425,9 @@ function bodyOf(record: JsonObject, indexed: IndexedLine, rawText: string, optio
     }
     case 'attachment': {
       const attachment = isObject(record.attachment) ? record.attachment : {};
-      return { kind: 'attachment', attachmentType: str(attachment.type), text: cut(attachmentText(attachment), options.maxTextChars).text };
+      const hook = hookOf(attachment, indexed.line);
+      const text = hook ? `${hook.name ?? hook.event ?? 'Hook'}: ${hook.text}` : attachmentText(attachment);
+      return { kind: 'attachment', attachmentType: str(attachment.type), text: cut(text, options.maxTextChars).text, hook };
     }
     case 'progress': {
       const data = isObject(record.data) ? record.data : {};
@@ -394,6 +456,7 @@ export function normaliseLine(indexed: IndexedLine, rawText: string | null, opti
     isSidechain: indexed.isSidechain,
     isMeta: indexed.isMeta,
     agentId: indexed.agentId,
+    danglingParentUuid: null,
   };
   if (indexed.unreadable !== null || rawText === null)
     return { ...base, body: { kind: 'unreadable', reason: indexed.unreadable ?? 'too-long' } };

@@ -169,6 +169,8 @@ export function scanEnvelope(bytes: Buffer, line: number, offset: number): Index
   let dataType: string | null = null;
   let dataAgentId: string | null = null;
   let resultAgentId: string | null = null;
+  let attachmentType: string | null = null;
+  let attachmentToolUseId: string | null = null;
 
   const start = skipSpace(text, 0);
   const end = walkObject(text, start, (key, at) => {
@@ -228,6 +230,16 @@ export function scanEnvelope(bytes: Buffer, line: number, offset: number): Index
             });
           });
         });
+      case 'attachment':
+        if (text.charCodeAt(at) !== OPEN_BRACE) return undefined;
+        return walkObject(text, at, (innerKey, valueAt) => {
+          if (innerKey !== 'type' && innerKey !== 'toolUseID') return undefined;
+          const valueEndAt = valueEnd(text, valueAt);
+          if (valueEndAt < 0) return valueEndAt;
+          if (innerKey === 'type') attachmentType = valueOf(valueAt, valueEndAt);
+          else attachmentToolUseId = valueOf(valueAt, valueEndAt);
+          return valueEndAt;
+        });
       case 'data':
       case 'toolUseResult':
         if (text.charCodeAt(at) !== OPEN_BRACE) return undefined;
@@ -279,6 +291,8 @@ export function scanEnvelope(bytes: Buffer, line: number, offset: number): Index
     progressType: type === 'progress' ? dataType : null,
     progressAgentId: type === 'progress' ? dataAgentId : null,
     parentToolUseId: top.parentToolUseID ?? null,
+    attachmentType: type === 'attachment' ? attachmentType : null,
+    attachmentToolUseId: type === 'attachment' ? attachmentToolUseId : null,
     unreadable: null,
   };
 }

@@ -14,6 +14,10 @@ export interface SubagentMeta {
   readonly agentType: string | null;
   readonly description: string | null;
   readonly toolUseId: string | null;
+  /** The agent whose Agent call started this one (nested sub-agents, 2.1.172+). */
+  readonly parentAgentId: string | null;
+  /** 1 for an agent the session started, 2 for one its agent started, … (2.1.187+). */
+  readonly spawnDepth: number | null;
 }
 
 export interface SubagentFile {
@@ -29,7 +33,14 @@ async function readMeta(jsonlPath: string): Promise<SubagentMeta | null> {
     if (!value || typeof value !== 'object') return null;
     const meta = value as Record<string, unknown>;
     const text = (key: string) => (typeof meta[key] === 'string' ? (meta[key] as string) : null);
-    return { agentType: text('agentType'), description: text('description'), toolUseId: text('toolUseId') };
+    const depth = meta.spawnDepth;
+    return {
+      agentType: text('agentType'),
+      description: text('description'),
+      toolUseId: text('toolUseId'),
+      parentAgentId: text('parentAgentId'),
+      spawnDepth: typeof depth === 'number' && Number.isInteger(depth) && depth > 0 ? depth : null,
+    };
   } catch {
     return null;
   }

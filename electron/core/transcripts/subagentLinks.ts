@@ -1,4 +1,5 @@
 import { open } from 'node:fs/promises';
+import { helperAgentType, workflowRunOf } from '../../../shared/claude/sessionFiles';
 import type { SubagentLayout } from '../../../shared/transcript/transcriptOutline';
 import type { SubagentFile } from './subagentFiles';
 import type { TranscriptDocument } from './TranscriptDocument';
@@ -13,9 +14,15 @@ export interface LinkedSubagent {
   /** For inline runs: the uuid of the run's first entry in the session file. */
   readonly rootUuid: string | null;
   readonly toolUseId: string | null;
-  /** The line of the starting call in the session file. */
+  /** The line of the starting call in the session file (null for a nested agent: its call is in its parent's file). */
   readonly callLine: number | null;
   readonly firstTimestamp: string | null;
+  /** The sub-agent whose call started this one, for nested agents. */
+  readonly parentAgentId: string | null;
+  /** 1 for an agent of the session itself, 2 for an agent's agent, … */
+  readonly depth: number;
+  /** The workflow run it belongs to (`subagents/workflows/<runId>/`), or null. */
+  readonly workflowRunId: string | null;
 }
 
 const AGENT_TOOLS = new Set(['Agent', 'Task']);
@@ -157,6 +164,9 @@ export async function linkSubagents(main: TranscriptDocument, files: readonly Su
     if (id !== null && callById.has(id) && !claimed.has(id)) {
       candidate.toolUseId = id;
       claimed.add(id);
+    } else if (id !== null && candidate.meta?.parentAgentId) {
+      // A nested agent's call is in its parent agent's file, not in the session's.
+      candidate.toolUseId = id;
     }
   }
   for (const candidate of candidates) {
@@ -172,9 +182,10 @@ export async function linkSubagents(main: TranscriptDocument, files: readonly Su
 
   return candidates.map((candidate) => {
     const call = candidate.toolUseId !== null ? callById.get(candidate.toolUseId) : undefined;
+    const parentAgentId = candidate.meta?.parentAgentId ?? null;
     return {
       agentId: candidate.agentId,
-      agentType: candidate.meta?.agentType ?? call?.agentType ?? null,
+      agentType: candidate.meta?.agentType ?? call?.agentType ?? helperAgentType(candidate.agentId),
       description: candidate.meta?.description ?? call?.description ?? null,
       layout: candidate.layout,
       path: candidate.path,
@@ -182,6 +193,9 @@ export async function linkSubagents(main: TranscriptDocument, files: readonly Su
       toolUseId: candidate.toolUseId,
       callLine: call?.line ?? null,
       firstTimestamp: text(candidate.first?.timestamp),
+      parentAgentId,
+      depth: candidate.meta?.spawnDepth ?? (parentAgentId !== null ? 2 : 1),
+      workflowRunId: candidate.layout === 'subagents-folder' ? workflowRunOf(candidate.path) : null,
     };
   });
 }

@@ -8,6 +8,7 @@ export type TranscriptRequestName =
   | 'findInTranscript'
   | 'readTranscriptUsage'
   | 'readSessionMemory'
+  | 'readToolOutput'
   | 'exportTranscript'
   | 'resumeSession'
   | 'getTerminalSetting'
@@ -26,6 +27,7 @@ export function transcriptRequestHandlers(transcripts: TranscriptService): Pick<
     findInTranscript: ({ view, query, limit, ...ref }) => transcripts.find(ref, view, query, limit),
     readTranscriptUsage: ({ view, ...ref }) => transcripts.usage(ref, view),
     readSessionMemory: (ref) => transcripts.sessionMemory(ref),
+    readToolOutput: ({ fileName, offset, ...ref }) => transcripts.toolOutput(ref, fileName, offset),
     exportTranscript: ({ format, cursor, ...ref }) => transcripts.exportChunk(ref, format, cursor),
     resumeSession: async ({ fork, ...ref }) => {
       const target = await transcripts.resumeTarget(ref);

@@ -111,7 +111,7 @@ export async function createClaudeCodeHome(options: ClaudeCodeHomeOptions): Prom
     env,
     run(args, runOptions) {
       return new Promise((resolve) => {
-        execFile(
+        const child = execFile(
           options.binary,
           [...args],
           {
@@ -127,17 +127,37 @@ export async function createClaudeCodeHome(options: ClaudeCodeHomeOptions): Prom
             resolve({ code, stdout, stderr, messages, result: messages.find((m) => m.type === 'result') ?? null });
           },
         );
+        // Print mode waits 3 s for piped input before it starts unless its stdin is closed.
+        child.stdin?.end();
       });
     },
     dispose: () => rm(tmp, { recursive: true, force: true }),
   };
 }
 
+/** The text of the last block of the last message of a request. */
+function lastText(body: Record<string, unknown>): string {
+  const messages = Array.isArray(body.messages) ? (body.messages as { content?: unknown }[]) : [];
+  const content = messages.at(-1)?.content;
+  if (typeof content === 'string') return content;
+  const block = Array.isArray(content) ? (content.at(-1) as { text?: unknown } | undefined) : undefined;
+  return typeof block?.text === 'string' ? block.text : '';
+}
+
 /**
- * Answers Claude Code's side calls (a session title, a compaction summary: requests that offer no tools) so a
- * test's queue holds only the conversation's turns. Conversation requests always offer tools.
+ * Answers Claude Code's side calls (a session title, a compaction summary) so a test's queue holds only the
+ * conversation's turns. Conversation requests offer tools; so does 2.1.328's compaction (`/compact`), which asks
+ * for a text-only `<summary>` in its last message.
  */
 export function answerClaudeCodeSideCall(body: Record<string, unknown>): FakeMessage | null {
+  if (/create a detailed summary of the conversation/i.test(lastText(body)))
+    return textTurn(
+      '<analysis>The scripted test conversation.</analysis>\n<summary>\n1. Primary Request and Intent: the scripted test conversation.\n</summary>',
+      {
+        input_tokens: 500,
+        output_tokens: 40,
+      },
+    );
   const tools = Array.isArray(body.tools) ? body.tools : [];
   if (tools.length > 0) return null;
   const system = JSON.stringify(body.system ?? '');

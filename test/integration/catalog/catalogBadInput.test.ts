@@ -110,14 +110,22 @@ describe('catalog on bad input', () => {
     expect(result.lines).toBe(5);
   });
 
-  it('lists a metadata-only file as an empty session and ignores zero-byte files', () => {
+  it('lists a metadata-only file and a zero-byte file as empty sessions (the rule `projects` counts by)', () => {
     expect(catalog.get(home.root, project.slug, ids.metadataOnly)).toMatchObject({
       title: null,
       userPrompts: 0,
       firstTimestamp: null,
       badLines: 0,
     });
-    expect(catalog.list()).toHaveLength(5);
+    expect(catalog.get(home.root, project.slug, seededUuid('bad-empty'))).toMatchObject({
+      mainTranscript: true,
+      bytes: 0,
+      title: null,
+      userPrompts: 0,
+      assistantTurns: 0,
+      badLines: 0,
+    });
+    expect(catalog.list()).toHaveLength(6);
   });
 
   it('keeps sessions that share uuids apart', () => {

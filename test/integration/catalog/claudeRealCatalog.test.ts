@@ -49,15 +49,17 @@ const PROJECT_DIRS = {
     await home.cleanup();
   });
 
-  it('finds every session file and only those (orphan sub-agent folders are not sessions)', () => {
+  it('finds every session file, and the sessions whose file is gone but whose sub-agent folder is left', () => {
     expect([...byId.keys()].sort()).toEqual([
       '1432e0f5',
       '1af7fc5e',
+      '3f9394bc',
       '44ef5cbf',
       '5c0375b4',
       '8c880a68',
       '8d94c819',
       'a572bd87',
+      'bbe015e3',
       'edd6ca43',
       'f6f74d81',
       'fe5e1c67',
@@ -165,13 +167,48 @@ const PROJECT_DIRS = {
     });
   });
 
-  it('d-kimuson (1.0.98 / 1.0.108): legacy summary title and inline sub-agent runs with their own tokens', () => {
+  it('orphan sub-agent folders: sessions with no main transcript, dated and costed by their sub-agents; helper agents typed', () => {
+    // 4thehalibit bbe015e3: the session file is not in the backup; its Explore agent is.
+    expect(byId.get('bbe015e3')).toMatchObject({
+      mainTranscript: false,
+      bytes: 0,
+      title: null,
+      userPrompts: 0,
+      tokens: { input: 0, output: 0, cacheCreation: 0, cacheRead: 0 },
+      firstTimestamp: '2026-03-25T16:04:13.820Z',
+      lastTimestamp: '2026-03-25T16:04:44.002Z',
+      subagents: [
+        expect.objectContaining({
+          agentId: 'ace643d24f2092e5a',
+          agentType: 'Explore',
+          assistantTurns: 2,
+          tokens: { input: 10, output: 3_195, cacheCreation: 27_984, cacheRead: 16_494 },
+        }),
+      ],
+    });
+    // Eiji 3f9394bc: the session file was over 4 MiB and left out; its compaction helper is typed by its id.
+    expect(byId.get('3f9394bc')).toMatchObject({
+      mainTranscript: false,
+      firstTimestamp: '2026-02-13T02:56:03.532Z',
+      lastTimestamp: '2026-02-13T02:57:05.911Z',
+      subagents: [
+        expect.objectContaining({
+          agentId: 'acompact-9a97b2',
+          agentType: 'compact',
+          tokens: { input: 3, output: 6, cacheCreation: 12_762, cacheRead: 170_743 },
+        }),
+      ],
+    });
+  });
+
+  it('d-kimuson (1.0.98 / 1.0.108): legacy summaries title the session their leaf is in; inline sub-agent runs with their own tokens', () => {
     const fe5e = byId.get('fe5e1c67')!;
+    // Its summary line names the last message of 1af7fc5e; its own title is its first prompt, a command with arguments.
     expect(fe5e).toMatchObject({
-      title: 'Empty Repo Setup: CLAUDE.md Foundation Created',
-      titleSource: 'summary',
+      title: '/orchestrator create TODO app by Next.js',
+      titleSource: 'first-prompt',
       cwds: ['/path/to/Demo', '/path/to/Demo/todo-app', '/path/to/Demo/todo-app/types'],
-      userPrompts: 1,
+      userPrompts: 2,
       assistantTurns: 9,
       tokens: { input: 373, output: 2_636, cacheCreation: 6_672, cacheRead: 161_313 },
     });
@@ -179,10 +216,11 @@ const PROJECT_DIRS = {
     expect(fe5e.subagents).toHaveLength(5);
     expect(fe5e.subagents.reduce((sum, a) => sum + a.tokens.output, 0)).toBe(49_297);
     expect(fe5e.subagents.reduce((sum, a) => sum + a.assistantTurns, 0)).toBe(161);
+    expect(byId.get('1af7fc5e')).toMatchObject({ title: 'Empty Repo Setup: CLAUDE.md Foundation Created', titleSource: 'summary' });
     const c037 = byId.get('5c0375b4')!;
     expect(c037).toMatchObject({
-      title: null,
-      userPrompts: 0,
+      title: '/orchestrator @CLAUDE.md を最新の状態にアップデートしてください',
+      userPrompts: 1,
       tokens: { input: 64, output: 2_003, cacheCreation: 26_074, cacheRead: 190_261 },
     });
     // Two Task calls in parallel: listed by when each run started.

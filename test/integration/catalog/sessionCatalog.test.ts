@@ -315,12 +315,22 @@ describe('SessionCatalog: sub-agents, memory and session memory', () => {
     const sibling = `${[userPrompt('Review it', { sessionId, isSidechain: true }), assistantChunk({ sessionId, messageId: 'b1', usage: { output: 50 }, isSidechain: true })].join('\n')}\n`;
     await project.rawFile('agent-bsibling.jsonl', sibling);
     await project.rawFile(`${sessionId}/session-memory/summary.md`, '# Session Title\n_A short title_\n\nAgents\n');
-    // An orphan sub-agent folder (no session file) is not a session.
+    // An orphan sub-agent folder (its session file is gone) is a session with no main transcript.
     await project.rawFile(`${seededUuid('orphan')}/subagents/agent-aorphan.jsonl`, `${userPrompt('x', { isSidechain: true })}\n`);
 
     const catalog = new SessionCatalog({ dataDir: join(home.tmp, 'data'), roots: [home.root] });
     await catalog.build();
-    expect(catalog.list().map((s) => s.sessionId)).toEqual([sessionId]);
+    expect(
+      catalog
+        .list()
+        .map((s) => [s.sessionId, s.mainTranscript])
+        .sort(),
+    ).toEqual(
+      [
+        [sessionId, true],
+        [seededUuid('orphan'), false],
+      ].sort(),
+    );
     const entry = catalog.get(home.root, project.slug, sessionId)!;
     expect(entry.tokens.output).toBe(100);
     expect(entry.toolCalls).toBe(4);

@@ -18,6 +18,8 @@ const projectJsonSchema = z.strictObject({
   sessionCount: z.number().int().nonnegative(),
   memoryDir: z.string().nullable(),
   memoryFileCount: z.number().int().nonnegative(),
+  memoryOwner: z.string().nullable(),
+  memorySharedWith: z.array(z.string()),
   lastActivity: z.iso.datetime().nullable(),
 });
 const outputSchema = z.array(projectJsonSchema);
@@ -59,11 +61,16 @@ describe('ccmem projects --json on a scenario home', () => {
       pathSource: 'git-root-match',
       sessionCount: 0,
       memoryFileCount: scenario.monorepo.memoryFileCount,
+      memoryOwner: null,
+      memorySharedWith: [scenario.monorepo.sessionSlug],
     });
+    // Sessions started in a sub-folder of the repository use the git root's memory folder, as Claude Code does.
     expect(bySlug.get(scenario.monorepo.sessionSlug)).toMatchObject({
       path: scenario.monorepo.apiPath,
-      memoryDir: null,
-      memoryFileCount: 0,
+      memoryDir: join(scenario.home.root, 'projects', scenario.monorepo.memorySlug, 'memory'),
+      memoryFileCount: scenario.monorepo.memoryFileCount,
+      memoryOwner: scenario.monorepo.memorySlug,
+      memorySharedWith: [],
     });
     expect(bySlug.get(scenario.windows.slug)).toMatchObject({ path: scenario.windows.path, pathSource: 'transcript-cwd' });
     expect(await snapshotTree(scenario.home.root)).toEqual(before);
@@ -135,11 +142,11 @@ describeReal('ccmem projects --json on the real fixtures', () => {
     });
     expect(bySlug.get('X--03-ACG-Odoo-Docs')).toMatchObject({ sessionCount: 1, memoryFileCount: 3 });
     expect(bySlug.get('-home-vwestberg-Claude')).toMatchObject({ sessionCount: 2, memoryFileCount: 1 });
-    // Only file-history-snapshot lines and an orphan sub-agent folder: no cwd anywhere, so the path stays unknown.
+    // A file-history-only session and an orphan sub-agent folder (a session whose file is gone), whose cwd is the path.
     expect(bySlug.get('-Users-tachikawa-eiji-EijiCode-UTAGE3-0-utage3')).toMatchObject({
-      path: null,
-      pathSource: 'unknown',
-      sessionCount: 1,
+      path: '/Users/tachikawa_eiji/EijiCode/UTAGE3.0/utage3',
+      pathSource: 'transcript-cwd',
+      sessionCount: 2,
     });
     expect(await snapshotTree(realFixtures)).toEqual(before);
   });

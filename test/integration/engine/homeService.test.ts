@@ -66,6 +66,8 @@ describe('HomeService on the standard scenario', () => {
       memoryDir: scenario.webshop.memoryDir,
       memoryDirExists: true,
       memoryDirSource: 'default',
+      memoryOwner: null,
+      memorySharedWith: [],
       memoryFileCount: 5,
       hasMemoryIndex: true,
       lastActivity: '2026-05-04T12:30:00.000Z',
@@ -82,19 +84,26 @@ describe('HomeService on the standard scenario', () => {
       memoryFileCount: 1,
       hasMemoryIndex: true,
       lastActivity: '2026-04-21T09:00:00.000Z',
+      memoryOwner: null,
+      memorySharedWith: [scenario.monorepo.sessionSlug],
       warnings: [],
     });
   });
 
-  it('monorepo: the sub-folder slug has the sessions and no memory of its own', () => {
+  it("monorepo: the sub-folder slug has the sessions and uses the git root's memory (as Claude Code does)", () => {
     expect(project(scenario.monorepo.sessionSlug)).toMatchObject({
       path: scenario.monorepo.apiPath,
       pathSource: 'transcript-cwd',
       sessionCount: 2,
-      memoryDirExists: false,
-      memoryFileCount: 0,
-      hasMemoryIndex: false,
-      lastActivity: scenario.monorepo.sessions[1].lastTimestamp,
+      memoryDir: project(scenario.monorepo.memorySlug).memoryDir,
+      memoryDirSource: 'default',
+      memoryOwner: scenario.monorepo.memorySlug,
+      memorySharedWith: [],
+      memoryDirExists: true,
+      memoryFileCount: 1,
+      hasMemoryIndex: true,
+      // The shared memory was written after its last session.
+      lastActivity: '2026-04-21T09:00:00.000Z',
     });
   });
 
@@ -191,8 +200,8 @@ describe('HomeService on the standard scenario', () => {
   });
 
   it('listMemoryFiles on a project without memory', async () => {
-    expect(await service.listMemoryFiles({ configRoot: scenario.home.root, slug: scenario.monorepo.sessionSlug })).toEqual({
-      memoryDir: join(scenario.home.root, 'projects', scenario.monorepo.sessionSlug, 'memory'),
+    expect(await service.listMemoryFiles({ configRoot: scenario.home.root, slug: scenario.windows.slug })).toEqual({
+      memoryDir: join(scenario.home.root, 'projects', scenario.windows.slug, 'memory'),
       exists: false,
       indexText: null,
       files: [],

@@ -32,6 +32,8 @@ describe('LLM settings', () => {
       model: 'claude-sonnet-4-6',
       baseUrl: null,
       effectiveBaseUrl: fake.url,
+      baseUrlSource: 'environment',
+      baseUrlEditable: false,
       maxCostUsdPerJob: 2,
       keySource: 'none',
       keyPersistence: 'session',
@@ -44,29 +46,44 @@ describe('LLM settings', () => {
       },
     });
     await service.setApiKey(TYPED_KEY);
-    const view = await service.update({
-      model: 'claude-haiku-4-5',
-      baseUrl: 'https://proxy.example.com/anthropic/',
-      maxCostUsdPerJob: 0.5,
-    });
-    expect(view).toMatchObject({
-      model: 'claude-haiku-4-5',
-      baseUrl: 'https://proxy.example.com/anthropic',
-      effectiveBaseUrl: 'https://proxy.example.com/anthropic',
-      keySource: 'session',
-    });
+    const view = await service.update({ model: 'claude-haiku-4-5', maxCostUsdPerJob: 0.5 });
+    expect(view).toMatchObject({ model: 'claude-haiku-4-5', effectiveBaseUrl: fake.url, keySource: 'session' });
     expect(JSON.stringify(view)).not.toContain(TYPED_KEY);
     const file = await readFile(join(dataDir, 'settings.json'), 'utf8');
     expect(JSON.parse(file)).toEqual({
-      llm: {
-        model: 'claude-haiku-4-5',
-        baseUrl: 'https://proxy.example.com/anthropic',
-        maxCostUsdPerJob: 0.5,
-        backend: 'auto',
-        claudePath: null,
-      },
+      llm: { model: 'claude-haiku-4-5', baseUrl: null, maxCostUsdPerJob: 0.5, backend: 'auto', claudePath: null },
     });
     expect(file).not.toContain(TYPED_KEY);
+  });
+
+  it('saves a base URL in the desktop app only, and never lets it override ANTHROPIC_BASE_URL', async () => {
+    const cli = new LlmSettingsService(dataDir, new SessionSecretStore(), llmEnvironmentFrom({}, { useApiKey: true }));
+    await expect(cli.update({ baseUrl: 'https://proxy.example.com' })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+
+    const desktop = new LlmSettingsService(
+      dataDir,
+      new SessionSecretStore(),
+      llmEnvironmentFrom({}, { useApiKey: false, useSavedBaseUrl: true }),
+    );
+    expect(await desktop.update({ baseUrl: 'https://proxy.example.com/anthropic/' })).toMatchObject({
+      baseUrl: 'https://proxy.example.com/anthropic',
+      effectiveBaseUrl: 'https://proxy.example.com/anthropic',
+      baseUrlSource: 'settings',
+      baseUrlEditable: true,
+    });
+    // The same saved file, read by the CLI, sends nothing there.
+    expect(await cli.getView()).toMatchObject({ effectiveBaseUrl: 'https://api.anthropic.com', baseUrlSource: 'default' });
+
+    const overridden = new LlmSettingsService(
+      dataDir,
+      new SessionSecretStore(),
+      llmEnvironmentFrom({ ANTHROPIC_BASE_URL: fake.url }, { useApiKey: false, useSavedBaseUrl: true }),
+    );
+    expect(await overridden.getView()).toMatchObject({
+      baseUrl: 'https://proxy.example.com/anthropic',
+      effectiveBaseUrl: fake.url,
+      baseUrlSource: 'environment',
+    });
   });
 
   it('keeps other keys of settings.json and survives a broken file', async () => {
@@ -81,10 +98,26 @@ describe('LLM settings', () => {
     expect((await service.getView()).maxCostUsdPerJob).toBe(2);
   });
 
-  it('refuses a bad base URL and a key with spaces', async () => {
-    const service = new LlmSettingsService(dataDir, new SessionSecretStore(), llmEnvironmentFrom({}, { useApiKey: true }));
-    await expect(service.update({ baseUrl: 'ftp://example.com' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
-    await expect(service.update({ baseUrl: 'https://user:pass@example.com' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+  it('refuses a bad base URL, plain http beyond this machine, and a key with spaces', async () => {
+    const service = new LlmSettingsService(
+      dataDir,
+      new SessionSecretStore(),
+      llmEnvironmentFrom({}, { useApiKey: false, useSavedBaseUrl: true }),
+    );
+    for (const bad of [
+      'ftp://example.com',
+      'https://user:pass@example.com',
+      'http://proxy.example.com',
+      'http://10.0.0.5:8080',
+      'not a url',
+    ]) {
+      await expect(service.update({ baseUrl: bad }), bad).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    }
+    for (const local of ['http://127.0.0.1:8080', 'http://localhost:4000/v1', 'http://[::1]:9000']) {
+      expect((await service.update({ baseUrl: local })).baseUrlSource, local).toBe('settings');
+    }
+    await writeFile(join(dataDir, 'settings.json'), JSON.stringify({ llm: { baseUrl: 'http://evil.example' } }));
+    expect(await service.getView()).toMatchObject({ baseUrl: null, baseUrlSource: 'default' });
     await expect(service.setApiKey('sk ant')).rejects.toMatchObject({ code: 'INVALID_INPUT' });
   });
 

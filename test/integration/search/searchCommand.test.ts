@@ -8,11 +8,13 @@ import { snapshotTree } from '../../fixtures/treeSnapshot';
 
 /** The documented schema of `ccmem search --json` (issue #4). */
 const hitSchema = z.strictObject({
-  kind: z.enum(['transcript', 'memory']),
+  kind: z.enum(['transcript', 'memory', 'agent-memory', 'session-memory', 'tool-output']),
   sessionId: z.uuid().nullable(),
   path: z.string().min(1),
   line: z.number().int().positive(),
   preview: z.string(),
+  agentType: z.string().nullable(),
+  requestRecord: z.boolean(),
 });
 
 async function ccmem(argv: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -45,6 +47,8 @@ describe('ccmem search on a scenario home', () => {
       path: checkout.file,
       line: 2,
       preview: 'Rewrite the checkout flow to use the new payment API',
+      agentType: null,
+      requestRecord: false,
     });
     expect(hits).toContainEqual({
       kind: 'memory',
@@ -52,6 +56,8 @@ describe('ccmem search on a scenario home', () => {
       path: join(scenario.webshop.memoryDir, 'project_checkout_rewrite.md'),
       line: 3,
       preview: 'description: Checkout moves to the payment API v3 before 2026-06-01',
+      agentType: null,
+      requestRecord: false,
     });
     expect(await snapshotTree(scenario.home.root)).toEqual(before);
   });

@@ -41,7 +41,7 @@ const PROJECT_SETS = {
 
   async function liveEntries(session: SessionRef, agentId: string | null = null): Promise<TranscriptEntry[]> {
     const entries: TranscriptEntry[] = [];
-    for await (const entry of service.liveBranch(session, agentId)) entries.push(entry);
+    for await (const entry of await service.liveBranch(session, agentId)) entries.push(entry);
     return entries;
   }
 

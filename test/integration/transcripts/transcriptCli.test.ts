@@ -25,6 +25,17 @@ const toolResult = z.strictObject({
   bash: z.strictObject({ stdout: z.string(), stderr: z.string(), interrupted: z.boolean() }).nullable(),
   edit: edit.nullable(),
   agentId: z.string().nullable(),
+  persistedOutput: z.strictObject({ fileName: z.string(), recordedPath: z.string(), bytes: z.number().nullable() }).nullable(),
+  line: z.number().int().positive(),
+});
+const hook = z.strictObject({
+  event: z.string().nullable(),
+  name: z.string().nullable(),
+  outcome: z.string(),
+  command: z.string().nullable(),
+  exitCode: z.number().nullable(),
+  text: z.string(),
+  toolUseId: z.string().nullable(),
   line: z.number().int().positive(),
 });
 const toolCall = z.strictObject({
@@ -36,6 +47,7 @@ const toolCall = z.strictObject({
   edit: edit.nullable(),
   result: toolResult.nullable(),
   subagent: z.strictObject({ agentId: z.string(), agentType: z.string().nullable(), description: z.string().nullable() }).nullable(),
+  hooks: z.array(hook),
 });
 const block = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('text'), text: z.string(), omittedChars: z.number().int() }),
@@ -67,7 +79,7 @@ const body = z.discriminatedUnion('kind', [
     logicalParentUuid: z.string().nullable(),
   }),
   z.strictObject({ kind: z.literal('system'), subtype: z.string().nullable(), level: z.string().nullable(), text: z.string() }),
-  z.strictObject({ kind: z.literal('attachment'), attachmentType: z.string().nullable(), text: z.string() }),
+  z.strictObject({ kind: z.literal('attachment'), attachmentType: z.string().nullable(), text: z.string(), hook: hook.nullable() }),
   z.strictObject({ kind: z.literal('progress'), dataType: z.string().nullable(), agentId: z.string().nullable(), text: z.string() }),
   z.strictObject({ kind: z.literal('summary'), summary: z.string(), leafUuid: z.string().nullable() }),
   z.strictObject({ kind: z.literal('metadata'), text: z.string() }),
@@ -85,6 +97,7 @@ const entrySchema = z.strictObject({
   isSidechain: z.boolean(),
   isMeta: z.boolean(),
   agentId: z.string().nullable(),
+  danglingParentUuid: z.string().nullable(),
   body,
 });
 const outputSchema = z.array(entrySchema);

@@ -46,6 +46,30 @@ describe('parseTranscriptLine', () => {
     });
   });
 
+  it('reads 2.1.3xx request records (API requests, prompt shapes and snapshots) for their envelope only', () => {
+    const shape = JSON.stringify({
+      type: 'api-request-shape',
+      sessionId: 's',
+      shapeHash: 'h',
+      timestamp: '2026-11-26T11:38:26.516Z',
+      version: '2.1.328',
+      shape: { system: [{ type: 'text', text: 'x'.repeat(40_000) }] },
+    });
+    expect(parseTranscriptLine(line(shape))).toEqual({
+      complete: false,
+      record: { type: 'api-request-shape', sessionId: 's', timestamp: '2026-11-26T11:38:26.516Z', version: '2.1.328' },
+    });
+    const snapshot = JSON.stringify({
+      parentUuid: 'p',
+      isSidechain: false,
+      attachment: { type: 'prompt_snapshot', systemPrompt: ['y'.repeat(50_000)], tools: [{ name: 'Agent' }] },
+      type: 'attachment',
+      uuid: 'u',
+      timestamp: '2026-11-26T11:38:26.530Z',
+    });
+    expect(parseTranscriptLine(line(snapshot))).toMatchObject({ complete: false, record: { type: 'attachment', uuid: 'u' } });
+  });
+
   it('decodes the envelope values of a non-ASCII tool result as UTF-8', () => {
     const cwd = '/work/projet-été 🛒/naïve';
     const parsed = parseTranscriptLine(line(toolResult('toolu_1', 'sortie é€ '.repeat(500), { cwd, gitBranch: 'fix/ünïcode' })));

@@ -83,6 +83,7 @@ function fakeHandlers(): RequestHandlers {
     findInTranscript: vi.fn(() => Promise.reject(new Error('not used'))),
     readTranscriptUsage: vi.fn(() => Promise.reject(new Error('not used'))),
     readSessionMemory: vi.fn(() => Promise.reject(new Error('not used'))),
+    readToolOutput: vi.fn(() => Promise.reject(new Error('not used'))),
     exportTranscript: vi.fn(() => Promise.reject(new Error('not used'))),
     resumeSession: vi.fn(() => Promise.reject(new Error('not used'))),
     getTerminalSetting: vi.fn(() => Promise.reject(new Error('not used'))),
@@ -103,6 +104,9 @@ function fakeHandlers(): RequestHandlers {
     exportMemoryBackup: vi.fn(() => Promise.reject(new Error('not used'))),
     previewMemoryImport: vi.fn(() => Promise.reject(new Error('not used'))),
     applyMemoryImport: vi.fn(() => Promise.reject(new Error('not used'))),
+    blameFile: vi.fn(() => Promise.reject(new Error('not used'))),
+    getFileOrigin: vi.fn(() => Promise.reject(new Error('not used'))),
+    listSessionMemoryWrites: vi.fn(() => Promise.reject(new Error('not used'))),
     rendererReady: vi.fn(() => Promise.resolve(null)),
   };
 }

@@ -14,7 +14,7 @@ async function discoveredByCatalog(root: string, slug: string): Promise<string[]
   if (!project) throw new Error(`no project ${slug}`);
   return [
     ...project.sessions.flatMap((session) => [
-      { ...session.main, sessionId: session.sessionId, agentId: null },
+      ...(session.main ? [{ ...session.main, sessionId: session.sessionId, agentId: null }] : []),
       ...session.subagents.map((agent) => ({ ...agent, sessionId: session.sessionId, agentId: agent.agentId })),
     ]),
     ...project.siblingAgents.map((agent) => ({ ...agent, sessionId: null, agentId: agent.agentId })),
@@ -46,11 +46,14 @@ describe('listFolderSync', () => {
     // Deeper than sub-agent folders go: neither the catalog nor the search reads it.
     await project.rawFile(`${live}/subagents/a/b/c/d/agent-too-deep.jsonl`, line);
     await project.rawFile(`${live}/session-memory/summary.md`, '# not a transcript\n');
-    // A zero-byte session is no session, and its sub-agents are not listed either.
+    await project.rawFile(`${live}/tool-results/toolu_1.txt`, 'the full output\n');
+    await project.rawFile(`${live}/tool-results/webfetch-1.jpg`, 'not text');
+    // A zero-byte session is listed like any other (as `projects` counts it), with its sub-agents.
     await project.rawFile(`${empty}.jsonl`, '');
     await project.rawFile(`${empty}/subagents/agent-e1.jsonl`, line);
-    // Sub-agents of a session whose file is gone.
+    // Sub-agents of a session whose file is gone: still read.
     await project.rawFile(`${orphanDir}/subagents/agent-o1.jsonl`, line);
+    await project.rawFile(`${orphanDir}/tool-results/toolu_2.txt`, 'orphaned output\n');
     await project.rawFile('agent-sibling.jsonl', line);
     await project.rawFile('sessions-index.json', '{}');
     await project.rawFile('notes.jsonl', line);
@@ -62,17 +65,23 @@ describe('listFolderSync', () => {
   });
   afterAll(() => home.cleanup());
 
-  it('lists what the catalog discovers in a project folder: sessions, their sub-agents and sibling agents', async () => {
+  it('lists what the catalog discovers in a project folder (sessions, orphan sub-agent folders, sibling agents), and the texts beside them', async () => {
     const listed = listFolderSync({ kind: 'project', dir: project.dir });
-    expect(described(listed)).toEqual(await discoveredByCatalog(home.root, project.slug));
-    expect(listed.map((file) => [file.path.slice(project.dir.length + 1), file.sessionId, file.agentId]).sort()).toEqual(
+    expect(described(listed.filter((file) => file.role === 'transcript'))).toEqual(await discoveredByCatalog(home.root, project.slug));
+    expect(listed.map((file) => [file.role, file.path.slice(project.dir.length + 1), file.sessionId, file.agentId]).sort()).toEqual(
       [
-        [`${linked}.jsonl`, linked, null],
-        [`${live}.jsonl`, live, null],
-        [`${live}/subagents/agent-a1.jsonl`, live, 'a1'],
-        [`${live}/subagents/a/b/c/agent-deepest.jsonl`, live, 'deepest'],
-        [`${live}/subagents/workflows/run-1/agent-deep.jsonl`, live, 'deep'],
-        ['agent-sibling.jsonl', null, 'sibling'],
+        ['transcript', `${linked}.jsonl`, linked, null],
+        ['transcript', `${live}.jsonl`, live, null],
+        ['transcript', `${live}/subagents/agent-a1.jsonl`, live, 'a1'],
+        ['transcript', `${live}/subagents/a/b/c/agent-deepest.jsonl`, live, 'deepest'],
+        ['transcript', `${live}/subagents/workflows/run-1/agent-deep.jsonl`, live, 'deep'],
+        ['session-memory', `${live}/session-memory/summary.md`, live, null],
+        ['tool-output', `${live}/tool-results/toolu_1.txt`, live, null],
+        ['transcript', `${empty}.jsonl`, empty, null],
+        ['transcript', `${empty}/subagents/agent-e1.jsonl`, empty, 'e1'],
+        ['transcript', `${orphanDir}/subagents/agent-o1.jsonl`, orphanDir, 'o1'],
+        ['tool-output', `${orphanDir}/tool-results/toolu_2.txt`, orphanDir, null],
+        ['transcript', 'agent-sibling.jsonl', null, 'sibling'],
       ].sort(),
     );
     const session = listed.find((file) => file.sessionId === live && file.agentId === null);

@@ -36,22 +36,52 @@ describe('ConversationTree', () => {
     ).toEqual(['u', 'a', 'turn']);
   });
 
-  it('turns a dangling parent into a root and counts it', () => {
+  it('turns a dangling parent of the first line into a root and counts it', () => {
     const tree = new ConversationTree(indexLines([entry('user', 'u', 'gone'), entry('assistant', 'a', 'u')]));
     expect(tree.stats.danglingParents).toBe(1);
     expect(tree.roots().map((root) => tree.nodes[root].uuid)).toEqual(['u']);
+    expect(tree.missingParent[0]).toBe('gone');
     expect(liveBranchUuids([entry('user', 'u', 'gone'), entry('assistant', 'a', 'u')])).toEqual(['u', 'a']);
+  });
+
+  it('hangs a later dangling link off the line before it, so the history before it stays on the branch', () => {
+    // A compaction whose logicalParentUuid, and a progress line whose parentUuid, name uuids in no line of the file.
+    const records = [
+      entry('user', 'u1', null),
+      entry('assistant', 'a1', 'u1'),
+      entry('system', 'boundary', null, { subtype: 'compact_boundary', logicalParentUuid: 'lost-before-compaction' }),
+      entry('user', 'summary', 'boundary', { isCompactSummary: true }),
+      entry('progress', 'p', 'lost-progress-parent', { data: { type: 'hook_progress' } }),
+      entry('user', 'u2', 'p'),
+      entry('assistant', 'a2', 'u2'),
+    ];
+    const tree = new ConversationTree(indexLines(records));
+    expect(liveBranchUuids(records)).toEqual(['u1', 'a1', 'boundary', 'summary', 'u2', 'a2']);
+    expect(tree.stats.danglingParents).toBe(2);
+    const boundary = tree.indexOfUuid('boundary') as number;
+    const u2 = tree.indexOfUuid('u2') as number;
+    expect([tree.parentLink[boundary], tree.missingParent[boundary]]).toEqual(['previous-line', 'lost-before-compaction']);
+    expect([tree.parentLink[u2], tree.missingParent[u2], tree.nodes[tree.parent[u2]].uuid]).toEqual([
+      'previous-line',
+      'lost-progress-parent',
+      'summary',
+    ]);
+  });
+
+  it('falls back to the line before on the same side: a sidechain line never joins the main conversation', () => {
+    const records = [entry('user', 'u', null), entry('user', 'side', 'gone', { isSidechain: true }), entry('assistant', 'a', 'u')];
+    const tree = new ConversationTree(indexLines(records));
+    expect(tree.roots().map((root) => tree.nodes[root].uuid)).toEqual(['u', 'side']);
   });
 
   it('cuts parent cycles so every node stays reachable and nothing loops', () => {
     const records = [entry('user', 'x', 'z'), entry('assistant', 'y', 'x'), entry('user', 'z', 'y'), entry('user', 'self', 'self')];
     const tree = new ConversationTree(indexLines(records));
     expect(tree.stats.cycles).toBe(1);
+    // A line naming itself is a dangling link: it hangs off the line before it.
     expect(tree.stats.danglingParents).toBe(1);
-    expect(tree.roots().map((root) => tree.nodes[root].uuid)).toEqual(['x', 'self']);
-    expect(tree.branchTo(tree.liveLeaf({ sidechain: false })).nodes.map((node) => tree.nodes[node].uuid)).toEqual(['self']);
-    const x = tree.indexOfUuid('x') as number;
-    expect(tree.branchTo(tree.newestTerminalOf(x)).nodes.map((node) => tree.nodes[node].uuid)).toEqual(['x', 'y', 'z']);
+    expect(tree.roots().map((root) => tree.nodes[root].uuid)).toEqual(['x']);
+    expect(tree.branchTo(tree.liveLeaf({ sidechain: false })).nodes.map((node) => tree.nodes[node].uuid)).toEqual(['x', 'y', 'z', 'self']);
   });
 
   it('lets a repeated uuid win by its later line, as Claude Code does, and counts it', () => {

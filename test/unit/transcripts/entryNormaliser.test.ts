@@ -101,6 +101,7 @@ describe('normaliseLine', () => {
       edit: { filePath: '/a.ts', hunks: [] },
       result: null,
       subagent: null,
+      hooks: [],
     };
     expect(withResult(call, block.result).edit?.hunks[0].oldStart).toBe(9);
   });
@@ -133,6 +134,7 @@ describe('normaliseLine', () => {
       kind: 'attachment',
       attachmentType: 'file',
       text: 'src/a.ts',
+      hook: null,
     });
     expect(normalise({ type: 'progress', data: { type: 'hook_progress', agentId: null } }).body).toMatchObject({
       kind: 'progress',
@@ -146,6 +148,54 @@ describe('normaliseLine', () => {
       kind: 'summary',
       summary: 'Old title',
       leafUuid: 'leaf',
+    });
+  });
+
+  it('reads tool hook results, pull request links and 2.1.3xx request records (written in their real shape)', () => {
+    const hook = normalise({
+      parentUuid: 'call',
+      isSidechain: false,
+      attachment: {
+        type: 'hook_non_blocking_error',
+        hookName: 'PostToolUse:Write',
+        toolUseID: 'toolu_w',
+        hookEvent: 'PostToolUse',
+        stderr: 'Failed with non-blocking status code: lint failed',
+        stdout: '',
+        exitCode: 1,
+        command: 'npm run lint',
+        durationMs: 2,
+      },
+      type: 'attachment',
+      uuid: 'h',
+      timestamp: '2026-11-26T11:42:13.719Z',
+    }).body;
+    expect(hook).toEqual({
+      kind: 'attachment',
+      attachmentType: 'hook_non_blocking_error',
+      text: 'PostToolUse:Write: Failed with non-blocking status code: lint failed',
+      hook: {
+        event: 'PostToolUse',
+        name: 'PostToolUse:Write',
+        outcome: 'hook_non_blocking_error',
+        command: 'npm run lint',
+        exitCode: 1,
+        text: 'Failed with non-blocking status code: lint failed',
+        toolUseId: 'toolu_w',
+        line: 1,
+      },
+    });
+    expect(
+      normalise({ type: 'pr-link', sessionId: 's', prNumber: 42, prUrl: 'https://example.com/o/r/pull/42', prRepository: 'o/r' }).body,
+    ).toEqual({ kind: 'metadata', text: 'Pull request #42 https://example.com/o/r/pull/42' });
+    expect(
+      normalise({ type: 'api-request', sessionId: 's', id: 'x', querySource: 'sdk', params: { model: 'claude-opus-5-5' } }).body,
+    ).toEqual({ kind: 'metadata', text: 'API request to claude-opus-5-5 (sdk)' });
+    expect(
+      normalise({ type: 'attachment', uuid: 'p', attachment: { type: 'prompt_snapshot', systemPrompt: ['x'], tools: [{}, {}] } }).body,
+    ).toMatchObject({
+      attachmentType: 'prompt_snapshot',
+      text: 'Prompt snapshot: the system prompt and 2 tools as sent',
     });
   });
 

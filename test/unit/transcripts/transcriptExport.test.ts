@@ -14,6 +14,7 @@ const base = {
   isSidechain: false,
   isMeta: false,
   agentId: null,
+  danglingParentUuid: null,
 };
 
 function entry(body: TranscriptEntry['body'], type = 'user'): TranscriptEntry {

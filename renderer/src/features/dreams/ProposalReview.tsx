@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { ApplyOutcome, FileProposal, JobRecord } from '../../../../shared/jobs/jobTypes';
+import type { ApplyOutcome, FileProposal, JobRecordView } from '../../../../shared/jobs/jobTypes';
 import { changesFile, chosenText, decisionsFor, toggleHunk, UNDECIDED, type FileChoice } from '../../../../shared/jobs/proposalChoices';
 import { api } from '../../api/connectApi';
 import { EvidenceBadge, EvidencePanel, type TranscriptRef } from './EvidencePanel';
@@ -8,7 +8,7 @@ import { ProposalDiff } from './ProposalDiff';
 import { countOf } from '../../components/plural';
 
 export interface ProposalReviewProps {
-  readonly record: JobRecord;
+  readonly record: JobRecordView;
   readonly readOnly: boolean;
 }
 
@@ -69,12 +69,15 @@ function FileProposalView({
   choice,
   decidable,
   transcripts,
+  editable,
   onChoose,
 }: {
   readonly proposal: FileProposal;
   readonly choice: FileChoice;
   readonly decidable: boolean;
   readonly transcripts: TranscriptRef | null;
+  /** False while a secret in it is masked: the edit would write the masks. */
+  readonly editable: boolean;
   readonly onChoose: (choice: FileChoice) => void;
 }) {
   const [draft, setDraft] = useState<string | null>(null);
@@ -97,6 +100,8 @@ function FileProposalView({
             </button>
             <button
               type="button"
+              disabled={!editable}
+              title={editable ? undefined : 'It holds a masked secret: show the secrets first (desktop app) to edit it'}
               onClick={() =>
                 setDraft(
                   chosenText(proposal, choice.mode === 'undecided' || choice.mode === 'reject' ? { mode: 'accept' } : choice) ??
@@ -218,6 +223,7 @@ export function ProposalReview({ record, readOnly }: ProposalReviewProps) {
           choice={choiceOf(proposal.path)}
           decidable={decidable}
           transcripts={transcripts}
+          editable={!record.maskedProposals.includes(proposal.path)}
           onChoose={(choice) => setChoices((current) => ({ ...current, [proposal.path]: choice }))}
         />
       ))}

@@ -1,4 +1,5 @@
 import type { ProjectSummary } from '../../../../shared/model/home';
+import type { SearchHitKind } from '../../../../shared/model/search';
 import { middleTruncate } from '../../components/middleTruncation';
 import { setSearchFilters, type SearchFilters } from './searchStore';
 
@@ -36,13 +37,14 @@ export function SearchFilterBar({ filters, projects }: { readonly filters: Searc
         Kind
         <select
           value={filters.kind ?? ANY}
-          onChange={(event) =>
-            setSearchFilters({ kind: event.target.value === ANY ? null : (event.target.value as 'memory' | 'transcript') })
-          }
+          onChange={(event) => setSearchFilters({ kind: event.target.value === ANY ? null : (event.target.value as SearchHitKind) })}
         >
-          <option value={ANY}>Memory and transcripts</option>
-          <option value="memory">Memory files</option>
+          <option value={ANY}>Everything</option>
+          <option value="memory">Project memory</option>
+          <option value="agent-memory">Agent memory</option>
           <option value="transcript">Transcripts</option>
+          <option value="tool-output">Tool output</option>
+          <option value="session-memory">Session memory</option>
         </select>
       </label>
       <label>

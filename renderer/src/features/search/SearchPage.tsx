@@ -13,12 +13,16 @@ function formatMegabytes(bytes: number): string {
   return `${(bytes / 1_000_000).toFixed(bytes < 10_000_000 ? 1 : 0)} MB`;
 }
 
-/** Search over every transcript and memory file of every project; hits stream in, newest file first. */
+/**
+ * Search over every transcript, spilled tool output, session memory and memory file (projects' and agents'); hits
+ * stream in, newest file first.
+ */
 export function SearchPage() {
   const state = useSearchStore(
     useShallow((s) => ({ query: s.query, filters: s.filters, hits: s.hits, running: s.running, done: s.done, error: s.error })),
   );
   const [text, setText] = useState(state.query);
+  const [requestRecords, setRequestRecords] = useState(false);
   const projects = useHomeStore(useShallow((s) => s.home?.projects ?? []));
   const projectNames = useMemo(() => new Map(projects.map((p) => [`${p.configRoot}\0${p.slug}`, p.displayName])), [projects]);
   const sessions = useSessionCatalogStore((s) => s.sessions);
@@ -40,7 +44,7 @@ export function SearchPage() {
         role="search"
         onSubmit={(event) => {
           event.preventDefault();
-          void startSearch(text);
+          void startSearch(text, requestRecords);
         }}
       >
         <input
@@ -54,6 +58,10 @@ export function SearchPage() {
         <button type="submit" className="primary" disabled={text.trim() === ''}>
           Search
         </button>
+        <label className="small" title="Claude Code 2.1.3xx also records every API request it sends (prompts included) in the transcript">
+          <input type="checkbox" checked={requestRecords} onChange={(event) => setRequestRecords(event.target.checked)} /> API request
+          records
+        </label>
         {state.running ? (
           <button type="button" onClick={() => void stopSearch()}>
             Stop

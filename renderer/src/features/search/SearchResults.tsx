@@ -15,7 +15,11 @@ export interface SearchResultsProps {
 const ROW_HEIGHT = 62;
 
 function fileLabel(hit: SearchHit): string {
-  if (hit.kind === 'memory') return hit.path.split(/[/\\]/).slice(-1)[0];
+  const name = hit.path.split(/[/\\]/).slice(-1)[0];
+  if (hit.kind === 'memory') return name;
+  if (hit.kind === 'agent-memory') return `${hit.agentType ?? 'agent'} › ${name}`;
+  if (hit.kind === 'tool-output') return `${hit.sessionId?.slice(0, 8) ?? 'session'} › tool output ${name}`;
+  if (hit.kind === 'session-memory') return `${hit.sessionId?.slice(0, 8) ?? 'session'} › session memory`;
   const session = hit.sessionId ? hit.sessionId.slice(0, 8) : 'session';
   return hit.agentId ? `${session} › sub-agent ${hit.agentId}` : session;
 }
@@ -33,11 +37,23 @@ function Preview({ hit }: { readonly hit: SearchHit }) {
 }
 
 function open(hit: SearchHit): void {
+  if (hit.kind === 'agent-memory') {
+    navigate({ page: 'agents' });
+    return;
+  }
   if (hit.kind === 'memory' || hit.sessionId === null) {
     navigate({ page: 'memory', project: { configRoot: hit.configRoot, slug: hit.slug } });
     return;
   }
-  openTranscript({ configRoot: hit.configRoot, slug: hit.slug, sessionId: hit.sessionId, line: hit.line, agentId: hit.agentId });
+  // A spilled output or a session memory opens its session; a transcript line opens where it is.
+  const inTranscript = hit.kind === 'transcript';
+  openTranscript({
+    configRoot: hit.configRoot,
+    slug: hit.slug,
+    sessionId: hit.sessionId,
+    line: inTranscript ? hit.line : undefined,
+    agentId: inTranscript ? hit.agentId : null,
+  });
 }
 
 /** Search hits in the order they came (newest file first), virtualised; each opens where it was found. */
@@ -74,6 +90,7 @@ export function SearchResults({ hits, projectNames, sessionTitles }: SearchResul
                       {sessionTitles.get(`${hit.configRoot}\0${hit.slug}\0${hit.sessionId}`) ?? 'untitled session'}
                     </span>
                   ) : null}
+                  {hit.requestRecord ? <span className="badge muted-badge">API request record</span> : null}
                   <span className="muted search-hit-project">{projectNames.get(`${hit.configRoot}\0${hit.slug}`) ?? hit.slug}</span>
                   <code>
                     {fileLabel(hit)}:{hit.line}

@@ -64,14 +64,15 @@ function apply(event: SearchHitsEvent | SearchDoneEvent): void {
   else useSearchStore.setState({ running: false, done: event, error: event.error });
 }
 
-export async function startSearch(query: string): Promise<void> {
+/** `includeRequestRecords`: also the lines Claude Code 2.1.3xx writes to record its API requests (left out by default). */
+export async function startSearch(query: string, includeRequestRecords = false): Promise<void> {
   const trimmed = query.trim();
   if (trimmed === '') return;
   useSearchStore.setState({ query, searchId: null, hits: [], running: true, done: null, error: null });
   early = [];
   awaitingId = true;
   const scope = scopeOf(useSearchStore.getState().filters);
-  const result = await api.startSearch({ query: trimmed, limit: SEARCH_LIMIT, scope });
+  const result = await api.startSearch({ query: trimmed, limit: SEARCH_LIMIT, scope, includeRequestRecords });
   awaitingId = false;
   if (!result.ok) {
     useSearchStore.setState({ running: false, error: result.error.message });

@@ -1,9 +1,11 @@
 import { useEffect, useState } from 'react';
 import type {
+  BaseUrlSource,
   ClaudeCodeStatus,
   ConnectionTestResult,
   LlmBackend,
   LlmBackendChoice,
+  LlmSettingsPatch,
   LlmSettingsView,
 } from '../../../../shared/jobs/llmSettings';
 import type { Result } from '../../../../shared/result';
@@ -70,6 +72,51 @@ function TestResult({ test }: { readonly test: ConnectionTestResult }) {
   );
 }
 
+const BASE_URL_SOURCE_TEXT: Readonly<Record<BaseUrlSource, string>> = {
+  environment: 'from ANTHROPIC_BASE_URL',
+  settings: 'saved here',
+  default: 'the Anthropic API',
+};
+
+/** The host a base URL names, or null when it is not a URL (the engine then says what is wrong). */
+function hostOf(url: string): string | null {
+  try {
+    return new URL(url).host;
+  } catch {
+    return null;
+  }
+}
+
+/** Asks before a new base URL is saved: the API key goes to that host with every request. */
+function BaseUrlConfirm({
+  url,
+  onConfirm,
+  onCancel,
+}: {
+  readonly url: string;
+  readonly onConfirm: () => void;
+  readonly onCancel: () => void;
+}) {
+  const host = hostOf(url) ?? url;
+  return (
+    <div className="dialog" role="dialog" aria-label="Confirm base URL">
+      <h3>Send your API key to {host}?</h3>
+      <p>
+        Every request for dreams and extraction replays, with your API key, will go to <code>{host}</code> instead of the Anthropic API.
+        Only continue if you run this server yourself or trust whoever does.
+      </p>
+      <div className="dialog-buttons">
+        <button type="button" className="danger" onClick={onConfirm}>
+          Send my key to {host}
+        </button>
+        <button type="button" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </div>
+  );
+}
+
 /**
  * The model settings for dreams and extraction replays, and which backend runs them: the Anthropic API with a key,
  * or the user's own Claude Code with its login. The key is sent once to the engine and never comes back: the page
@@ -87,6 +134,7 @@ export function LlmSettingsSection({ readOnly }: { readonly readOnly: boolean })
   const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
   const [test, setTest] = useState<ConnectionTestResult | null>(null);
   const [busy, setBusy] = useState(false);
+  const [confirming, setConfirming] = useState<LlmSettingsPatch | null>(null);
 
   function show(next: LlmSettingsView): void {
     setView(next);
@@ -129,6 +177,13 @@ export function LlmSettingsSection({ readOnly }: { readonly readOnly: boolean })
 
   if (!view) return message ? <p className="error">{message.text}</p> : <p className="muted">Loading…</p>;
   const capValue = Number(cap);
+  const typedBaseUrl = baseUrl.trim() === '' ? null : baseUrl.trim();
+  // Only the desktop app saves a base URL; the web shell never sends one (its server would refuse it).
+  const baseUrlChanged = view.baseUrlEditable && typedBaseUrl !== view.baseUrl;
+  const saveSettings = (patch: LlmSettingsPatch) => {
+    setConfirming(null);
+    void save(() => api.updateLlmSettings(patch), 'Settings saved.');
+  };
   return (
     <section aria-label="Model settings">
       <h2>Model (dreams and extraction replays)</h2>
@@ -163,8 +218,8 @@ export function LlmSettingsSection({ readOnly }: { readonly readOnly: boolean })
           <dt>API key</dt>
           <dd aria-label="API key status">{KEY_SOURCE_TEXT[view.keySource]}</dd>
           <dt>Requests go to</dt>
-          <dd>
-            <code>{view.effectiveBaseUrl}</code>
+          <dd aria-label="Requests go to">
+            <code>{view.effectiveBaseUrl}</code> <span className="muted">({BASE_URL_SOURCE_TEXT[view.baseUrlSource]})</span>
           </dd>
         </dl>
         <form
@@ -251,15 +306,13 @@ export function LlmSettingsSection({ readOnly }: { readonly readOnly: boolean })
       <form
         onSubmit={(event) => {
           event.preventDefault();
-          void save(
-            () =>
-              api.updateLlmSettings({
-                model: model.trim(),
-                baseUrl: baseUrl.trim() === '' ? null : baseUrl.trim(),
-                maxCostUsdPerJob: capValue,
-              }),
-            'Settings saved.',
-          );
+          const patch: LlmSettingsPatch = {
+            model: model.trim(),
+            maxCostUsdPerJob: capValue,
+            ...(baseUrlChanged ? { baseUrl: typedBaseUrl } : {}),
+          };
+          if (baseUrlChanged && typedBaseUrl !== null) setConfirming(patch);
+          else saveSettings(patch);
         }}
       >
         <h3>Both backends</h3>
@@ -269,7 +322,10 @@ export function LlmSettingsSection({ readOnly }: { readonly readOnly: boolean })
         </div>
         <div className="field">
           <label htmlFor="llm-base-url">
-            Base URL for the API key <span className="muted">(empty: ANTHROPIC_BASE_URL or the Anthropic API)</span>
+            Base URL for the API key{' '}
+            <span className="muted">
+              (https, or http to this machine; empty: the Anthropic API; ANTHROPIC_BASE_URL, when set, always wins)
+            </span>
           </label>
           <input
             id="llm-base-url"
@@ -277,7 +333,16 @@ export function LlmSettingsSection({ readOnly }: { readonly readOnly: boolean })
             onChange={(event) => setBaseUrl(event.target.value)}
             placeholder="https://api.anthropic.com"
             spellCheck={false}
+            disabled={!view.baseUrlEditable}
           />
+          {view.baseUrlEditable ? null : (
+            <p className="muted small">
+              Your API key goes to the base URL, so only the desktop app changes it. Here, set ANTHROPIC_BASE_URL where ccmem runs.
+            </p>
+          )}
+          {view.baseUrlSource === 'environment' && view.baseUrl !== null ? (
+            <p className="muted small">ANTHROPIC_BASE_URL is set, so the saved base URL is not used.</p>
+          ) : null}
         </div>
         <div className="field">
           <label htmlFor="llm-cap">
@@ -291,6 +356,9 @@ export function LlmSettingsSection({ readOnly }: { readonly readOnly: boolean })
           </button>
         </div>
       </form>
+      {confirming?.baseUrl ? (
+        <BaseUrlConfirm url={confirming.baseUrl} onConfirm={() => saveSettings(confirming)} onCancel={() => setConfirming(null)} />
+      ) : null}
       {message ? (
         <p className={message.error ? 'error' : 'muted'} role="status">
           {message.text}

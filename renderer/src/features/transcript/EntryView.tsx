@@ -85,8 +85,22 @@ function Header({ entry, label }: { readonly entry: TranscriptEntry; readonly la
   );
 }
 
-/** One transcript entry as the viewer shows it. */
-export function EntryView({ entry, onOpenSubagent, continued = false }: EntryViewProps) {
+/** One transcript entry as the viewer shows it; one whose parent is missing from the file says where it is shown. */
+export function EntryView(props: EntryViewProps) {
+  const { entry } = props;
+  if (entry.danglingParentUuid === null) return <EntryBodyView {...props} />;
+  return (
+    <>
+      <p className="tx-dangling muted small" role="note">
+        The line this entry follows ({entry.danglingParentUuid.slice(0, 8)}…) is in no line of the file: it is shown after the line before
+        it.
+      </p>
+      <EntryBodyView {...props} />
+    </>
+  );
+}
+
+function EntryBodyView({ entry, onOpenSubagent, continued = false }: EntryViewProps) {
   const body = entry.body;
   switch (body.kind) {
     case 'user': {

@@ -23,14 +23,18 @@ export function SessionSidePanel({ outline, onOpenSubagent }: SessionSidePanelPr
   const session = { configRoot: outline.configRoot, slug: outline.slug, sessionId: outline.sessionId };
   return (
     <aside className="tx-side" aria-label="Session details" tabIndex={0}>
-      <section aria-label="Session memory panel">
-        <h2>Session memory</h2>
-        {outline.hasSessionMemory ? (
+      {!outline.mainTranscript ? (
+        <p className="notice small" role="note">
+          This session's own transcript is gone (Claude Code's cleanup, or a partial backup); what its sub-agents did is left.
+        </p>
+      ) : null}
+      {/* Claude Code 2.1.328 no longer writes session memory: its absence is no finding, so only a present one is shown. */}
+      {outline.hasSessionMemory ? (
+        <section aria-label="Session memory panel">
+          <h2>Session memory</h2>
           <SessionMemoryPanel session={session} generation={outline.generation} />
-        ) : (
-          <p className="muted small">This session has no session memory.</p>
-        )}
-      </section>
+        </section>
+      ) : null}
       <section aria-label="Token use">
         <h2>Token use</h2>
         <UsageChart outline={outline} />
@@ -41,13 +45,15 @@ export function SessionSidePanel({ outline, onOpenSubagent }: SessionSidePanelPr
           <h2>Sub-agents ({outline.subagents.length})</h2>
           <ul className="plain-list" aria-label="Sub-agents">
             {outline.subagents.map((agent) => (
-              <li key={agent.agentId} className="tx-side-item">
+              <li key={agent.agentId} className="tx-side-item" style={{ marginLeft: `${(agent.depth - 1) * 1.2}em` }}>
                 <button type="button" className="tx-link" onClick={() => onOpenSubagent(agent.agentId)} title={agent.path}>
                   {agent.agentType ?? 'Sub-agent'} <code>{shortId(agent.agentId)}</code>
                 </button>
                 <div className="muted small">{agent.description ?? ''}</div>
                 <div className="muted small">
                   {LAYOUT_NAMES[agent.layout]}
+                  {agent.parentAgentId !== null ? ` · started by ${shortId(agent.parentAgentId)}` : ''}
+                  {agent.workflowRunId !== null ? ` · workflow ${agent.workflowRunId}` : ''}
                   {agent.toolUseId === null ? ' · not linked to a call' : ''}
                 </div>
               </li>
@@ -111,8 +117,21 @@ export function SessionSidePanel({ outline, onOpenSubagent }: SessionSidePanelPr
             <>
               <dt>Chain</dt>
               <dd>
-                {countOf(outline.stats.danglingParents, 'dangling parent')}, {countOf(outline.stats.cycles, 'cycle')} cut,{' '}
-                {countOf(outline.stats.duplicateUuids, 'repeated uuid')}
+                {countOf(outline.stats.danglingParents, 'dangling parent')} (shown after the line before them),{' '}
+                {countOf(outline.stats.cycles, 'cycle')} cut, {countOf(outline.stats.duplicateUuids, 'repeated uuid')}
+              </dd>
+            </>
+          ) : null}
+          {outline.stats.unreachableLines > 0 ? (
+            <>
+              <dt>On no branch</dt>
+              <dd aria-label="Messages on no branch">
+                {outline.unreachable
+                  .map((item) => `line ${item.line} (${item.reason === 'no-uuid' ? 'no uuid' : 'uuid reused later'})`)
+                  .join(', ')}
+                {outline.stats.unreachableLines > outline.unreachable.length
+                  ? ` and ${outline.stats.unreachableLines - outline.unreachable.length} more`
+                  : ''}
               </dd>
             </>
           ) : null}

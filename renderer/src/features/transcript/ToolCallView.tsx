@@ -1,6 +1,7 @@
-import type { ToolCall, ToolResult } from '../../../../shared/transcript/transcriptEntry';
+import type { HookRun, ToolCall, ToolResult } from '../../../../shared/transcript/transcriptEntry';
 import { CollapsibleText } from './CollapsibleText';
 import { DiffView } from './DiffView';
+import { PersistedOutputView } from './PersistedOutputView';
 import { imageLabel, shortId } from './transcriptFormat';
 import { CopyButton } from '../../components/CopyButton';
 import { FindAwareDetails } from './FindAwareDetails';
@@ -29,6 +30,22 @@ function ResultView({ result, label }: { readonly result: ToolResult; readonly l
           {imageLabel(image)}
         </p>
       ))}
+      {result.persistedOutput ? <PersistedOutputView output={result.persistedOutput} /> : null}
+    </div>
+  );
+}
+
+/** What a PreToolUse/PostToolUse hook reported for the call. */
+function HookView({ hook }: { readonly hook: HookRun }) {
+  const failed = hook.outcome !== 'hook_success';
+  return (
+    <div className={failed ? 'tx-hook tx-hook-error' : 'tx-hook'} aria-label={`Hook ${hook.name ?? hook.event ?? ''}`}>
+      <span className="tx-role">
+        {hook.event ?? 'hook'} · {hook.outcome.replace(/^hook_/, '').replace(/_/g, ' ')}
+        {hook.exitCode !== null && hook.exitCode !== 0 ? ` · exit ${hook.exitCode}` : ''}
+      </span>{' '}
+      {hook.command ? <code>{hook.command}</code> : null}
+      {hook.text !== '' ? <CollapsibleText text={hook.text} maxLines={4} maxChars={600} className="tx-inline-text" /> : null}
     </div>
   );
 }
@@ -80,7 +97,17 @@ export function ToolCallView({ call, onOpenSubagent }: ToolCallViewProps) {
           )}
         </div>
       ) : null}
+      {call.hooks
+        .filter((hook) => hook.event === 'PreToolUse')
+        .map((hook) => (
+          <HookView key={hook.line} hook={hook} />
+        ))}
       {call.result !== null ? <ResultView result={call.result} label={call.bashCommand !== null ? 'Output' : 'Result'} /> : null}
+      {call.hooks
+        .filter((hook) => hook.event !== 'PreToolUse')
+        .map((hook) => (
+          <HookView key={hook.line} hook={hook} />
+        ))}
     </div>
   );
 }

@@ -42,9 +42,11 @@ async function writeLines(lines: readonly unknown[], suffix = ''): Promise<strin
 }
 
 describe('readSessionQuickInfo: title precedence', () => {
+  const prompt = user('The first real prompt');
   const all = [
-    { type: 'summary', summary: 'Legacy summary', leafUuid: 'x' },
-    user('The first real prompt'),
+    // A legacy summary titles the session whose message its leafUuid names: this one.
+    { type: 'summary', summary: 'Legacy summary', leafUuid: prompt.uuid },
+    prompt,
     { type: 'ai-title', sessionId: SID, aiTitle: 'AI title' },
     { type: 'last-prompt', sessionId: SID, lastPrompt: 'The last prompt' },
     { type: 'custom-title', sessionId: SID, customTitle: 'My custom title' },
