@@ -6,6 +6,7 @@ import type { CeilingsInput, CeilingsOutput } from '../probes/ceilings';
 import type { DiscoveryInput, DiscoveryOutput } from '../probes/discovery';
 import type { DoctorInput, DoctorOutput } from '../probes/doctor';
 import type { DreamGateCheckInput, DreamGateCheckOutput } from '../probes/dreamGateCheck';
+import type { HistoryReconstructionInput, HistoryReconstructionOutput } from '../probes/historyReconstruction';
 import type { EngineFirstStartInput, EngineFirstStartOutput } from '../probes/engineFirstStart';
 import type { SearchInput, SearchOutput } from '../probes/search';
 import type { TranscriptOpenInput, TranscriptOpenOutput } from '../probes/transcriptOpen';
@@ -148,6 +149,22 @@ export const FIGURE_GROUPS: readonly FigureGroup[] = [
         pageRows: VIEWER_PAGE_ROWS,
       });
       return { largestTranscriptFirstPageMs: output.firstPageMs };
+    },
+  },
+  {
+    name: 'history reconstruction',
+    figures: ['historyReconstructionSeconds', 'historyReconstructionMBps', 'historyReconstructionPeakRssMB'],
+    note: 'HistoryService.recordNow() in a new process with an empty app data folder, as `ccmem history` runs it: the first look at every memory folder, then every transcript read for memory evidence and every memory file’s version chain built; MB/s over all JSONL bytes; RSS = that process’s peak',
+    async measure(context) {
+      const output = await runProbe<HistoryReconstructionInput, HistoryReconstructionOutput>('historyReconstruction', {
+        root: context.home.root,
+        dataDir: context.newDataDir('history'),
+      });
+      return {
+        historyReconstructionSeconds: output.seconds,
+        historyReconstructionMBps: context.jsonlBytes / 1e6 / output.seconds,
+        historyReconstructionPeakRssMB: output.peakRssMB,
+      };
     },
   },
   {

@@ -1,5 +1,6 @@
 import { CliError, type CliIo } from './cliIo';
 import { runAgents } from './commands/agents';
+import { runBlame } from './commands/blame';
 import { runDoctorCommand } from './commands/doctor';
 import { runDream } from './commands/dream';
 import { runDueDreams } from './commands/dreamDue';
@@ -27,15 +28,19 @@ Commands:
   agents [--json]                             List agent memory in the user, project and local scopes, with snapshot status
   snapshot --agent TYPE --project SLUG (--create | --initialize | --replace) [--scope project|local] [--dry-run]
                                               Create a project agent's memory snapshot, or initialise/replace its memory from it
-  dream --project SLUG [--json] [--apply]     Consolidate a project's memory with the model; prints the proposed changes
+  dream --project SLUG [--via claude-code|api] [--json] [--apply]
+                                              Consolidate a project's memory with the model; prints the proposed changes
   dream --due [--via claude-code|api] [--json]
                                               A staged dream for every project whose Claude Code gate would fire now (cron)
-  extract --session ID [--turns A-B] [--json] [--apply]
+  extract --session ID [--turns A-B] [--via claude-code|api] [--json] [--apply]
                                               Replay memory extraction over a session; prints the proposed changes
   transcript <sessionId> [--json | --html | --usage [--json]] [--agent ID]
                                               A session's live branch: Markdown, HTML, normalised entries as JSON, or token use per turn
-  history [--project SLUG] [--file PATH] [--json]
-                                              Record what changed in memory since the last run, then list every change set
+  history [--project SLUG] [--file PATH] [--since DATE] [--json]
+                                              Record what changed in memory since the last run (and reconstruct what came
+                                              before history started), then list every change set
+  blame (--project SLUG | --agent-dir DIR) --file PATH [--json]
+                                              Each line of a memory file with the change that brought it in
   restore --project SLUG --file PATH --version HASH [--dry-run]
                                               Put one memory file back to a version from its history
   revert --change-set ID [--dry-run]          Put every file of a change set back as it was before it (refused on conflict)
@@ -43,7 +48,9 @@ Commands:
 Environment:
   CLAUDE_CONFIG_DIR   Claude Code's config folder(s), comma-separated (default ~/.claude)
   CCMEM_DATA_DIR      Where this app keeps its own data
-  ANTHROPIC_API_KEY   The key dream and extract use; ANTHROPIC_BASE_URL points them at a proxy
+  ANTHROPIC_API_KEY   The key dream and extract use with --via api (the default when it is set); ANTHROPIC_BASE_URL
+                      points them at a proxy. Without a key they run through Claude Code (your own claude, logged in)
+  CCMEM_CLAUDE_PATH   The claude that --via claude-code runs (default: the one on the PATH)
 `;
 
 const COMMANDS: Readonly<Record<string, (argv: readonly string[], io: CliIo) => Promise<number>>> = {
@@ -58,6 +65,7 @@ const COMMANDS: Readonly<Record<string, (argv: readonly string[], io: CliIo) => 
   extract: runExtract,
   transcript: runTranscript,
   history: runHistory,
+  blame: runBlame,
   restore: runRestore,
   revert: runRevert,
 };

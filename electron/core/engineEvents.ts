@@ -23,6 +23,7 @@ export function forwardEngineEvents(
     search.onDidFindHits((hits) => sink('searchHits', hits)),
     search.onDidFinish((done) => sink('searchDone', done)),
     memoryHistory.onDidChange(({ folders, changeSetIds }) => sink('historyChanged', { folders, changeSetIds })),
+    memoryHistory.onDidProgress((status) => sink('historyReconstruction', status)),
     ...(agentWatch ? [agentWatch.onDidChange((folders) => sink('agentMemoriesChanged', { folders }))] : []),
   ];
   return () => {

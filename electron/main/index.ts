@@ -45,10 +45,11 @@ async function start(): Promise<void> {
     watch: true,
     // Under `npm run dev` the engine's sources are rebuilt as they change but the worker bundle is not: one thread.
     catalogScanWorker: rendererSource.kind === 'devServer' ? null : bundledScanWorkerScript(import.meta.dirname),
-    // The desktop keeps a typed key in the OS keychain; ANTHROPIC_API_KEY is for the CLI and the web shell.
+    // The desktop keeps a typed key in the OS keychain; ANTHROPIC_API_KEY is for the CLI and the web shell. It alone
+    // saves a base URL, after the person confirmed the host their key will go to.
     llm: {
       secrets: new KeychainSecretStore(join(app.getPath('userData'), 'anthropic-api-key.enc')),
-      environment: llmEnvironmentFrom(process.env, { useApiKey: false }),
+      environment: llmEnvironmentFrom(process.env, { useApiKey: false, useSavedBaseUrl: true }),
     },
   });
   const bridge = new EventBridge(() => mainWindow?.webContents ?? null);

@@ -1,5 +1,6 @@
 import { ipcMain, type BrowserWindow, type IpcMainInvokeEvent, type WebContents } from 'electron';
 import type { RequestHandlers } from '../../shared/contract/api';
+import { SHELL_CAPABILITIES } from '../../shared/contract/capabilities';
 import { requestNames } from '../../shared/contract/channels';
 import { dispatchRequest } from '../../shared/contract/dispatch';
 import type { EventName, EventPayloads } from '../../shared/contract/events';
@@ -34,10 +35,12 @@ export function mainFrameSenderCheck(getWindow: () => BrowserWindow | null, isRe
  * Returns a function that removes the handlers again.
  */
 export function bindRequestHandlers(handlers: RequestHandlers, isTrustedSender: SenderCheck): () => void {
+  // The desktop app is the user's own window on their own machine: it may do everything (see capabilities.ts).
+  const capabilities = new Set(SHELL_CAPABILITIES);
   for (const name of requestNames) {
     ipcMain.handle(name, (event, args: unknown): Promise<Result<unknown>> => {
       if (!isTrustedSender(event)) return Promise.resolve(fail('FORBIDDEN', `${name} was sent by a frame this app did not create`));
-      return dispatchRequest(handlers, name, args, { readOnly: false });
+      return dispatchRequest(handlers, name, args, { readOnly: false, capabilities });
     });
   }
   return () => {

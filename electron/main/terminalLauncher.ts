@@ -9,6 +9,36 @@ import type { TranscriptService } from '../core/transcripts/TranscriptService';
 
 export type SpawnFunction = (command: string, args: readonly string[], options: SpawnOptions) => ChildProcess;
 
+/** Programs whose command line cmd.exe parses (itself, and batch files it runs), where `&`, `|`, `<`, `>` start commands. */
+export function runsThroughCmd(program: string): boolean {
+  const name = program.replace(/^.*[\\/]/, '').toLowerCase();
+  return name === 'cmd' || name === 'cmd.exe' || name.endsWith('.bat') || name.endsWith('.cmd');
+}
+
+/** Words cmd.exe passes on as they are: no space, quote or character it treats specially. */
+const CMD_PLAIN_WORD = /^[A-Za-z0-9_\-.:\\/@+]+$/;
+/** Everything cmd.exe treats specially outside quotes (cross-spawn's list); each gets a caret. */
+const CMD_META = /([()\][%!^"`<>&|;, *?=])/g;
+
+/**
+ * One argument on a command line that cmd.exe parses. The argument is quoted the way programs split their command
+ * line (MSVCRT: trailing backslashes doubled before the closing quote), then every character cmd.exe treats specially
+ * gets a caret, the quotes included, so cmd.exe sees no quoted part at all and takes every `&`, `|`, `<`, `>` as a
+ * character. `%` is refused: cmd.exe expands `%name%` (and `%name:a=b%`) before it looks at carets, and a variable's
+ * value could then end the command. So are `"` (never in a Windows file name) and control characters.
+ */
+export function cmdQuote(argument: string): string {
+  if (/[%"\u0000-\u001f]/.test(argument)) {
+    throw new CodedError(
+      'INVALID_INPUT',
+      `cmd.exe cannot be given ${JSON.stringify(argument)} safely (it holds %, " or a control character): use a terminal command without {cwd}, such as the default, or copy the command instead`,
+    );
+  }
+  if (CMD_PLAIN_WORD.test(argument)) return argument;
+  const quoted = `"${argument.replace(/(\\+)$/, '$1$1')}"`;
+  return quoted.replace(CMD_META, '^$1');
+}
+
 /** What a terminal command template may contain; each placeholder is replaced inside the word it stands in. */
 export interface TerminalPlaceholders {
   /** The session's directory. */
@@ -24,13 +54,14 @@ export interface TerminalPlaceholders {
 /**
  * The terminal each platform has out of the box: Terminal.app through AppleScript on macOS, a new console window
  * through `start` on Windows, and Debian's `x-terminal-emulator` alternative elsewhere (the shell stays open after
- * Claude Code exits, so its last screen can be read).
+ * Claude Code exits, so its last screen can be read). On Windows the folder is the process's working directory,
+ * which `start` passes on: it never appears on a command line that cmd.exe parses.
  */
 export function defaultTerminalCommand(platform: NodeJS.Platform): string {
   if (platform === 'darwin') {
     return 'osascript -e "tell application \\"Terminal\\" to do script \\"{scriptForAppleScript}\\"" -e "tell application \\"Terminal\\" to activate"';
   }
-  if (platform === 'win32') return 'cmd.exe /c start "" /D {cwd} cmd.exe /k {command}';
+  if (platform === 'win32') return 'cmd.exe /c start "" cmd.exe /k {command}';
   return 'x-terminal-emulator -e sh -c "{script}; exec \\"${SHELL:-sh}\\""';
 }
 
@@ -116,11 +147,15 @@ export class TerminalLauncher {
   async launch(cwd: string, sessionId: string, fork: boolean): Promise<ResumeLaunch> {
     const { command } = await this.getSetting();
     const values = placeholdersFor(cwd, sessionId, fork);
-    const [program, ...args] = terminalArgv(command, values);
+    const [program, ...words] = terminalArgv(command, values);
+    // Node quotes arguments for programs that split their command line like MSVCRT, not for cmd.exe: a folder named
+    // `a&calc` would run calc. For cmd.exe the line is quoted here and passed as it is.
+    const throughCmd = this.options.platform === 'win32' && runsThroughCmd(program);
+    const args = throughCmd ? words.map(cmdQuote) : words;
     await new Promise<void>((resolve, reject) => {
       let child: ChildProcess;
       try {
-        child = this.options.spawn(program, args, { cwd, detached: true, stdio: 'ignore' });
+        child = this.options.spawn(program, args, { cwd, detached: true, stdio: 'ignore', windowsVerbatimArguments: throughCmd });
       } catch (error) {
         reject(new CodedError('NOT_FOUND', `Cannot start the terminal "${program}": ${(error as Error).message}`));
         return;

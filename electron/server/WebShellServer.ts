@@ -3,17 +3,19 @@ import { hostname } from 'node:os';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { RequestHandlers } from '../../shared/contract/api';
+import type { ShellCapability } from '../../shared/contract/capabilities';
 import { dispatchRequest } from '../../shared/contract/dispatch';
+import { ACCESS_CHECK_PATH, WIRE_PROTOCOL } from '../../shared/contract/webShellAccess';
 import { wireRequestSchema, type WireEvent, type WireReply } from '../../shared/contract/wire';
 import { fail } from '../../shared/result';
 import type { EventSink } from '../core/engineEvents';
-import { isAllowedHost, isAllowedOrigin, tokenCookieName, tokenSource, type HostPolicy } from './requestAuth';
+import { isAllowedHost, isAllowedOrigin, tokenSource, type HostPolicy } from './requestAuth';
 import { readStaticFile } from './staticFiles';
 import { MAX_BACKUP_ARCHIVE_BASE64 } from '../../shared/history/backupModel';
 
 /**
  * The largest request is a backup import: the archive as base64 plus the rest of the message. Only a client that
- * passed the token and origin checks gets a socket at all.
+ * passed the token, host and origin checks gets a socket at all.
  */
 export const MAX_MESSAGE_BYTES = MAX_BACKUP_ARCHIVE_BASE64 + 1024 * 1024;
 
@@ -49,7 +51,17 @@ export interface ServingAddress {
   readonly url: string;
 }
 
-/** The browser shell: serves the built renderer and binds the contract to a token-guarded WebSocket. */
+/** The web shell grants no capability: anyone with the token could use it (see capabilities.ts). */
+const WEB_SHELL_CAPABILITIES: ReadonlySet<ShellCapability> = new Set();
+
+const TOKEN_REFUSAL = 'Missing or wrong access token: open the URL that `ccmem serve` printed';
+
+/**
+ * The browser shell: serves the built renderer and binds the contract to a token-guarded WebSocket. The page's
+ * files hold no data and are served to any request with our Host and Origin; the WebSocket and the access check
+ * demand the token, which the page keeps in session storage and offers as a subprotocol. No cookie is ever set
+ * and no request is ever redirected.
+ */
 export class WebShellServer {
   private readonly http: Server;
   private readonly sockets: WebSocketServer;
@@ -58,7 +70,12 @@ export class WebShellServer {
 
   constructor(private readonly options: WebShellOptions) {
     this.http = createServer((req, res) => void this.onHttp(req, res));
-    this.sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+    this.sockets = new WebSocketServer({
+      noServer: true,
+      maxPayload: MAX_MESSAGE_BYTES,
+      // Select the wire protocol, never echo the token back; a script with a bearer header offers none.
+      handleProtocols: (offered) => (offered.has(WIRE_PROTOCOL) ? WIRE_PROTOCOL : false),
+    });
     this.http.on('upgrade', (req, socket, head) => this.onUpgrade(req, socket, head));
   }
 
@@ -86,33 +103,25 @@ export class WebShellServer {
     await new Promise<void>((resolve) => this.http.close(() => resolve()));
   }
 
-  /** Checks Host, Origin and token: returns the parsed URL and where the token came from, or why the request is refused. */
-  private authorize(req: IncomingMessage): { url: URL; via: 'query' | 'cookie' | 'header' } | { status: number; reason: string } {
+  /** Checks Host and Origin: returns the parsed URL, or why the request is refused. */
+  private admit(req: IncomingMessage): { url: URL } | { status: number; reason: string } {
     const policy = this.policy;
     if (!policy || !isAllowedHost(req.headers.host, policy)) return { status: 403, reason: 'Host not allowed' };
     if (!isAllowedOrigin(req.headers.origin, req.headers.host)) return { status: 403, reason: 'Origin not allowed' };
-    const url = new URL(req.url ?? '/', 'http://placeholder');
-    const via = tokenSource(req, url, this.options.token, policy.port);
-    if (!via) return { status: 401, reason: 'Missing or wrong access token: open the URL that `ccmem serve` printed' };
-    return { url, via };
+    return { url: new URL(req.url ?? '/', 'http://placeholder') };
   }
 
   private async onHttp(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const auth = this.authorize(req);
-    if ('status' in auth) return this.refuse(res, auth.status, auth.reason);
+    const admitted = this.admit(req);
+    if ('status' in admitted) return this.refuse(res, admitted.status, admitted.reason);
     if (req.method !== 'GET' && req.method !== 'HEAD') return this.refuse(res, 405, 'Method not allowed');
-    if (auth.via === 'query') {
-      // Trade the token in the URL for a cookie, so it leaves the address bar and the history.
-      auth.url.searchParams.delete('token');
-      res.writeHead(302, {
-        'Set-Cookie': `${tokenCookieName(this.policy!.port)}=${this.options.token}; HttpOnly; SameSite=Strict; Path=/`,
-        Location: `${auth.url.pathname}${auth.url.search}`,
-        'Cache-Control': 'no-store',
-      });
+    if (admitted.url.pathname === ACCESS_CHECK_PATH) {
+      if (tokenSource(req, this.options.token) !== 'header') return this.refuse(res, 401, TOKEN_REFUSAL);
+      res.writeHead(204, { 'Cache-Control': 'no-store' });
       res.end();
       return;
     }
-    const file = await readStaticFile(this.options.staticDir, auth.url.pathname);
+    const file = await readStaticFile(this.options.staticDir, admitted.url.pathname);
     if (!file) return this.refuse(res, 404, 'Not found');
     res.writeHead(200, {
       'Content-Type': file.contentType,
@@ -130,10 +139,12 @@ export class WebShellServer {
   }
 
   private onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    const auth = this.authorize(req);
-    if ('status' in auth || auth.url.pathname !== '/ws') {
-      const status = 'status' in auth ? auth.status : 404;
-      socket.end(`HTTP/1.1 ${status} ${status === 404 ? 'Not Found' : 'Forbidden'}\r\nConnection: close\r\n\r\n`);
+    const admitted = this.admit(req);
+    const status =
+      'status' in admitted ? admitted.status : admitted.url.pathname !== '/ws' ? 404 : !tokenSource(req, this.options.token) ? 401 : 0;
+    if (status !== 0) {
+      const text = status === 404 ? 'Not Found' : status === 401 ? 'Unauthorized' : 'Forbidden';
+      socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\n\r\n`);
       return;
     }
     this.sockets.handleUpgrade(req, socket, head, (client) => this.onClient(client));
@@ -160,6 +171,7 @@ export class WebShellServer {
     }
     const result = await dispatchRequest(this.options.handlers, request.data.method, request.data.args, {
       readOnly: this.options.readOnly,
+      capabilities: WEB_SHELL_CAPABILITIES,
     });
     this.send(client, { id: request.data.id, result });
   }

@@ -1,15 +1,11 @@
 import { timingSafeEqual, randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import type { IncomingMessage } from 'node:http';
+import { TOKEN_PROTOCOL_PREFIX } from '../../shared/contract/webShellAccess';
 
 /** A fresh URL-safe token, printed once in the serve URL (like Jupyter's). */
 export function createAccessToken(): string {
   return randomBytes(24).toString('base64url');
-}
-
-/** Cookies are shared by every port of a host, so the cookie name carries the port. */
-export function tokenCookieName(port: number): string {
-  return `ccmem_token_${port}`;
 }
 
 function sameToken(given: string, expected: string): boolean {
@@ -18,21 +14,26 @@ function sameToken(given: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-function cookieValue(header: string | undefined, name: string): string | null {
-  if (!header) return null;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return null;
+/** The subprotocols a WebSocket handshake offers, in order. */
+export function offeredProtocols(req: IncomingMessage): string[] {
+  const header = req.headers['sec-websocket-protocol'];
+  if (typeof header !== 'string') return [];
+  return header
+    .split(',')
+    .map((protocol) => protocol.trim())
+    .filter((protocol) => protocol !== '');
 }
 
-/** Where the request carried a valid token, if anywhere: the query (first visit), the cookie, or a bearer header. */
-export function tokenSource(req: IncomingMessage, url: URL, expected: string, port: number): 'query' | 'cookie' | 'header' | null {
-  const fromQuery = url.searchParams.get('token');
-  if (fromQuery !== null && sameToken(fromQuery, expected)) return 'query';
-  const fromCookie = cookieValue(req.headers.cookie, tokenCookieName(port));
-  if (fromCookie !== null && sameToken(fromCookie, expected)) return 'cookie';
+/**
+ * Where the request carried a valid token, if anywhere: a WebSocket subprotocol (the page) or a bearer header
+ * (scripts). Never a cookie, which the browser would also send to every other service on this host, and never the
+ * query: the page takes the token out of its URL itself, and a URL ends up in histories and logs.
+ */
+export function tokenSource(req: IncomingMessage, expected: string): 'subprotocol' | 'header' | null {
+  for (const protocol of offeredProtocols(req)) {
+    if (protocol.startsWith(TOKEN_PROTOCOL_PREFIX) && sameToken(protocol.slice(TOKEN_PROTOCOL_PREFIX.length), expected))
+      return 'subprotocol';
+  }
   const auth = req.headers.authorization;
   if (auth?.startsWith('Bearer ') && sameToken(auth.slice(7), expected)) return 'header';
   return null;

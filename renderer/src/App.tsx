@@ -3,6 +3,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { AgentsPage } from './features/agents/AgentsPage';
 import { DreamsPage } from './features/dreams/DreamsPage';
 import { HistoryPage } from './features/history/HistoryPage';
+import { AccessPage } from './features/home/AccessPage';
 import { EmptyHome } from './features/home/EmptyHome';
 import { MemoryPage } from './features/memory/MemoryPage';
 import { SearchPage } from './features/search/SearchPage';
@@ -18,6 +19,7 @@ import { openOverlay, useOverlayStore } from './shell/overlayStore';
 import { MOD } from './shell/shortcuts';
 import { ShortcutsDialog } from './shell/ShortcutsDialog';
 import { useGlobalShortcuts } from './shell/useGlobalShortcuts';
+import { useAccessStore } from './api/accessStore';
 import { useHomeStore } from './stores/homeStore';
 import { navigate, PAGE_TITLES, PAGES, sameProject, useNavigationStore, type Page } from './stores/navigationStore';
 import { toggleSidebar, useUiPreferences } from './stores/uiPreferencesStore';
@@ -51,6 +53,7 @@ function ProjectPage({ page, project }: { readonly page: Page; readonly project:
 
 export function App() {
   const { home, error } = useHomeStore(useShallow((s) => ({ home: s.home, error: s.error })));
+  const accessProblem = useAccessStore((s) => s.problem);
   const { page, selected } = useNavigationStore(useShallow((s) => ({ page: s.page, selected: s.project })));
   const project = home?.projects.find((p) => sameProject(selected, p)) ?? null;
 
@@ -63,9 +66,11 @@ export function App() {
   }, [home, project]);
 
   useEffect(() => {
-    document.getElementById('root')?.setAttribute('data-app-state', home ? 'ready' : error ? 'error' : 'loading');
-  }, [home, error]);
+    const state = accessProblem ? 'no-access' : home ? 'ready' : error ? 'error' : 'loading';
+    document.getElementById('root')?.setAttribute('data-app-state', state);
+  }, [home, error, accessProblem]);
 
+  if (accessProblem) return <AccessPage problem={accessProblem} />;
   if (error && !home) return <p className="error">Cannot load: {error}</p>;
   if (!home) return <p className="muted">Loading…</p>;
   if (home.empty) return <EmptyHome />;

@@ -19,7 +19,7 @@ export const catalogRequestSchemas = {
     mutates: false,
   },
   refreshSessionCatalog: { args: z.strictObject({}), mutates: false },
-  cancelCatalogBuild: { args: z.strictObject({}), mutates: false },
+  cancelCatalogBuild: { args: z.strictObject({}), mutates: true },
   /** Starts a search over every transcript and memory file; hits arrive as `searchHits` events. */
   startSearch: {
     args: z.strictObject({

@@ -68,5 +68,8 @@ export const requestNames = [
   'exportMemoryBackup',
   'previewMemoryImport',
   'applyMemoryImport',
+  'blameFile',
+  'getFileOrigin',
+  'listSessionMemoryWrites',
   'rendererReady',
 ] as const;

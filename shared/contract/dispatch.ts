@@ -1,5 +1,6 @@
 import { CodedError, fail, ok, type Result } from '../result';
 import type { RequestHandlers } from './api';
+import { CAPABILITY_REFUSALS, type ShellCapability } from './capabilities';
 import { requestSchemas, type RequestName } from './requests';
 
 export function isRequestName(name: unknown): name is RequestName {
@@ -8,6 +9,14 @@ export function isRequestName(name: unknown): name is RequestName {
 
 export interface DispatchOptions {
   readonly readOnly: boolean;
+  /** What this shell may do beyond the common requests; none when left out (see capabilities.ts). */
+  readonly capabilities?: ReadonlySet<ShellCapability>;
+}
+
+/** The capability a request needs with these (valid) arguments, if any. */
+export function neededCapability(name: RequestName, args: unknown): ShellCapability | null {
+  const spec: { readonly mutates: boolean; readonly needs?: (args: never) => ShellCapability | null } = requestSchemas[name];
+  return spec.needs ? spec.needs(args as never) : null;
 }
 
 /**
@@ -35,7 +44,9 @@ export async function dispatchRequest(
       `Invalid arguments for ${name}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'} ${i.message}`).join('; ')}`,
     );
   }
-  if (spec.mutates && options.readOnly) return fail('READ_ONLY', `${name} changes files, and this window is read-only`);
+  if (spec.mutates && options.readOnly) return fail('READ_ONLY', `${name} makes a change, and this server is read-only`);
+  const needed = neededCapability(name, parsed.data);
+  if (needed && !options.capabilities?.has(needed)) return fail('FORBIDDEN', CAPABILITY_REFUSALS[needed]);
   try {
     const handler = handlers[name] as (args: unknown) => Promise<unknown>;
     return ok(await handler(parsed.data));

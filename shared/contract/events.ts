@@ -1,4 +1,4 @@
-import type { HistoryChangedEvent } from '../history/historyRequestSchemas';
+import type { HistoryChangedEvent, HistoryReconstructionEvent } from '../history/historyRequestSchemas';
 import type { BackgroundStatus, ReviewInboxChange } from '../jobs/backgroundJobs';
 import type { JobProgress, JobSummary } from '../jobs/jobTypes';
 import type { MemoryFolderRef } from '../memory/memoryFolderRef';
@@ -37,6 +37,7 @@ export interface EventPayloads {
   searchHits: SearchHitsEvent;
   searchDone: SearchDoneEvent;
   historyChanged: HistoryChangedEvent;
+  historyReconstruction: HistoryReconstructionEvent;
 }
 
 export type EventName = keyof EventPayloads;
@@ -56,6 +57,7 @@ export const eventNames = [
   'searchHits',
   'searchDone',
   'historyChanged',
+  'historyReconstruction',
 ] as const satisfies readonly EventName[];
 
 /** The name of a subscriber method on the renderer's Api: `homeChanged` → `onHomeChanged`. */

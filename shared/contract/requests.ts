@@ -11,13 +11,15 @@ import {
   applyJobSchema,
   backgroundSettingsPatchSchema,
   configRootArgsSchema,
+  backendSchema,
+  connectionTestSchema,
   extractionSourceSchema,
   jobIdSchema,
   jobTargetSchema,
   llmSettingsPatchSchema,
 } from '../jobs/jobRequestSchemas';
 import type { BackgroundStatus, InboxEntry } from '../jobs/backgroundJobs';
-import type { ApplyOutcome, DreamGate, ExtractionEstimate, JobRecord, JobSummary } from '../jobs/jobTypes';
+import type { ApplyOutcome, DreamGate, ExtractionEstimate, JobRecordView, JobSummary } from '../jobs/jobTypes';
 import type { ConnectionTestResult, LlmSettingsView } from '../jobs/llmSettings';
 import { historyRequestSchemas, type HistoryRequestResults } from '../history/historyRequestSchemas';
 import { memoryRequestSchemas } from '../memory/memoryRequestSchemas';
@@ -39,6 +41,7 @@ import { transcriptRequestSchemas } from '../transcript/transcriptRequestSchemas
 import type { TranscriptUsage } from '../transcript/turnUsage';
 import { catalogRequestSchemas } from '../catalog/catalogRequestSchemas';
 import type { CatalogListing, CatalogProgress } from '../model/catalog';
+import type { ShellCapability } from './capabilities';
 import type { requestNames } from './channels';
 
 /** Slugs are single folder names under `projects/`: no separators, no dot segments, no NUL. */
@@ -72,12 +75,14 @@ const snapshotActionSchema = z.strictObject({
 
 /**
  * Every request the renderer can make, with the schema its argument must pass at the boundary.
- * `mutates` marks requests that change something on disk; a read-only web shell refuses them.
+ * `mutates` marks requests that change something: a file, the home every client of the server sees, a process
+ * started, or work another client started; a read-only server refuses them. test/reliability/webShell/requestFlags
+ * names each request's flag, so a new request cannot be added without deciding.
  */
 export const requestSchemas = {
   getHome: { args: noArgs, mutates: false },
   refreshHome: { args: noArgs, mutates: false },
-  openDemoHome: { args: noArgs, mutates: false },
+  openDemoHome: { args: noArgs, mutates: true },
   listSessions: { args: projectRefSchema, mutates: false },
   listMemoryFiles: { args: projectRefSchema, mutates: false },
   listAgentMemories: { args: noArgs, mutates: false },
@@ -85,17 +90,28 @@ export const requestSchemas = {
   planAgentSnapshotAction: { args: snapshotActionSchema, mutates: false },
   applyAgentSnapshotAction: { args: snapshotActionSchema.extend({ expectedToken: z.string().max(128).optional() }), mutates: true },
   getLlmSettings: { args: noArgs, mutates: false },
-  updateLlmSettings: { args: llmSettingsPatchSchema, mutates: true },
+  updateLlmSettings: {
+    args: llmSettingsPatchSchema,
+    mutates: true,
+    // The base URL is where the API key goes: a token holder of the web shell must not point it at their own server.
+    needs: (args: z.infer<typeof llmSettingsPatchSchema>): ShellCapability | null =>
+      args.baseUrl === undefined ? null : 'changeLlmEndpoint',
+  },
   setApiKey: { args: apiKeySchema, mutates: true },
   clearApiKey: { args: noArgs, mutates: true },
-  testLlmConnection: { args: noArgs, mutates: false },
+  testLlmConnection: { args: connectionTestSchema, mutates: false },
   getDreamGate: { args: projectRefSchema, mutates: false },
-  startDream: { args: z.strictObject({ target: jobTargetSchema }), mutates: true },
+  startDream: { args: z.strictObject({ target: jobTargetSchema, via: backendSchema.optional() }), mutates: true },
   estimateExtraction: { args: z.strictObject({ source: extractionSourceSchema }), mutates: false },
-  startExtraction: { args: z.strictObject({ source: extractionSourceSchema }), mutates: true },
-  cancelJob: { args: jobIdSchema, mutates: false },
+  startExtraction: { args: z.strictObject({ source: extractionSourceSchema, via: backendSchema.optional() }), mutates: true },
+  cancelJob: { args: jobIdSchema, mutates: true },
   listJobs: { args: noArgs, mutates: false },
-  getJob: { args: jobIdSchema, mutates: false },
+  getJob: {
+    args: jobIdSchema.extend({ revealSecrets: z.boolean().optional() }),
+    mutates: false,
+    // Secrets in the summary and proposals are masked unless revealed, which only the desktop app does.
+    needs: (args: { readonly revealSecrets?: boolean }): ShellCapability | null => (args.revealSecrets === true ? 'revealSecrets' : null),
+  },
   applyJob: { args: applyJobSchema, mutates: true },
   discardJob: { args: jobIdSchema, mutates: true },
   getReviewInbox: { args: noArgs, mutates: false },
@@ -142,7 +158,7 @@ export interface RequestResults extends HistoryRequestResults {
   startExtraction: JobSummary;
   cancelJob: JobSummary;
   listJobs: readonly JobSummary[];
-  getJob: JobRecord;
+  getJob: JobRecordView;
   applyJob: ApplyOutcome;
   discardJob: JobSummary;
   getReviewInbox: readonly InboxEntry[];

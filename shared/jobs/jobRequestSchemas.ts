@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DAILY_TOKEN_BUDGET_LIMITS, MIN_PROMPTS_LIMITS } from './backgroundJobs';
+import { LLM_BACKEND_CHOICES } from './llmSettings';
 
 /** Argument schemas of the job and LLM-settings requests, validated at the boundary like every request. */
 
@@ -10,6 +11,9 @@ const slugSchema = z
   .min(1)
   .max(4096)
   .refine((s) => !/[/\\\0]/.test(s) && s !== '.' && s !== '..', 'must be a single folder name');
+
+/** Which backend runs a job or a connection test; absent: the one Settings chose. */
+export const backendSchema = z.enum(['api', 'claude-code']);
 
 export const jobIdSchema = z.strictObject({ jobId: z.string().min(1).max(100) });
 
@@ -62,7 +66,11 @@ export const llmSettingsPatchSchema = z.strictObject({
     .optional(),
   baseUrl: z.string().max(2048).nullable().optional(),
   maxCostUsdPerJob: z.number().positive().max(1000).optional(),
+  backend: z.enum(LLM_BACKEND_CHOICES).optional(),
+  claudePath: z.string().max(4096).nullable().optional(),
 });
+
+export const connectionTestSchema = z.strictObject({ via: backendSchema.optional() });
 
 export const apiKeySchema = z.strictObject({ key: z.string().min(1).max(512) });
 

@@ -1,4 +1,5 @@
 import type { DiffPart } from './diffParts';
+import type { LlmBackend } from './llmSettings';
 
 export type JobKind = 'dream' | 'extraction';
 
@@ -59,6 +60,29 @@ export interface JobProgress {
 
 export type ProposalKind = 'add' | 'modify' | 'delete';
 
+/**
+ * One source a proposed change rests on, as the model cited it: a line of one of the project's transcripts
+ * (`sessionId`, with `agentId` for a sub-agent's file) or a line of a memory file as it was when the job started
+ * (`file`). The job looked the line up: `verified` says whether it holds the quoted text.
+ */
+export interface ProposalEvidence {
+  /** The transcript's session, or null for a memory file. */
+  readonly sessionId: string | null;
+  /** The sub-agent whose transcript it is (`agent-<id>.jsonl` under the session), or null. */
+  readonly agentId: string | null;
+  /** The memory file, relative to the memory folder, or null for a transcript. */
+  readonly file: string | null;
+  /** 1-based line of the JSONL transcript or of the memory file. */
+  readonly line: number;
+  /** The words the model quoted from that line. */
+  readonly text: string;
+  /** What the line really says (its readable text, shortened), or null when there is no such line. */
+  readonly lineText: string | null;
+  readonly verified: boolean;
+  /** Why the citation could not be verified, or null when it was. */
+  readonly problem: string | null;
+}
+
 /** One file the job proposes to change, as staged; nothing of it is on disk until the user applies it. */
 export interface FileProposal {
   /** Relative to the memory folder, forward slashes. */
@@ -72,6 +96,11 @@ export interface FileProposal {
   readonly parts: readonly DiffPart[];
   /** A unified diff of the whole change. */
   readonly diff: string;
+  /**
+   * What the model cited for this file over the whole job (empty: it cited nothing). Absent in records made
+   * before jobs asked for citations.
+   */
+  readonly evidence?: readonly ProposalEvidence[];
 }
 
 /** A change the model asked for and the validator refused; the model saw the refusal as a tool error. */
@@ -135,10 +164,13 @@ export interface JobSummary {
   readonly source: ExtractionSource | null;
   readonly createdAt: string;
   readonly finishedAt: string | null;
+  /** What ran the model; absent in records made before there was a choice (they all used the API). */
+  readonly via?: LlmBackend;
   readonly model: string;
   /** sha256 of the instructions and tool definitions the model was given (never the memory or transcript data). */
   readonly promptHash: string;
   readonly usage: TokenUsage;
+  /** US dollars; null when the price is unknown or the job ran on a Claude subscription (tokens, not dollars). */
   readonly costUsd: number | null;
   readonly turns: number;
   /** The model's closing summary of what it changed and why. */
@@ -154,6 +186,14 @@ export interface JobSummary {
 export interface JobRecord extends JobSummary {
   readonly proposals: readonly FileProposal[];
   readonly refused: readonly RefusedChange[];
+}
+
+/** A job record as shown: secrets masked (•) in its summary and proposals unless they were asked to be revealed. */
+export interface JobRecordView extends JobRecord {
+  /** How many secrets are masked (0 when none, or when revealed). */
+  readonly secretsMasked: number;
+  /** The proposals holding a masked secret: editing one needs the revealed record, or the masks would be written. */
+  readonly maskedProposals: readonly string[];
 }
 
 /** What an extraction replay would send before it starts, so the user sees the cost first. */

@@ -31,6 +31,8 @@ export interface SecretHit {
   /** What kind of secret, as a short rule name (`github`, `aws`, `basicauth`…). */
   readonly kind: string;
   readonly length: number;
+  /** Where the secret starts in the scanned text (UTF-16 offset), when the rule says; masking uses it. */
+  readonly start?: number;
 }
 
 export interface FileFacts {

@@ -1,5 +1,6 @@
 /** The boundary schemas of the Memory review requests (spread into `requestSchemas` in shared/contract/requests.ts). */
 import { z } from 'zod';
+import type { ShellCapability } from '../contract/capabilities';
 import { MEMORY_TYPES } from '../model/memory';
 
 /** Slugs are single folder names under `projects/`: no separators, no dot segments, no NUL. */
@@ -37,7 +38,12 @@ const bodySchema = z.string().max(900_000);
 
 export const memoryRequestSchemas = {
   getMemoryReview: { args: z.strictObject({ folder: memoryFolderRefSchema }), mutates: false },
-  readMemoryFile: { args: z.strictObject({ folder: memoryFolderRefSchema, relativePath: memoryPathSchema }), mutates: false },
+  readMemoryFile: {
+    args: z.strictObject({ folder: memoryFolderRefSchema, relativePath: memoryPathSchema, revealSecrets: z.boolean().optional() }),
+    mutates: false,
+    // Secrets are masked unless revealed, which only the desktop app does (the web shell never shows them).
+    needs: (args: { readonly revealSecrets?: boolean }): ShellCapability | null => (args.revealSecrets === true ? 'revealSecrets' : null),
+  },
   saveMemoryFile: {
     args: z.strictObject({
       folder: memoryFolderRefSchema,

@@ -77,7 +77,7 @@ export interface FrontmatterFieldView {
 export interface MemoryFileContent {
   readonly folder: MemoryFolderRef;
   readonly relativePath: string;
-  /** The file's text, decoded as UTF-8. */
+  /** The file's text, decoded as UTF-8; with its secrets masked (•) unless they were asked to be revealed. */
   readonly text: string;
   /** sha256 of the bytes on disk: the base of any later edit. */
   readonly hash: string;
@@ -94,6 +94,11 @@ export interface MemoryFileContent {
   readonly notEditableReason: string | null;
   /** The system reminder the model gets when this memory is recalled. */
   readonly recalledText: string;
+  /**
+   * How many secrets are masked in the texts above (0 when none, or when they were revealed). Every text here is
+   * then masked alike: edit only a revealed copy, or the masks would be written back.
+   */
+  readonly secretsMasked: number;
 }
 
 /** What the UI gets back after a change: the change set to undo and the new hashes. */

@@ -80,7 +80,7 @@ export const transcriptRequestSchemas = {
     mutates: false,
   },
   /** Opens a terminal; it changes no file, and only the desktop shell can do it. */
-  resumeSession: { args: z.strictObject({ ...sessionRefShape, fork: z.boolean() }), mutates: false },
+  resumeSession: { args: z.strictObject({ ...sessionRefShape, fork: z.boolean() }), mutates: true },
   getTerminalSetting: { args: z.strictObject({}), mutates: false },
   setTerminalSetting: { args: z.strictObject({ command: z.string().max(4000) }), mutates: true },
 } as const;

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { JobRecord } from '../../../shared/jobs/jobTypes';
+import type { LlmBackend } from '../../../shared/jobs/llmSettings';
 import { CodedError } from '../../../shared/result';
 import type { Engine } from '../../core/engine';
 import { toJobJson, type JobJson } from '../../core/jobs/jobJson';
@@ -9,25 +10,18 @@ import { TokenBudget } from '../../core/jobs/TokenBudget';
 import { readBackgroundSettings } from '../../core/settings/backgroundSettingsFile';
 import { CliError, type CliIo } from '../cliIo';
 import { bindOptionValues } from '../optionValues';
-import { createJobEngine, describeProgress, describeRecord } from './dream';
-
-const VIA = ['claude-code', 'api'] as const;
-
-/**
- * `--via` names the model backend. This build has the API backend only; the Claude Code backend is refused
- * by name rather than silently run through the API.
- */
-function checkVia(raw: string | undefined): void {
-  if (raw === undefined || raw === 'api') return;
-  if (raw === 'claude-code') throw new CliError('--via claude-code: this build runs dreams through the Anthropic API only (--via api)', 2);
-  throw new CliError(`--via must be one of ${VIA.join(', ')}, not ${raw}`, 2);
-}
+import { createJobEngine, describeProgress, describeRecord, parseVia } from './dream';
 
 /** Runs one staged dream that holds the lock as Claude Code's does; Ctrl-C cancels it (and rolls the lock back). */
-async function dreamOnce(engine: Engine, ref: { configRoot: string; slug: string }, maxTokens: number, io: CliIo): Promise<JobRecord> {
+async function dreamOnce(
+  engine: Engine,
+  ref: { configRoot: string; slug: string },
+  run: { readonly maxTokens: number; readonly via: LlmBackend | undefined },
+  io: CliIo,
+): Promise<JobRecord> {
   const started = await engine.jobs.startDream(
     { kind: 'project', ...ref },
-    { trigger: 'schedule', holdConsolidationLock: true, maxTokens },
+    { trigger: 'schedule', holdConsolidationLock: true, maxTokens: run.maxTokens, via: run.via },
   );
   const stopProgress = engine.jobs.onDidProgress((progress) => {
     if (progress.jobId === started.id && progress.status === 'running') io.stderr(describeProgress(progress));
@@ -54,7 +48,7 @@ export async function runDueDreams(argv: readonly string[], io: CliIo): Promise<
     options: { due: { type: 'boolean', default: false }, via: { type: 'string' }, json: { type: 'boolean', default: false } },
     strict: true,
   });
-  checkVia(values.via);
+  const via = parseVia(values.via);
   const engine = await createJobEngine(io);
   try {
     const home = await engine.home.getHome();
@@ -79,7 +73,7 @@ export async function runDueDreams(argv: readonly string[], io: CliIo): Promise<
       io.stderr(`Dreaming ${label}…\n`);
       let record: JobRecord;
       try {
-        record = await dreamOnce(engine, project, settings.dailyTokenBudget - spent.spent, io);
+        record = await dreamOnce(engine, project, { maxTokens: settings.dailyTokenBudget - spent.spent, via }, io);
       } catch (error) {
         if (!(error instanceof CodedError)) throw error;
         io.stderr(`${label}: not started: ${error.message}\n`);

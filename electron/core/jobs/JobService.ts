@@ -8,6 +8,7 @@ import type {
   JobKind,
   JobProgress,
   JobRecord,
+  JobRecordView,
   JobStatus,
   JobStopReason,
   JobSummary,
@@ -16,6 +17,7 @@ import type {
   JobTrigger,
   ProposalDecision,
 } from '../../../shared/jobs/jobTypes';
+import type { JobStartOptions } from '../../../shared/jobs/llmSettings';
 import type { ProjectRef, ProjectSummary } from '../../../shared/model/home';
 import { CodedError } from '../../../shared/result';
 import { agentBoundary } from '../agents/agentMemoryDiscovery';
@@ -33,12 +35,15 @@ import {
 } from '../lock/consolidationLock';
 import { readConsolidationLockStatus } from '../lock/consolidationLockStatus';
 import { INDEX_FILE_NAME } from '../memory/memoryFolderScan';
+import { SecretMasker } from '../memory/secretMasker';
 import type { LlmSession, LlmSettingsService } from '../settings/LlmSettingsService';
 import { runAgentLoop, type AgentLoopResult, type LoopLimits } from './agentLoop';
 import { applyProposals } from './applyProposals';
+import { runClaudeCodeLoop } from './claudeCodeLoop';
 import { readDreamGate } from './dreamGate';
 import { dreamKickoff, dreamSystemPrompt } from './dreamPrompt';
 import { extractionKickoff, extractionSystemPrompt } from './extractionPrompt';
+import { maskRecord, maskSummaries } from './jobMasking';
 import { JobRecordStore, newJobId, summarizeJob } from './JobRecordStore';
 import { JobToolbox } from './JobToolbox';
 import { readMemoryBaseline, sha256 } from './memoryBaseline';
@@ -66,7 +71,8 @@ export const DEFAULT_JOB_LIMITS: JobLimits = {
 };
 
 /** How a job is started; without options it is a job the user started by hand, with the usual caps. */
-export interface StartJobOptions {
+/** How a job starts: its backend (`via`), what started it, and the limits a scheduler sets. */
+export interface StartJobOptions extends JobStartOptions {
   readonly trigger?: JobTrigger;
   /** At most this many tokens (input plus output) for the whole job, below the usual cap: what is left of a budget. */
   readonly maxTokens?: number;
@@ -155,6 +161,7 @@ export class JobService {
   private readonly limits: JobLimits;
   private readonly now: () => Date;
   private readonly applying = new Set<string>();
+  private readonly masker = new SecretMasker();
   /** Memory folders whose job is being set up; a second start must not slip in before it runs. */
   private readonly starting = new Set<string>();
 
@@ -189,6 +196,10 @@ export class JobService {
     });
   }
 
+  /**
+   * Starts a dream over one memory folder and returns at once; `via` picks the backend (default: the one Settings
+   * chose). Fails with FORBIDDEN when that backend cannot run, CONFLICT when a job already works on that memory.
+   */
   async startDream(target: JobTarget, options: StartJobOptions = {}): Promise<JobSummary> {
     if (options.holdConsolidationLock && target.kind !== 'project')
       throw new CodedError('INVALID_INPUT', 'Only a project memory has a consolidation lock');
@@ -197,7 +208,7 @@ export class JobService {
   }
 
   private async launchDream(target: JobTarget, info: JobTargetInfo, options: StartJobOptions): Promise<JobSummary> {
-    const session = await this.options.llm.openSession();
+    const session = await this.options.llm.openSession(options.via);
     const limits = capTokens(this.limits.dream, options);
     const system = dreamSystemPrompt({ hasTranscripts: info.transcriptDir !== null, maxTurns: limits.maxTurns });
     const overlay = new StagingOverlay(await readMemoryBaseline(info.memoryDir));
@@ -254,7 +265,7 @@ export class JobService {
 
   async estimateExtraction(source: ExtractionSource): Promise<ExtractionEstimate> {
     const { project, sessions } = await this.extractionInput(source);
-    const { model } = await this.options.llm.getView();
+    const model = await this.options.llm.model();
     const limits = this.limits.extraction;
     const overlay = new StagingOverlay(await readMemoryBaseline(project.memoryDir));
     const overhead = tokensOf(extractionSystemPrompt({ maxTurns: limits.maxTurns }) + memoryManifest(overlay) + JSON.stringify(JOB_TOOLS));
@@ -279,6 +290,7 @@ export class JobService {
     };
   }
 
+  /** Starts an extraction replay and returns at once; `via` as for `startDream`. */
   async startExtraction(source: ExtractionSource, options: Omit<StartJobOptions, 'holdConsolidationLock'> = {}): Promise<JobSummary> {
     const input = await this.extractionInput(source);
     return this.exclusive(input.info.memoryDir, () => this.launchExtraction(source, input, options));
@@ -289,7 +301,7 @@ export class JobService {
     { project, sessions, info }: { project: ProjectSummary; sessions: DigestSession[]; info: JobTargetInfo },
     options: StartJobOptions,
   ): Promise<JobSummary> {
-    const session = await this.options.llm.openSession();
+    const session = await this.options.llm.openSession(options.via);
     const limits = capTokens(this.limits.extraction, options);
     const system = extractionSystemPrompt({ maxTurns: limits.maxTurns });
     const overlay = new StagingOverlay(await readMemoryBaseline(project.memoryDir));
@@ -315,6 +327,7 @@ export class JobService {
           part++;
           // A chunk that does not finish leaves nothing staged: only completed passes are kept.
           const checkpoint = overlay.checkpoint();
+          const citations = job.toolbox.evidence.checkpoint();
           try {
             const kickoff = extractionKickoff({
               manifest: memoryManifest(overlay),
@@ -335,6 +348,7 @@ export class JobService {
             }
           } catch (error) {
             overlay.restore(checkpoint);
+            job.toolbox.evidence.restore(citations);
             throw error;
           }
         }
@@ -352,8 +366,7 @@ export class JobService {
     limits: Omit<LoopLimits, 'maxCostUsd'>,
   ): Promise<AgentLoopResult> {
     const turnsBefore = job.draft.turns;
-    return runAgentLoop({
-      client: session.client,
+    const loop = {
       model: session.model,
       system,
       kickoff,
@@ -362,19 +375,22 @@ export class JobService {
       meter: job.meter,
       limits: { ...limits, maxCostUsd: session.maxCostUsdPerJob },
       signal: job.controller.signal,
-      onProgress: (turn) => {
+      onProgress: (turn: number) => {
         job.draft.turns = turnsBefore + turn;
         job.draft.loopTurn = turn;
         this.emitProgress(job);
       },
-    });
+    };
+    return session.backend === 'claude-code'
+      ? runClaudeCodeLoop({ ...loop, claude: session.claude })
+      : runAgentLoop({ ...loop, client: session.client });
   }
 
   async cancel(jobId: string): Promise<JobSummary> {
     const job = this.running.get(jobId);
-    if (!job) return summarizeJob(await this.getJob(jobId));
+    if (!job) return this.shown(summarizeJob(await this.getJob(jobId)));
     job.controller.abort();
-    return summarizeJob(await job.done);
+    return this.shown(summarizeJob(await job.done));
   }
 
   /** Resolves with the final record once the job has stopped running. */
@@ -383,14 +399,24 @@ export class JobService {
     return job ? job.done : this.getJob(jobId);
   }
 
+  /** Every job as the UI lists it, secrets in the summaries masked. */
   async listJobs(): Promise<JobSummary[]> {
     const stored = await this.records.list();
-    return stored.map((record) => summarizeJob(this.current(record)));
+    return maskSummaries(
+      this.masker,
+      stored.map((record) => summarizeJob(this.current(record))),
+    );
   }
 
+  /** The whole record, as it is kept (the real text: applying and the CLI's `--apply` use it). */
   async getJob(jobId: string): Promise<JobRecord> {
     const job = this.running.get(jobId);
     return job ? this.snapshot(job) : this.current(await this.records.load(jobId));
+  }
+
+  /** The record as shown: secrets masked in its summary and proposals unless revealed (see jobMasking.ts). */
+  async viewJob(jobId: string, options: { readonly revealSecrets?: boolean } = {}): Promise<JobRecordView> {
+    return maskRecord(this.masker, await this.getJob(jobId), options.revealSecrets === true);
   }
 
   async apply(jobId: string, decisions: readonly ProposalDecision[]): Promise<ApplyOutcome> {
@@ -422,7 +448,7 @@ export class JobService {
     const next: JobRecord = { ...record, status: 'discarded', outcome };
     await this.records.save(next);
     this.emitFinish(next);
-    return summarizeJob(next);
+    return this.shown(summarizeJob(next));
   }
 
   /** Cancels every running job and waits for their records to be saved. */
@@ -546,6 +572,7 @@ export class JobService {
         target: spec.target,
         source: spec.source,
         createdAt: createdAt.toISOString(),
+        via: spec.session.backend,
         model: spec.session.model,
         promptHash: sha256(`${spec.system}\n${JSON.stringify(JOB_TOOLS)}`),
       },
@@ -560,7 +587,11 @@ export class JobService {
         chunks: spec.chunks,
       },
       controller: new AbortController(),
-      meter: new UsageMeter(spec.session.model),
+      // A Claude subscription is counted in tokens, not dollars.
+      meter: new UsageMeter(
+        spec.session.model,
+        spec.session.backend === 'claude-code' && spec.session.claude.billing === 'subscription' ? 'subscription' : 'list-price',
+      ),
       toolbox: new JobToolbox(
         {
           memoryDir: spec.target.memoryDir,
@@ -603,7 +634,12 @@ export class JobService {
 
   private snapshot(job: RunningJob): JobRecord {
     const { loopTurn: _loopTurn, ...draft } = job.draft;
-    const proposals = draft.status === 'running' ? [] : job.toolbox.overlay.changes().map(toProposal);
+    const proposals =
+      draft.status === 'running'
+        ? []
+        : job.toolbox.overlay
+            .changes()
+            .map((change) => ({ ...toProposal(change), evidence: job.toolbox.evidence.citationsFor(change.path) }));
     const refused = job.toolbox.refused();
     return {
       ...job.base,
@@ -635,7 +671,14 @@ export class JobService {
   }
 
   private emitFinish(record: JobRecord): void {
-    const summary = summarizeJob(record);
-    for (const listener of this.finishListeners) listener(summary);
+    void this.shown(summarizeJob(record)).then((summary) => {
+      for (const listener of this.finishListeners) listener(summary);
+    });
+  }
+
+  /** A summary as the UI shows it: its model summary with secrets masked. */
+  private async shown(summary: JobSummary): Promise<JobSummary> {
+    const [masked] = await maskSummaries(this.masker, [summary]);
+    return masked;
   }
 }

@@ -27,6 +27,7 @@ import type { WatchedChange } from '../watch/watchedChange';
 import { frontmatterField, parseFrontmatter } from './frontmatter';
 import { MemoryFolderAnalyzer, MAX_TOPIC_FILE_BYTES, type AnalyzedFile, type AnalyzedIndex } from './memoryFolderAnalyzer';
 import { MemoryFolderResolver, type ResolvedMemoryFolder } from './memoryFolderResolver';
+import { SecretMasker } from './secretMasker';
 
 export type MemoryFileEvent = 'add' | 'change' | 'unlink';
 
@@ -112,6 +113,7 @@ export class MemoryReviewService {
   private readonly resolver: MemoryFolderResolver;
   private readonly analyzer: MemoryFolderAnalyzer;
   private readonly writer: ChangeSetWriter;
+  private readonly masker = new SecretMasker();
   private readonly listeners = new Set<(change: MemoryChange) => void>();
   private readonly knownAgentDirs = new Set<string>();
   private readonly unsubscribe: (() => void)[];
@@ -165,7 +167,7 @@ export class MemoryReviewService {
           : folderSymlinkOutside
             ? 'The memory folder is a symlink that leads elsewhere; nothing is written through it'
             : null;
-    return {
+    return this.maskReview({
       folder: folder.ref,
       title: folder.title,
       memoryDir: folder.memoryDir,
@@ -179,14 +181,41 @@ export class MemoryReviewService {
       readOnlyReason,
       staleAfterDays: this.options.staleAfterDays ?? 30,
       warnings: analysis.warnings,
-    };
+    });
+  }
+
+  /** Masks secrets in the texts of a review (the indexes, descriptions and manifest lines) with one scan. */
+  private async maskReview(review: MemoryReview): Promise<MemoryReview> {
+    const indexes = [review.index, review.teamIndex];
+    const texts = [
+      ...indexes.flatMap((index) => (index ? [index.rawText, index.loaded.content] : [])),
+      ...review.files.flatMap((file) => [file.description ?? '', file.manifestLine]),
+    ];
+    const { texts: masked, masked: count } = await this.masker.maskAll(texts);
+    if (count === 0) return review;
+    let next = 0;
+    const take = (): string => masked[next++];
+    const [index, teamIndex] = indexes.map((view) =>
+      view ? { ...view, rawText: take(), loaded: { ...view.loaded, content: take() } } : null,
+    );
+    const files = review.files.map((file) => {
+      const description = take();
+      return { ...file, description: file.description === null ? null : description, manifestLine: take() };
+    });
+    return { ...review, index, teamIndex, files };
   }
 
   /**
-   * One file for the editor. It is read only where it really lies inside the folder (through every symlink on the
-   * way, a symlinked sub-folder included); reached through a symlink, it is shown but not editable.
+   * One memory file for the Rendered, Raw, Frontmatter and "As recalled" tabs, and the editor. It is read only where it
+   * really lies inside the folder (through every symlink on the way, a symlinked sub-folder included); reached through
+   * a symlink, it is shown but not editable. Secrets are masked in every text of it unless `revealSecrets` (the
+   * desktop app, on an explicit click, and its editor, which needs the real text).
    */
-  async readFile(ref: MemoryFolderRef, relativePath: string): Promise<MemoryFileContent> {
+  async readFile(
+    ref: MemoryFolderRef,
+    relativePath: string,
+    options: { readonly revealSecrets?: boolean } = {},
+  ): Promise<MemoryFileContent> {
     const folder = await this.resolve(ref);
     if (folder.kind === 'agent') await this.writer.checkRoot(folder.root);
     const absolutePath = resolveInside(folder.memoryDir, relativePath);
@@ -212,21 +241,25 @@ export class MemoryReviewService {
     if (throughSymlink) notEditableReason ??= 'It is reached through a symlink; nothing is written through it';
     const parsed = parseFrontmatter(text);
     if (parsed.variant === 'executable') notEditableReason ??= 'Its frontmatter is executable; it is never run or changed here';
+    // Masking keeps every length and line break, so the offsets parsed from the real text fit the masked one.
+    const shown = options.revealSecrets ? { text, masked: 0 } : await this.masker.mask(text);
+    const shownFields = shown.masked === 0 ? parsed.data : parseFrontmatter(shown.text).data;
     return {
       folder: folder.ref,
       relativePath,
-      text,
+      text: shown.text,
       hash: contentHash(bytes),
       mtime: new Date(targetStats.mtimeMs).toISOString(),
       bytes: targetStats.size,
       variant: parsed.variant,
       frontmatterError: parsed.error,
-      frontmatterText: parsed.variant === 'none' ? null : text.slice(parsed.innerStart, parsed.innerEnd),
-      fields: fieldViews(parsed.data),
-      body: text.slice(bodyStartOf(text)),
+      frontmatterText: parsed.variant === 'none' ? null : shown.text.slice(parsed.innerStart, parsed.innerEnd),
+      fields: fieldViews(shownFields),
+      body: shown.text.slice(bodyStartOf(text)),
       editable: notEditableReason === null,
       notEditableReason,
-      recalledText: recalledMemoryText(absolutePath, targetStats.mtimeMs, text, this.now()),
+      recalledText: recalledMemoryText(absolutePath, targetStats.mtimeMs, shown.text, this.now()),
+      secretsMasked: shown.masked,
     };
   }
 

@@ -33,7 +33,7 @@ function pemPrivateKeys(text: string): SecretHit[] {
       .replace(/\s+/g, '');
     if (body.length < MIN_KEY_BASE64 || !/^[A-Za-z0-9+/]+={0,2}$/.test(body)) continue;
     const line = text.slice(0, match.index).split('\n').length;
-    hits.push({ line, kind: 'privatekey', length: match[0].length });
+    hits.push({ line, kind: 'privatekey', length: match[0].length, start: match.index });
   }
   return hits;
 }
@@ -49,7 +49,7 @@ function awsAccessKeyIds(text: string): SecretHit[] {
   const hits: SecretHit[] = [];
   for (const match of text.matchAll(AWS_ACCESS_KEY_ID)) {
     if (match[0].endsWith('EXAMPLE')) continue;
-    hits.push({ line: text.slice(0, match.index).split('\n').length, kind: 'aws', length: match[0].length });
+    hits.push({ line: text.slice(0, match.index).split('\n').length, kind: 'aws', length: match[0].length, start: match.index });
   }
   return hits;
 }
@@ -57,8 +57,9 @@ function awsAccessKeyIds(text: string): SecretHit[] {
 /**
  * Scans memory text with secretlint's recommended rule set (AWS, GCP, GitHub, Slack, npm, private keys,
  * passwords in URLs, OpenAI/Anthropic keys…), plus the private keys and AWS access key ids it lets through. Only
- * the kind, line and length of each hit leave this module: the secret itself is never kept or echoed. Scanning costs ~0.3 ms per file, so results are cached by
- * content hash and a warm review of a thousand files pays nothing for it.
+ * the kind, place and length of each hit leave this module (masking needs the place): the secret itself is never
+ * kept or echoed. Scanning costs ~0.3 ms per file, so results are cached by content hash and a warm review of a
+ * thousand files pays nothing for it.
  */
 export class SecretScanner {
   private readonly cache = new Map<string, readonly SecretHit[]>();
@@ -78,6 +79,7 @@ export class SecretScanner {
           line: message.loc.start.line,
           kind: message.ruleId.startsWith(RULE_PREFIX) ? message.ruleId.slice(RULE_PREFIX.length) : message.ruleId,
           length: message.range[1] - message.range[0],
+          start: message.range[0],
         }));
     } catch {
       // A rule that trips over odd input must not stop the review; the file simply has no secret findings.

@@ -1,4 +1,6 @@
 import { inSearchScope, type SearchHit, type SearchScope } from '../../../shared/model/search';
+import { previewSecretSpans } from '../../../shared/memory/secretMask';
+import { SecretMasker } from '../memory/secretMasker';
 import { listSearchTargets, type MemoryFolderTarget, type SearchTarget } from './searchCorpus';
 import { searchPatternsFor } from './searchPattern';
 import type { SearchPart, UnitResult } from './searchWorker';
@@ -89,6 +91,7 @@ function planUnits(targets: readonly SearchTarget[], unitBytes: number): Planned
  */
 export class HomeSearch {
   private readonly pool: SearchWorkerPool;
+  private readonly masker = new SecretMasker();
   private generation = 0;
   private running: Promise<unknown> = Promise.resolve();
   private roots: readonly string[];
@@ -204,7 +207,7 @@ export class HomeSearch {
             includeRequestRecords: options.includeRequestRecords ?? false,
           });
           if (result.cancelled) return;
-          results.set(index, result);
+          results.set(index, await this.maskPreviews(result));
           report();
         } catch (error) {
           failure = error instanceof Error ? error : new Error(String(error));
@@ -224,5 +227,21 @@ export class HomeSearch {
     }
     if (failure) throw failure;
     return { hitCount, filesScanned, bytesScanned, truncated, cancelled: (options.signal?.aborted ?? false) && !truncated };
+  }
+
+  /**
+   * Masks secrets in a unit's previews (never in the scanned text, which the threads read as bytes): one scan of the
+   * few previews a unit found, and nothing at all for the many units that found none. Masking keeps lengths, so
+   * the match offsets still fit.
+   */
+  private async maskPreviews(result: UnitResult): Promise<UnitResult> {
+    const previews = result.parts.flatMap((part) => part.hits.map((hit) => hit.preview));
+    if (previews.length === 0) return result;
+    const { texts } = await this.masker.maskAll(previews, previewSecretSpans);
+    let next = 0;
+    return {
+      ...result,
+      parts: result.parts.map((part) => ({ ...part, hits: part.hits.map((hit) => ({ ...hit, preview: texts[next++] })) })),
+    };
   }
 }

@@ -28,6 +28,7 @@ import {
 import { readSmallText, statOrNull } from '../fs/readSafely';
 import type { HomeService } from '../home/HomeService';
 import type { LiveHome } from '../liveHome';
+import { SecretMasker } from '../memory/secretMasker';
 import type { WatchedChange } from '../watch/watchedChange';
 import { readOrphanSessionInfo, readSessionQuickInfo } from './sessionQuickInfo';
 import { findSubagentFiles, type SiblingOwnerCache } from './subagentFiles';
@@ -162,6 +163,7 @@ export class TranscriptService {
   private readonly open = new Map<string, OpenSession>();
   private readonly listeners = new Set<(change: TranscriptChange) => void>();
   private readonly siblingOwners: SiblingOwnerCache = new Map();
+  private readonly masker = new SecretMasker();
   private readonly unsubscribeLive: (() => void) | null;
 
   constructor(
@@ -305,7 +307,7 @@ export class TranscriptService {
     const next = page.start + page.rows.length;
     const last = next >= total;
     const info = await this.quickInfo(session);
-    const text = renderExportChunk(
+    const rendered = renderExportChunk(
       format,
       {
         title: info.title,
@@ -319,6 +321,8 @@ export class TranscriptService {
       cursor === 0,
       last,
     );
+    // An export leaves the app (a file, a paste into an issue): secrets in it are always masked.
+    const { text } = format === 'html' ? await this.masker.maskHtml(rendered) : await this.masker.mask(rendered);
     return {
       fileName: exportFileName(ref.sessionId, format),
       mimeType: format === 'markdown' ? 'text/markdown' : 'text/html',

@@ -1,4 +1,6 @@
 import type { Api } from '../../../shared/contract/api';
+import { reportAccessProblem } from './accessStore';
+import { takeAccessToken } from './webShellToken';
 import { createWebSocketApi } from './webSocketApi';
 
 declare global {
@@ -12,7 +14,11 @@ declare global {
 export function connectApi(): Api {
   if (window.api) return window.api;
   const scheme = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
-  return createWebSocketApi(`${scheme}//${window.location.host}/ws`);
+  return createWebSocketApi({
+    url: `${scheme}//${window.location.host}/ws`,
+    token: takeAccessToken(window),
+    onAccessProblem: reportAccessProblem,
+  });
 }
 
 export const api: Api = connectApi();

@@ -3,6 +3,7 @@ import { request } from 'node:http';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { createStandardScenario, type StandardScenario } from '../../fixtures/scenarioHome';
+import { ACCESS_CHECK_PATH } from '../../../shared/contract/webShellAccess';
 import { recordFigure } from '../../reliability/support/figureLog';
 import { expect, serveEnv, startServe, test } from './serveFixture';
 
@@ -68,9 +69,12 @@ test.describe('ccmem serve: where it listens and what it writes down', () => {
       const url = new URL(wide.url);
       const token = url.searchParams.get('token')!;
       expect(wide.output()).toContain('warning: serving beyond this machine');
-      expect(await get(outside!, Number(url.port), `/?token=${token}`, { host: `${outside}:${url.port}` })).toBe(302);
+      const bearer = { authorization: `Bearer ${token}` };
+      expect(await get(outside!, Number(url.port), `/?token=${token}`, { host: `${outside}:${url.port}` })).toBe(200);
+      expect(await get(outside!, Number(url.port), ACCESS_CHECK_PATH, { host: `${outside}:${url.port}`, ...bearer })).toBe(204);
+      expect(await get(outside!, Number(url.port), ACCESS_CHECK_PATH, { host: `evil.example:${url.port}`, ...bearer })).toBe(403);
       expect(await get(outside!, Number(url.port), `/?token=${token}`, { host: `evil.example:${url.port}` })).toBe(403);
-      expect(await get(outside!, Number(url.port), '/', { host: `${outside}:${url.port}` })).toBe(401);
+      expect(await get(outside!, Number(url.port), ACCESS_CHECK_PATH, { host: `${outside}:${url.port}` })).toBe(401);
       recordFigure('badInputs', { tried: 3 }, 'web shell');
     } finally {
       await wide.stop();
@@ -93,6 +97,7 @@ test.describe('ccmem serve: where it listens and what it writes down', () => {
         [`/?token=${token}x`, {}],
         [`/missing?token=${token}`, { host: `evil.example:${port}` }],
         ['/ws', { authorization: `Bearer ${token}`, origin: 'http://evil.example' }],
+        [ACCESS_CHECK_PATH, { authorization: `Bearer ${token}x` }],
         [`/../../etc/passwd?token=${token}`, {}],
       ] as const) {
         await get('127.0.0.1', Number(port), path, { host: `127.0.0.1:${port}`, ...headers });

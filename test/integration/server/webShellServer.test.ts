@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { createEngine, type Engine } from '../../../electron/core/engine';
-import { tokenCookieName } from '../../../electron/server/requestAuth';
 import { WebShellServer, type ServingAddress } from '../../../electron/server/WebShellServer';
+import { ACCESS_CHECK_PATH, TOKEN_PROTOCOL_PREFIX, WIRE_PROTOCOL } from '../../../shared/contract/webShellAccess';
 import { createStandardScenario, type StandardScenario } from '../../fixtures/scenarioHome';
 
 interface HttpAnswer {
@@ -28,9 +28,9 @@ function get(port: number, path: string, headers: Record<string, string> = {}): 
   });
 }
 
-function openSocket(port: number, headers: Record<string, string>): Promise<WebSocket> {
+function openSocket(port: number, headers: Record<string, string>, protocols: readonly string[] = []): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`, { headers });
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`, [...protocols], { headers });
     ws.once('open', () => resolve(ws));
     ws.once('error', reject);
     ws.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
@@ -61,7 +61,9 @@ describe('web shell server', () => {
   let server: WebShellServer;
   let address: ServingAddress;
   const token = 'test-token-0123456789';
-  let cookie: string;
+  /** What the page offers: the wire protocol and the token. */
+  const pageProtocols = [WIRE_PROTOCOL, `${TOKEN_PROTOCOL_PREFIX}${token}`];
+  let origin: string;
   let engine: Engine;
 
   beforeAll(async () => {
@@ -88,7 +90,7 @@ describe('web shell server', () => {
       readOnly: true,
     });
     address = await server.start();
-    cookie = `${tokenCookieName(address.port)}=${token}`;
+    origin = `http://127.0.0.1:${address.port}`;
   });
 
   afterAll(async () => {
@@ -101,43 +103,54 @@ describe('web shell server', () => {
     expect(address.url).toBe(`http://127.0.0.1:${address.port}/?token=${token}`);
   });
 
-  it('refuses pages without the token, or with a wrong one', async () => {
-    expect((await get(address.port, '/')).status).toBe(401);
-    expect((await get(address.port, '/?token=wrong')).status).toBe(401);
-    expect((await get(address.port, '/', { cookie: `${tokenCookieName(address.port)}=wrong` })).status).toBe(401);
+  it('serves the page, which holds no data, without the token, with a strict CSP, and never a cookie or a redirect', async () => {
+    for (const path of ['/', `/?token=${token}`, '/?token=wrong', '/sessions/deep/link']) {
+      const page = await get(address.port, path);
+      expect(page.status).toBe(200);
+      expect(page.body).toContain('<title>app</title>');
+      expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+      expect(page.headers['set-cookie']).toBeUndefined();
+      expect(page.headers.location).toBeUndefined();
+    }
+    expect((await get(address.port, '/assets/app.js')).body).toBe('console.log(1)');
   });
 
-  it('trades the token in the URL for an HttpOnly cookie and serves the app with a strict CSP', async () => {
-    const first = await get(address.port, `/?token=${token}`);
-    expect(first.status).toBe(302);
-    expect(first.headers.location).toBe('/');
-    expect(String(first.headers['set-cookie'])).toContain(`${cookie}; HttpOnly; SameSite=Strict`);
-    const page = await get(address.port, '/', { cookie });
-    expect(page.status).toBe(200);
-    expect(page.body).toContain('<title>app</title>');
-    expect(page.headers['content-security-policy']).toContain("script-src 'self'");
-    expect((await get(address.port, '/assets/app.js', { cookie })).body).toBe('console.log(1)');
+  it('answers the access check only to the right bearer token', async () => {
+    expect((await get(address.port, ACCESS_CHECK_PATH, { authorization: `Bearer ${token}` })).status).toBe(204);
+    expect((await get(address.port, ACCESS_CHECK_PATH, { authorization: 'Bearer wrong' })).status).toBe(401);
+    expect((await get(address.port, `${ACCESS_CHECK_PATH}?token=${token}`)).status).toBe(401);
+    expect((await get(address.port, ACCESS_CHECK_PATH, { cookie: `ccmem_token_${address.port}=${token}` })).status).toBe(401);
   });
 
   it('refuses a foreign Host (DNS rebinding) and a foreign Origin even with the token', async () => {
-    expect((await get(address.port, '/', { cookie, host: `evil.example:${address.port}` })).status).toBe(403);
-    expect((await get(address.port, '/', { cookie, host: `127.0.0.1:1` })).status).toBe(403);
-    expect((await get(address.port, '/', { cookie, origin: 'http://evil.example' })).status).toBe(403);
+    const bearer = { authorization: `Bearer ${token}` };
+    expect((await get(address.port, '/', { ...bearer, host: `evil.example:${address.port}` })).status).toBe(403);
+    expect((await get(address.port, '/', { ...bearer, host: `127.0.0.1:1` })).status).toBe(403);
+    expect((await get(address.port, '/', { ...bearer, origin: 'http://evil.example' })).status).toBe(403);
+    expect((await get(address.port, ACCESS_CHECK_PATH, { ...bearer, origin: 'http://evil.example' })).status).toBe(403);
   });
 
   it('never serves files outside the built renderer', async () => {
-    expect((await get(address.port, '/../../../../etc/passwd', { cookie })).body).not.toContain('root:');
-    expect((await get(address.port, '/%2e%2e/%2e%2e/etc/passwd', { cookie })).body).not.toContain('root:');
-    expect((await get(address.port, '/assets/missing.js', { cookie })).status).toBe(404);
+    expect((await get(address.port, '/../../../../etc/passwd')).body).not.toContain('root:');
+    expect((await get(address.port, '/%2e%2e/%2e%2e/etc/passwd')).body).not.toContain('root:');
+    expect((await get(address.port, '/assets/missing.js')).status).toBe(404);
   });
 
-  it('refuses a WebSocket without the token or from another origin', async () => {
+  it('opens a WebSocket only for the token as a subprotocol or a bearer header, from this origin', async () => {
     await expect(openSocket(address.port, {})).rejects.toThrow('401');
-    await expect(openSocket(address.port, { cookie, origin: 'http://evil.example' })).rejects.toThrow('403');
+    await expect(openSocket(address.port, { origin }, [WIRE_PROTOCOL, `${TOKEN_PROTOCOL_PREFIX}wrong`])).rejects.toThrow('401');
+    await expect(openSocket(address.port, { origin: 'http://evil.example' }, pageProtocols)).rejects.toThrow('403');
+    await expect(openSocket(address.port, { origin, cookie: `ccmem_token_${address.port}=${token}` })).rejects.toThrow('401');
+    const page = await openSocket(address.port, { origin }, pageProtocols);
+    // The server picks the wire protocol and never echoes the token back.
+    expect(page.protocol).toBe(WIRE_PROTOCOL);
+    page.close();
+    const script = await openSocket(address.port, { authorization: `Bearer ${token}` });
+    script.close();
   });
 
   it('answers contract requests over the WebSocket with Result envelopes', async () => {
-    const ws = await openSocket(address.port, { cookie, origin: `http://127.0.0.1:${address.port}` });
+    const ws = await openSocket(address.port, { origin }, pageProtocols);
     try {
       const home = await call(ws, 1, 'getHome', {});
       expect(home.result.ok).toBe(true);
@@ -161,7 +174,7 @@ describe('web shell server', () => {
   it('carries a backup archive of several megabytes both ways', async () => {
     // Random base64 barely compresses: the archive, and the request carrying it, are well over 1 MiB.
     writeFileSync(join(scenario.webshop.memoryDir, 'big-notes.md'), `# Notes\n${randomBytes(1_500_000).toString('base64')}\n`);
-    const ws = await openSocket(address.port, { cookie, origin: `http://127.0.0.1:${address.port}` });
+    const ws = await openSocket(address.port, { origin }, pageProtocols);
     try {
       const folder = { kind: 'project', configRoot: scenario.home.root, slug: scenario.webshop.slug };
       const exported = await call(ws, 1, 'exportMemoryBackup', { folder, asOf: null });

@@ -136,6 +136,13 @@ export const figureCatalog = {
     mustBeZero: 'unjustified',
     format: (c) => `${c.findings} (${c.justified} justified in the reviewed allow-list, ${c.unjustified} unjustified)`,
   },
+  keysSentAbroad: {
+    label: 'keys sent to a foreign host',
+    needs: 'nothing',
+    counts: ['keys', 'attempts'],
+    mustBeZero: 'keys',
+    format: (c) => `${c.keys} (of ${c.attempts} attempts through the web shell and the settings file)`,
+  },
   secretDetection: {
     label: 'secret recall and false-positive rate',
     needs: SECRETS,

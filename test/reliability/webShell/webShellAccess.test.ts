@@ -6,14 +6,19 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { createEngine, type Engine } from '../../../electron/core/engine';
-import { tokenCookieName } from '../../../electron/server/requestAuth';
 import { MAX_MESSAGE_BYTES, WebShellServer } from '../../../electron/server/WebShellServer';
+import { ACCESS_CHECK_PATH, TOKEN_PROTOCOL_PREFIX, WIRE_PROTOCOL } from '../../../shared/contract/webShellAccess';
 import { createStandardScenario, type StandardScenario } from '../../fixtures/scenarioHome';
 import { snapshotTree } from '../../fixtures/treeSnapshot';
 import { recordFigure } from '../support/figureLog';
 import { atScale, timeoutAtScale } from '../support/reliabilityScale';
 
 const TOKEN = 'reliability-token-Xy7_q2Lm9Pw4Rt8Vz1';
+
+/** The cookie today's browsers would still hold from a server that traded its token for one (before #20). */
+function oldTokenCookie(port: number, token = TOKEN): string {
+  return `ccmem_token_${port}=${token}`;
+}
 
 interface Answer {
   readonly status: number;
@@ -56,7 +61,7 @@ function isLoopbackHostHeader(host: string | undefined, port: number): boolean {
   return match !== null && Number(match[2]) === port;
 }
 
-describe('the web shell lets nobody in without the token, our Host and our Origin', () => {
+describe('the web shell lets nobody at its data without the token, our Host and our Origin', () => {
   let scenario: StandardScenario;
   let engine: Engine;
   let server: WebShellServer;
@@ -97,7 +102,7 @@ describe('the web shell lets nobody in without the token, our Host and our Origi
   });
 
   it(
-    'refuses every request that lacks the token, names another Host or comes from another Origin, over HTTP and WebSocket',
+    'refuses every request that names another Host or comes from another Origin, and the API to any without the token',
     async () => {
       const hosts = fc.oneof(
         fc.constantFrom(
@@ -141,8 +146,29 @@ describe('the web shell lets nobody in without the token, our Host and our Origi
         `${TOKEN}\u0000`,
         encodeURIComponent(`${TOKEN} `),
       );
-      const placements = fc.constantFrom('none', 'query', 'cookie', 'cookie for another port', 'bearer', 'basic', 'query twice');
-      const paths = fc.constantFrom('/', '/ws', '/assets/app.js', '/index.html', '/../../etc/passwd', '/missing');
+      const placements = fc.constantFrom(
+        'none',
+        'query',
+        'cookie',
+        'cookie for another port',
+        'bearer',
+        'basic',
+        'query twice',
+        'subprotocol',
+        'subprotocol first',
+      );
+      const paths = fc.constantFrom(
+        '/',
+        '/ws',
+        ACCESS_CHECK_PATH,
+        '/assets/app.js',
+        '/index.html',
+        '/../../etc/passwd',
+        '/missing',
+        '/x/..//evil.example/',
+        '//evil.example',
+        '/\\evil.example/',
+      );
       let tried = 0;
       let admittedWrongly = 0;
       const before = await snapshotTree(scenario.home.root);
@@ -162,31 +188,41 @@ describe('the web shell lets nobody in without the token, our Host and our Origi
             let target = path;
             if (placement === 'query') target += `?token=${encodeURIComponent(token)}`;
             if (placement === 'query twice') target += `?token=wrong&token=${encodeURIComponent(token)}`;
-            if (placement === 'cookie') headers.cookie = `${tokenCookieName(port)}=${token}`;
-            if (placement === 'cookie for another port') headers.cookie = `${tokenCookieName(port + 1)}=${token}`;
+            if (placement === 'cookie') headers.cookie = oldTokenCookie(port, token);
+            if (placement === 'cookie for another port') headers.cookie = oldTokenCookie(port + 1, token);
             if (placement === 'bearer') headers.authorization = `Bearer ${token}`;
+            if (placement === 'subprotocol') headers['sec-websocket-protocol'] = `${WIRE_PROTOCOL}, ${TOKEN_PROTOCOL_PREFIX}${token}`;
+            if (placement === 'subprotocol first') headers['sec-websocket-protocol'] = `${TOKEN_PROTOCOL_PREFIX}${token}, ${WIRE_PROTOCOL}`;
             if (placement === 'basic') headers.authorization = `Basic ${Buffer.from(`x:${token}`).toString('base64')}`;
             for (const [name, value] of Object.entries(headers)) if (/[^\t\x20-\x7e\x80-\xff]/.test(value)) delete headers[name];
 
             const answer = await send(port, target, headers, upgrade);
-            const tokenGiven = token === TOKEN && ['query', 'cookie', 'bearer'].includes(placement);
-            const mayEnter =
-              tokenGiven &&
-              isLoopbackHostHeader(headers.host, port) &&
-              (headers.origin === undefined || headers.origin === `http://${headers.host}`);
+            const hostAndOriginOk =
+              isLoopbackHostHeader(headers.host, port) && (headers.origin === undefined || headers.origin === `http://${headers.host}`);
+            // The page's files hold no data; the WebSocket takes the token as a subprotocol or a bearer header, the
+            // access check as a bearer header. A cookie or the query never stands for the token.
+            const api = upgrade || path === ACCESS_CHECK_PATH;
+            const carriedBy =
+              placement === 'bearer'
+                ? headers.authorization
+                : placement.startsWith('subprotocol')
+                  ? headers['sec-websocket-protocol']
+                  : undefined;
+            const tokenGiven = token === TOKEN && carriedBy !== undefined && (upgrade || placement === 'bearer');
+            const mayEnter = hostAndOriginOk && (!api || tokenGiven) && (!upgrade || path === '/ws');
             if (!mayEnter) tried++;
             const admitted = answer.upgraded || (answer.status >= 200 && answer.status < 400);
             if (admitted && !mayEnter) admittedWrongly++;
-            expect(admitted && !mayEnter, `${JSON.stringify({ host, origin, placement, token, path, upgrade })} → ${answer.status}`).toBe(
-              false,
-            );
-            if (!admitted) {
-              expect(answer.body).not.toContain(TOKEN);
-              expect(answer.headers['set-cookie']).toBeUndefined();
-            }
+            const asked = JSON.stringify({ host, origin, placement, token, path, upgrade });
+            expect(admitted && !mayEnter, `${asked} → ${answer.status}`).toBe(false);
+            // Nothing ever redirects (no open redirect to find) and nothing sets a cookie (no token to leak to other ports).
+            expect(answer.status < 300 || answer.status >= 400, `${asked} → ${answer.status}`).toBe(true);
+            expect(answer.headers.location).toBeUndefined();
+            expect(answer.headers['set-cookie']).toBeUndefined();
+            expect(answer.body).not.toContain(TOKEN);
             // Where the request is right in every way, it does get in: the refusals above are not a server refusing everything.
-            if (mayEnter && path !== '/missing' && !path.startsWith('/..') && (!upgrade || path === '/ws')) expect(admitted).toBe(true);
-            expect(answer.headers.location ?? '').not.toContain(TOKEN);
+            if (mayEnter && (upgrade || path === ACCESS_CHECK_PATH || path.startsWith('/assets') || path === '/'))
+              expect(admitted).toBe(true);
           },
         ),
         { numRuns: atScale(400, 20_000) },
@@ -203,8 +239,8 @@ describe('the web shell lets nobody in without the token, our Host and our Origi
     async () => {
       const open = (): Promise<WebSocket> =>
         new Promise((resolve, reject) => {
-          const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`, {
-            headers: { cookie: `${tokenCookieName(port)}=${TOKEN}`, origin: `http://127.0.0.1:${port}` },
+          const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`, [WIRE_PROTOCOL, `${TOKEN_PROTOCOL_PREFIX}${TOKEN}`], {
+            headers: { origin: `http://127.0.0.1:${port}` },
           });
           ws.once('open', () => resolve(ws));
           ws.once('error', reject);
@@ -263,4 +299,33 @@ describe('the web shell lets nobody in without the token, our Host and our Origi
     },
     timeoutAtScale(30_000, 1_800_000),
   );
+
+  it('refuses a token cookie replayed from outside a browser, whatever Origin it claims', async () => {
+    // Another local service that received the browser's cookies for 127.0.0.1 replays them with our own Origin.
+    const forged = { host: `127.0.0.1:${port}`, origin: `http://127.0.0.1:${port}`, cookie: oldTokenCookie(port) };
+    const socket = await send(port, '/ws', forged, true);
+    const access = await send(port, ACCESS_CHECK_PATH, forged, false);
+    const withoutOrigin = await send(port, '/ws', { host: forged.host, cookie: forged.cookie }, true);
+    recordFigure('badInputs', { tried: 3 }, 'web shell');
+    expect(socket.upgraded).toBe(false);
+    expect(withoutOrigin.upgraded).toBe(false);
+    expect(access.status).toBe(401);
+  });
+
+  it('redirects nowhere, least of all off-site, whatever the path and the token', async () => {
+    const paths = [
+      `/x/..//evil.example/?token=${TOKEN}`,
+      `//evil.example/?token=${TOKEN}`,
+      `/%2F%2Fevil.example/?token=${TOKEN}`,
+      `/\\evil.example/?token=${TOKEN}`,
+      `/x/../\\evil.example?token=${TOKEN}`,
+      `/?token=${TOKEN}&next=//evil.example`,
+    ];
+    for (const path of paths) {
+      const answer = await send(port, path, { host: `127.0.0.1:${port}` }, false);
+      expect(answer.headers.location, path).toBeUndefined();
+      expect(answer.status === 200 || answer.status === 404, `${path} → ${answer.status}`).toBe(true);
+    }
+    recordFigure('badInputs', { tried: paths.length }, 'web shell');
+  });
 });

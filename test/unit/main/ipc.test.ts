@@ -108,6 +108,9 @@ function fakeHandlers(): RequestHandlers {
     exportMemoryBackup: vi.fn(() => Promise.reject(new Error('not used'))),
     previewMemoryImport: vi.fn(() => Promise.reject(new Error('not used'))),
     applyMemoryImport: vi.fn(() => Promise.reject(new Error('not used'))),
+    blameFile: vi.fn(() => Promise.reject(new Error('not used'))),
+    getFileOrigin: vi.fn(() => Promise.reject(new Error('not used'))),
+    listSessionMemoryWrites: vi.fn(() => Promise.reject(new Error('not used'))),
     rendererReady: vi.fn(() => Promise.resolve(null)),
   };
 }

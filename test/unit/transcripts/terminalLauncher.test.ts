@@ -56,8 +56,6 @@ describe('terminal command templates', () => {
       '/c',
       'start',
       '',
-      '/D',
-      'C:\\code\\app',
       'cmd.exe',
       '/k',
       `claude --resume ${ID}`,

@@ -6,6 +6,8 @@ import type { MemoryFolderRef } from '../../../../shared/memory/memoryFolderRef'
 import type { MemoryFileContent, MemoryReview, ReviewedMemoryFile } from '../../../../shared/memory/memoryReview';
 import { api } from '../../api/connectApi';
 import { MarkdownView } from '../../components/MarkdownView';
+import { SecretsNotice, useCanRevealSecrets } from '../../components/SecretsNotice';
+import { FileProvenance } from './FileProvenance';
 import { FindingBadge, TypeBadge } from './MemoryBadges';
 import { MemoryEditor } from './MemoryEditor';
 import { offerUndo, refreshAll, selectFile, setMode, useMemoryReviewStore } from './memoryReviewStore';
@@ -102,14 +104,39 @@ export function FileDetail({ folder, review, entry }: FileDetailProps) {
   const state = useMemoryFile(folder, entry.relativePath, revision);
   const [tab, setTab] = useState<Tab>('Rendered');
   const [editing, setEditing] = useState<{ file: MemoryFileContent; since: number } | null>(null);
+  const canReveal = useCanRevealSecrets();
+  /** The file with its secrets shown, after an explicit click (desktop only); cleared when the file changes. */
+  const [revealed, setRevealed] = useState<MemoryFileContent | null>(null);
+  const [revealError, setRevealError] = useState<string | null>(null);
   useEffect(() => {
     if (mode !== 'edit') setEditing(null);
   }, [mode]);
+  useEffect(() => {
+    setRevealed(null);
+    setRevealError(null);
+  }, [state]);
   const findings = review.findings.filter((f) => f.file === entry.relativePath);
   const title = entry.name ?? entry.relativePath;
   const readOnly = review.readOnlyReason;
-  const file = state.status === 'done' ? state.file : null;
+  const loaded = state.status === 'done' ? state.file : null;
+  const file = revealed ?? loaded;
   const canChange = file !== null && file.editable && readOnly === null;
+  // The editor needs the real text (masks saved back would destroy the secret): only where it can be revealed.
+  const canEdit = canChange && (file.secretsMasked === 0 || canReveal);
+  const reveal = async (): Promise<MemoryFileContent | null> => {
+    const result = await api.readMemoryFile({ folder, relativePath: entry.relativePath, revealSecrets: true });
+    if (!result.ok) {
+      setRevealError(result.error.message);
+      return null;
+    }
+    return result.value;
+  };
+  const startEditing = async () => {
+    const real = file && file.secretsMasked > 0 ? await reveal() : file;
+    if (!real) return;
+    setEditing({ file: real, since: Date.now() });
+    setMode('edit');
+  };
   const openLink = (target: string) => {
     const path = resolveIndexTarget(folderOf(entry.relativePath), target);
     if (path && review.files.some((f) => f.relativePath === path)) selectFile(path);
@@ -123,11 +150,7 @@ export function FileDetail({ folder, review, entry }: FileDetailProps) {
           <span className="muted">changed {entry.age}</span>
         </div>
         <div className="actions">
-          <button
-            type="button"
-            disabled={!canChange || mode === 'edit'}
-            onClick={() => file && (setEditing({ file, since: Date.now() }), setMode('edit'))}
-          >
+          <button type="button" disabled={!canEdit || mode === 'edit'} onClick={() => void startEditing()}>
             Edit
           </button>
           <button type="button" disabled={!canChange} onClick={() => setMode('rename')}>
@@ -138,7 +161,22 @@ export function FileDetail({ folder, review, entry }: FileDetailProps) {
           </button>
         </div>
       </header>
+      <FileProvenance folder={folder} path={entry.relativePath} revision={revision + changedAt} />
       {file && !file.editable ? <p className="muted">Not editable here: {file.notEditableReason}</p> : null}
+      {file && file.editable && !canEdit && readOnly === null ? (
+        <p className="muted">
+          Not editable here: it holds what looks like a secret, which the web shell never shows. Edit it in the desktop app.
+        </p>
+      ) : null}
+      {file && mode !== 'edit' ? (
+        <SecretsNotice
+          masked={file.secretsMasked}
+          revealed={revealed !== null}
+          onReveal={canReveal ? () => void reveal().then(setRevealed) : null}
+          onHide={() => setRevealed(null)}
+        />
+      ) : null}
+      {revealError ? <p className="error">{revealError}</p> : null}
       {findings.length > 0 ? (
         <ul className="plain-list finding-list" aria-label="Findings for this file">
           {findings.map((f, index) => (

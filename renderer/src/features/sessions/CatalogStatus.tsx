@@ -1,10 +1,12 @@
 import { useShallow } from 'zustand/react/shallow';
+import { useHomeStore } from '../../stores/homeStore';
 import { cancelCatalogBuild, refreshSessionCatalog, useSessionCatalogStore } from './sessionCatalogStore';
 import { formatBytes } from './formatNumbers';
 import { countOf } from '../../components/plural';
 
-/** The catalog build's progress bar with a cancel button, or a refresh button when idle. */
+/** The catalog build's progress bar with a cancel button (not on a read-only server: others wait for it), or a refresh button when idle. */
 export function CatalogStatus() {
+  const readOnly = useHomeStore((s) => s.home?.readOnly ?? false);
   const { building, progress, error } = useSessionCatalogStore(
     useShallow((s) => ({ building: s.building, progress: s.progress, error: s.error })),
   );
@@ -18,9 +20,11 @@ export function CatalogStatus() {
           Reading transcripts: {progress.done} of {countOf(progress.total, 'file')}, {formatBytes(progress.bytesDone)} of{' '}
           {formatBytes(progress.bytesTotal)}
         </span>
-        <button type="button" onClick={() => void cancelCatalogBuild()}>
-          Cancel
-        </button>
+        {readOnly ? null : (
+          <button type="button" onClick={() => void cancelCatalogBuild()}>
+            Cancel
+          </button>
+        )}
       </div>
     );
   }

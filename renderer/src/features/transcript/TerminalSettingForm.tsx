@@ -33,7 +33,9 @@ export function TerminalSettingForm() {
       <summary>Terminal command{setting.isDefault ? ' (default)' : ''}</summary>
       <p className="muted small">
         Placeholders: <code>{'{cwd}'}</code> the session&apos;s folder, <code>{'{command}'}</code> the claude command,{' '}
-        <code>{'{script}'}</code> both as a shell line, <code>{'{scriptForAppleScript}'}</code> the same for AppleScript.
+        <code>{'{script}'}</code> both as a shell line, <code>{'{scriptForAppleScript}'}</code> the same for AppleScript. The terminal
+        starts in the session&apos;s folder. A command run through cmd.exe gets every word quoted for it; a folder whose name holds % cannot
+        be given to cmd.exe safely, so use a command without <code>{'{cwd}'}</code> there.
       </p>
       <input className="tx-command-field" aria-label="Terminal command" value={draft} onChange={(event) => setDraft(event.target.value)} />
       <div className="actions">
