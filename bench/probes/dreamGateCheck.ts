@@ -50,6 +50,7 @@ function entryOf(configRoot: string, slug: string, sessionId: string, path: stri
     prLinks: [],
     agentName: null,
     mode: null,
+    archived: false,
     bytes: 0,
     badLines: 0,
     mtime,

@@ -1,5 +1,7 @@
 import type { GeneratedHome } from '../generator/generateHome';
 import type { AppendInput, AppendOutput } from '../probes/append';
+import type { ArchiveBuildInput, ArchiveBuildOutput } from '../probes/archiveBuild';
+import type { ArchiveCodecsInput, ArchiveCodecsOutput } from '../probes/archiveCodecs';
 import type { CatalogBuildInput, CatalogBuildOutput } from '../probes/catalogBuild';
 import type { WarmStartInput, WarmStartOutput } from '../probes/catalogWarmStart';
 import type { CeilingsInput, CeilingsOutput } from '../probes/ceilings';
@@ -48,6 +50,8 @@ const VIEWER_PAGE_ROWS = 100;
 const ABSENT_TEXT = 'zx-no-such-text-qv';
 const APPENDS_PER_RUN = 20;
 const GATE_CHECK_EVENTS = 5_000;
+/** Transcript bytes each codec compresses for the codec figures: enough for steady figures, quick on any home. */
+const CODEC_SAMPLE_BYTES = 64 * 1024 * 1024;
 const APPEND_INTERVAL_MS = 150;
 
 export const FIGURE_GROUPS: readonly FigureGroup[] = [
@@ -191,6 +195,52 @@ export const FIGURE_GROUPS: readonly FigureGroup[] = [
         events: GATE_CHECK_EVENTS,
       });
       return { dreamGateCheckMeanMs: output.meanMs, dreamGateCheckP99Ms: output.p99Ms };
+    },
+  },
+  {
+    name: 'transcript archive',
+    figures: [
+      'archiveBuildSeconds',
+      'archiveBuildMBps',
+      'archiveBuildCpuSeconds',
+      'archiveCompressedMB',
+      'archiveCompressedPercent',
+      'archiveUpToDateMs',
+    ],
+    note: 'in a new process with an empty app data folder: SessionCatalog.build() (not timed), then TranscriptArchive.update() over every transcript the catalog lists (its first run; MB/s over all JSONL bytes; CPU = process.cpuUsage() over the run, thread pool included), then a second update() that finds nothing new',
+    async measure(context) {
+      const output = await runProbe<ArchiveBuildInput, ArchiveBuildOutput>('archiveBuild', {
+        root: context.home.root,
+        dataDir: context.newDataDir('archive'),
+        scanWorker: context.scanWorker,
+      });
+      return {
+        archiveBuildSeconds: output.seconds,
+        archiveBuildMBps: output.bytes / 1e6 / output.seconds,
+        archiveBuildCpuSeconds: output.cpuSeconds,
+        archiveCompressedMB: output.compressedBytes / 1e6,
+        archiveCompressedPercent: (output.compressedBytes / output.bytes) * 100,
+        archiveUpToDateMs: output.upToDateMs,
+      };
+    },
+  },
+  {
+    name: 'archive codecs',
+    figures: ['codecBrotliMBps', 'codecBrotliPercent', 'codecGzip1MBps', 'codecGzip1Percent', 'codecGzip6MBps', 'codecGzip6Percent'],
+    note: `up to ${CODEC_SAMPLE_BYTES / 1024 / 1024} MiB of the home's transcripts in the archive's 1 MiB slices, compressed on one thread (zlib's sync calls) with each codec, in a new process; size = compressed / original`,
+    async measure(context) {
+      const output = await runProbe<ArchiveCodecsInput, ArchiveCodecsOutput>('archiveCodecs', {
+        files: context.jsonlFiles,
+        sampleBytes: CODEC_SAMPLE_BYTES,
+      });
+      return {
+        codecBrotliMBps: output.brotli.mbps,
+        codecBrotliPercent: output.brotli.percent,
+        codecGzip1MBps: output.gzip1.mbps,
+        codecGzip1Percent: output.gzip1.percent,
+        codecGzip6MBps: output.gzip6.mbps,
+        codecGzip6Percent: output.gzip6.percent,
+      };
     },
   },
   {

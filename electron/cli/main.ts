@@ -1,5 +1,6 @@
 import { CliError, type CliIo } from './cliIo';
 import { runAgents } from './commands/agents';
+import { runArchive } from './commands/archive';
 import { runBlame } from './commands/blame';
 import { runDoctorCommand } from './commands/doctor';
 import { runDream } from './commands/dream';
@@ -36,6 +37,8 @@ Commands:
                                               Replay memory extraction over a session; prints the proposed changes
   transcript <sessionId> [--json | --html | --usage [--json]] [--agent ID]
                                               A session's live branch: Markdown, HTML, normalised entries as JSON, or token use per turn
+  archive [--json] [--prune-before DATE] [--delete-project SLUG] [--enable | --disable] [--max-size SIZE|none]
+                                              Keep compressed copies of transcripts against Claude Code's cleanup; show, prune
   history [--project SLUG] [--file PATH] [--since DATE] [--json]
                                               Record what changed in memory since the last run (and reconstruct what came
                                               before history started), then list every change set
@@ -65,6 +68,7 @@ const COMMANDS: Readonly<Record<string, (argv: readonly string[], io: CliIo) => 
   extract: runExtract,
   transcript: runTranscript,
   history: runHistory,
+  archive: runArchive,
   blame: runBlame,
   restore: runRestore,
   revert: runRevert,

@@ -18,6 +18,10 @@ import { SessionSecretStore, type SecretStore } from './settings/secretStore';
 import { TranscriptService } from './transcripts/TranscriptService';
 import { CatalogService } from './catalog/CatalogService';
 import { SearchService } from './search/SearchService';
+import { archiveDir } from './history/archive/archiveDir';
+import { ArchiveService } from './history/archive/ArchiveService';
+import { TranscriptArchive } from './history/archive/TranscriptArchive';
+import { TranscriptSources } from './transcripts/transcriptSources';
 
 export interface EngineOptions extends HomeServiceOptions {
   /** Follow the files as they change (the app shells); one-shot CLI commands leave it off. */
@@ -56,6 +60,13 @@ export interface EngineServices {
   readonly catalog: CatalogService;
   /** Search over every transcript and memory file, in worker threads. */
   readonly search: SearchService;
+  /** The transcript archive against Claude Code's cleanup: kept up to date in the background, settings, prune. */
+  readonly archive: ArchiveService;
+  /**
+   * Where transcripts are read: the disk, or the archived copy once Claude Code deleted a file. The "path → lines"
+   * reader for features that read transcripts (and `archive.archive.files()` lists every archived one).
+   */
+  readonly transcriptSources: TranscriptSources;
 }
 
 export interface Engine extends EngineServices {
@@ -90,9 +101,19 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const memory = new MemoryReviewService({ home, writer, live });
   // Edits by Claude Code, an editor or this app may leave a waiting proposal stale.
   const stopStaleness = memory.onDidChangeMemory((change) => void inbox.folderChanged(change.folder));
-  const transcripts = new TranscriptService(home, live);
+  const transcriptArchive = new TranscriptArchive(archiveDir(options.dataDir));
+  const transcriptSources = new TranscriptSources(transcriptArchive);
+  const transcripts = new TranscriptService(home, live, undefined, transcriptSources);
   const roots = options.roots.map((root) => root.path);
-  const catalog = new CatalogService({ home, live, dataDir: options.dataDir, roots, scanWorker: options.catalogScanWorker ?? null });
+  const catalog = new CatalogService({
+    home,
+    live,
+    dataDir: options.dataDir,
+    roots,
+    scanWorker: options.catalogScanWorker ?? null,
+    archive: transcriptArchive,
+  });
+  const archive = new ArchiveService({ archive: transcriptArchive, catalog, home, follow: live !== null });
   if (live) {
     // A warm start shows the first page from what the last run saved (home and catalog) before anything else runs:
     // checking the home and the watcher's scan of it would queue thousands of reads ahead of it on the I/O pool.
@@ -102,7 +123,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       .catch(() => undefined)
       .finally(() => live.start());
   }
-  const search = new SearchService({ home, roots });
+  const search = new SearchService({ home, roots, archived: () => transcriptArchive.searchTargets() });
   const background = new BackgroundJobScheduler({
     home,
     jobs,
@@ -117,6 +138,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   if (live) void live.ready.then(() => background.start()).catch(() => undefined);
   // The agent watch's own `ready` includes the live home's; it already guards against an unawaited failure.
   const ready = agentWatch?.ready ?? Promise.resolve();
+  if (live) archive.start(ready);
   const services: EngineServices = {
     home,
     live,
@@ -133,6 +155,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     transcripts,
     catalog,
     search,
+    archive,
+    transcriptSources,
   };
   return {
     ...services,
@@ -147,6 +171,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       memory.dispose();
       transcripts.dispose();
       await search.dispose();
+      await archive.dispose();
       await catalog.dispose();
       await agentWatch?.dispose();
       await memoryHistory.dispose();

@@ -3,6 +3,7 @@ import type { BackgroundStatus, ReviewInboxChange } from '../jobs/backgroundJobs
 import type { JobProgress, JobSummary } from '../jobs/jobTypes';
 import type { MemoryFolderRef } from '../memory/memoryFolderRef';
 import type { HomeSnapshot } from '../model/home';
+import type { ArchiveProgress, ArchiveStatus } from '../model/archive';
 import type { CatalogProgress, SessionUpdate } from '../model/catalog';
 import type { SearchDoneEvent, SearchHitsEvent } from '../model/search';
 import type { TranscriptChangedEvent } from '../transcript/transcriptOutline';
@@ -37,6 +38,10 @@ export interface EventPayloads {
   searchHits: SearchHitsEvent;
   searchDone: SearchDoneEvent;
   historyChanged: HistoryChangedEvent;
+  /** A transcript archive run moved on, finished or was cancelled. */
+  archiveProgress: ArchiveProgress;
+  /** What the archive holds or how it is set changed. */
+  archiveChanged: ArchiveStatus;
   historyReconstruction: HistoryReconstructionEvent;
 }
 
@@ -57,6 +62,8 @@ export const eventNames = [
   'searchHits',
   'searchDone',
   'historyChanged',
+  'archiveProgress',
+  'archiveChanged',
   'historyReconstruction',
 ] as const satisfies readonly EventName[];
 

@@ -61,6 +61,14 @@ function SessionRow({
       <div role="cell" className="session-title-cell">
         <div className="session-title">{session.title ?? <span className="muted">untitled</span>}</div>
         <div className="session-sub muted small">
+          {session.archived ? (
+            <span
+              className="badge archived-badge"
+              title="Claude Code deleted this transcript (cleanupPeriodDays); the app's archive keeps a copy"
+            >
+              archived
+            </span>
+          ) : null}
           {projectName ? <span className="session-project">{projectName}</span> : null}
           {session.gitBranches.length > 0 ? <span className="badge">{session.gitBranches.at(-1)}</span> : null}
           {session.models.slice(0, 2).map((model) => (

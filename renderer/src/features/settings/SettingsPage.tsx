@@ -1,6 +1,7 @@
 import { WarningList } from '../../components/WarningList';
 import { AppearanceSettings } from '../../shell/AppearanceSettings';
 import { refreshHome, useHomeStore } from '../../stores/homeStore';
+import { ArchiveSettingsSection } from './ArchiveSettingsSection';
 import { BackgroundJobsSection } from './BackgroundJobsSection';
 import { LlmSettingsSection } from './LlmSettingsSection';
 import { MiddleTruncate } from '../../components/MiddleTruncate';
@@ -40,6 +41,7 @@ export function SettingsPage() {
       <button type="button" disabled={busy} onClick={() => void refreshHome()}>
         Rescan
       </button>
+      <ArchiveSettingsSection readOnly={home.readOnly} />
       <AppearanceSettings />
       <LlmSettingsSection readOnly={home.readOnly} />
       <BackgroundJobsSection readOnly={home.readOnly} />
