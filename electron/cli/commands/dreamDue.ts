@@ -76,6 +76,8 @@ export async function runDueDreams(argv: readonly string[], io: CliIo): Promise<
         record = await dreamOnce(engine, project, { maxTokens: settings.dailyTokenBudget - spent.spent, via }, io);
       } catch (error) {
         if (!(error instanceof CodedError)) throw error;
+        // No backend to run the model: every other project would fail the same way.
+        if (error.code === 'FORBIDDEN') throw new CliError(error.message, 1);
         io.stderr(`${label}: not started: ${error.message}\n`);
         failed++;
         continue;

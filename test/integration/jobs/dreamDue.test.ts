@@ -101,9 +101,10 @@ describe('ccmem dream --due', () => {
   });
 
   it('refuses what it cannot do, before anything runs', async () => {
+    // No claude to run (the environment has no PATH and no CCMEM_CLAUDE_PATH): the run stops at the first due project.
     const viaClaude = await ccmem(world, 'dream', '--due', '--via', 'claude-code');
-    expect(viaClaude.code).toBe(2);
-    expect(viaClaude.stderr).toContain('--via claude-code');
+    expect(viaClaude.code).toBe(1);
+    expect(viaClaude.stderr).toContain('claude');
     expect((await ccmem(world, 'dream', '--due', '--via', 'pigeon')).code).toBe(2);
     expect((await ccmem(world, 'dream', '--due', '--apply')).code).toBe(2);
     expect((await ccmem(world, 'dream', '--due', '--project', world.project.slug)).code).toBe(2);
