@@ -10,6 +10,7 @@ import { SearchPage } from './features/search/SearchPage';
 import { SessionsPage } from './features/sessions/SessionsPage';
 import { SettingsPage } from './features/settings/SettingsPage';
 import { TranscriptPage } from './features/transcript/TranscriptPage';
+import { InboxCount } from './features/sidebar/InboxCount';
 import { ProjectSidebar } from './features/sidebar/ProjectSidebar';
 import { WarningsPage } from './features/warnings/WarningsPage';
 import { useAgentsStore } from './features/agents/agentsStore';
@@ -138,6 +139,7 @@ function Shell({ project, page, home }: { readonly project: ProjectSummary | nul
             {home.demo ? <span className="badge">demo</span> : null}
             {home.readOnly ? <span className="badge">read-only</span> : null}
           </div>
+          <InboxCount />
           <ProjectSidebar />
         </aside>
       )}

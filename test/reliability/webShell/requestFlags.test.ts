@@ -103,6 +103,10 @@ const EXPECTED_FLAGS: Readonly<Record<RequestName, Flag>> = {
   listSessionMemoryWrites: 'reads',
   planMemoryFix: 'reads',
   applyMemoryFix: 'mutates',
+  getReviewInbox: 'reads',
+  getBackgroundStatus: 'reads',
+  updateBackgroundSettings: 'mutates',
+  turnOffClaudeCodeAutoDream: 'mutates',
   rendererReady: 'reads',
 };
 

@@ -7,6 +7,7 @@ import { RelativeTime } from '../../components/RelativeTime';
 import { useHomeStore } from '../../stores/homeStore';
 import { navigate, sameProject, useNavigationStore } from '../../stores/navigationStore';
 import { UnreviewedDreamsBadge } from '../history/UnreviewedDreamsBadge';
+import { PendingProposalsBadge } from './InboxCount';
 
 function ProjectItem({ project, selected }: { readonly project: ProjectSummary; readonly selected: boolean }) {
   return (
@@ -25,6 +26,7 @@ function ProjectItem({ project, selected }: { readonly project: ProjectSummary; 
           <RelativeTime iso={project.lastActivity} />
         </span>
         <UnreviewedDreamsBadge configRoot={project.configRoot} slug={project.slug} />
+        <PendingProposalsBadge configRoot={project.configRoot} slug={project.slug} />
       </button>
       {project.warnings.length > 0 ? (
         <button
