@@ -1,4 +1,5 @@
 import type { HistoryChangedEvent, HistoryReconstructionEvent } from '../history/historyRequestSchemas';
+import type { BackgroundStatus, ReviewInboxChange } from '../jobs/backgroundJobs';
 import type { JobProgress, JobSummary } from '../jobs/jobTypes';
 import type { MemoryFolderRef } from '../memory/memoryFolderRef';
 import type { MemoryReviewProgress } from '../memory/memoryReviewProgress';
@@ -28,6 +29,8 @@ export interface EventPayloads {
   homeChanged: HomeSnapshot;
   jobProgress: JobProgress;
   jobFinished: JobSummary;
+  reviewInboxChanged: ReviewInboxChange;
+  backgroundStatusChanged: BackgroundStatus;
   memoryChanged: MemoryChangedEvent;
   memoryReviewProgress: MemoryReviewProgress;
   agentMemoriesChanged: AgentMemoriesChangedEvent;
@@ -51,6 +54,8 @@ export const eventNames = [
   'homeChanged',
   'jobProgress',
   'jobFinished',
+  'reviewInboxChanged',
+  'backgroundStatusChanged',
   'memoryChanged',
   'memoryReviewProgress',
   'agentMemoriesChanged',

@@ -6,6 +6,7 @@ import { useRequest } from '../../components/useRequest';
 import { formatCost, JobProgressView } from './JobProgressView';
 import { useJobsStore } from './jobsStore';
 import { ProposalReview } from './ProposalReview';
+import { PendingState } from '../../components/PendingState';
 
 const STOP_TEXT = {
   'turn-cap': 'it used all its turns',
@@ -37,11 +38,13 @@ export function JobDetail({ job, readOnly }: JobDetailProps) {
         <span className={`badge status-${job.status}`}>{job.status}</span>
       </h2>
       <p className="muted small">
-        Job {job.id} · {job.model} · {(job.usage.input + job.usage.output).toLocaleString('en')} tokens · {formatCost(job.costUsd)} · prompt{' '}
+        Job {job.id} · {job.model} {job.via === 'claude-code' ? 'through Claude Code' : 'through the API'} ·{' '}
+        {(job.usage.input + job.usage.output).toLocaleString('en')} tokens ·{' '}
+        {job.via === 'claude-code' && job.costUsd === null ? 'no dollar cost (Claude subscription)' : formatCost(job.costUsd)} · prompt{' '}
         {job.promptHash.slice(0, 12)}
       </p>
       {job.status === 'running' && progress ? <JobProgressView progress={progress} /> : null}
-      {job.status === 'running' && !progress ? <p className="muted">Starting…</p> : null}
+      {job.status === 'running' && !progress ? <PendingState label="Starting the job" /> : null}
       {job.error ? <p className="error">Stopped: {job.error}</p> : null}
       {job.stopReason ? (
         <p className="warning">Stopped early because {STOP_TEXT[job.stopReason]}; the proposal may be incomplete.</p>
