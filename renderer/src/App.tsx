@@ -14,6 +14,7 @@ import { InboxCount } from './features/sidebar/InboxCount';
 import { ProjectSidebar } from './features/sidebar/ProjectSidebar';
 import { WarningsPage } from './features/warnings/WarningsPage';
 import { useAgentsStore } from './features/agents/agentsStore';
+import { useInboxStore } from './features/dreams/inboxStore';
 import { useSessionCatalogStore } from './features/sessions/sessionCatalogStore';
 import { assertNever } from '../../shared/result';
 import { MiddleTruncate } from './components/MiddleTruncate';
@@ -50,8 +51,9 @@ function useSelectionName(): string | null {
 /** Keeps the window's title on what it shows, so a tab, a bookmark or the window list names it. */
 function useDocumentTitle(page: Page, project: ProjectSummary | null): void {
   const selection = useSelectionName();
+  const waiting = useInboxStore((s) => s.waiting);
   const projectPage = page !== 'agents' && page !== 'settings' && page !== 'search';
-  const title = pageTitle({ selection, page: PAGE_TITLES[page], project: projectPage ? (project?.displayName ?? null) : null });
+  const title = pageTitle({ selection, page: PAGE_TITLES[page], project: projectPage ? (project?.displayName ?? null) : null, waiting });
   useEffect(() => {
     document.title = title;
   }, [title]);

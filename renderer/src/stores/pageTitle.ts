@@ -10,8 +10,11 @@ export interface TitleParts {
   readonly page: string;
   /** The project's name, or null on pages that are not about one project. */
   readonly project: string | null;
+  /** Proposal sets waiting for review: shown first, so a tab in the background still says so. */
+  readonly waiting: number;
 }
 
 export function pageTitle(parts: TitleParts): string {
-  return [parts.selection, parts.page, parts.project, APP_NAME].filter((part): part is string => Boolean(part)).join(' — ');
+  const title = [parts.selection, parts.page, parts.project, APP_NAME].filter((part): part is string => Boolean(part)).join(' — ');
+  return parts.waiting > 0 ? `(${parts.waiting}) ${title}` : title;
 }

@@ -67,9 +67,15 @@ describe('moving from one location to the next', () => {
 
 describe('the window title', () => {
   it('names the selection, the page and the project, most specific first', () => {
-    expect(pageTitle({ selection: 'reference/grafana.md', page: 'Memory', project: '/work/shop' })).toBe(
+    expect(pageTitle({ selection: 'reference/grafana.md', page: 'Memory', project: '/work/shop', waiting: 0 })).toBe(
       'reference/grafana.md — Memory — /work/shop — Claude Memory Manager',
     );
-    expect(pageTitle({ selection: null, page: 'Settings', project: null })).toBe('Settings — Claude Memory Manager');
+    expect(pageTitle({ selection: null, page: 'Settings', project: null, waiting: 0 })).toBe('Settings — Claude Memory Manager');
+  });
+
+  it('leads with the number of proposal sets waiting for review', () => {
+    expect(pageTitle({ selection: null, page: 'Dreams', project: '/work/shop', waiting: 2 })).toBe(
+      '(2) Dreams — /work/shop — Claude Memory Manager',
+    );
   });
 });
