@@ -17,6 +17,7 @@ import { TranscriptService } from './transcripts/TranscriptService';
 import { CatalogService } from './catalog/CatalogService';
 import { SearchService } from './search/SearchService';
 import { archiveDir } from './history/archive/archiveDir';
+import { ArchiveBackedTranscriptFeed } from './history/archive/ArchiveBackedTranscriptFeed';
 import { ArchiveService } from './history/archive/ArchiveService';
 import { TranscriptArchive } from './history/archive/TranscriptArchive';
 import { TranscriptSources } from './transcripts/transcriptSources';
@@ -84,7 +85,10 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   // Agent memory inside projects has its own watcher; it tells the live home of an own write as well.
   const agentWatch = live ? AgentMemoryWatch.start(home, live) : null;
   const writer = new ChangeSetWriter({ history, onOwnWrite: (path) => (agentWatch ?? live)?.expectOwnWrite(path) });
-  const memoryHistory = new HistoryService({ home, store: history, historyDir, live, writer });
+  const transcriptArchive = new TranscriptArchive(archiveDir(options.dataDir));
+  // Reconstruction reads what Claude Code's cleanup deleted from the archive's copies.
+  const transcriptFeed = new ArchiveBackedTranscriptFeed(transcriptArchive);
+  const memoryHistory = new HistoryService({ home, store: history, historyDir, live, writer, transcriptFeed });
   if (live) memoryHistory.start();
   agentWatch?.onDidChange((folders) => memoryHistory.foldersChanged(folders));
   const agentSnapshots = new AgentSnapshotService({ listAgents: () => home.listAgentMemories(), writer });
@@ -92,7 +96,6 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const llmSettings = new LlmSettingsService(options.dataDir, llm.secrets, llm.environment);
   const jobs = new JobService({ home, llm: llmSettings, writer, dataDir: options.dataDir });
   const memory = new MemoryReviewService({ home, writer, live });
-  const transcriptArchive = new TranscriptArchive(archiveDir(options.dataDir));
   const transcriptSources = new TranscriptSources(transcriptArchive);
   const transcripts = new TranscriptService(home, live, undefined, transcriptSources);
   const roots = options.roots.map((root) => root.path);
