@@ -3,7 +3,7 @@
  * backups) archived, then deleted from disk, then the app's history lost. `ccmem history` tells the same story from
  * the archive, byte for byte, and history's link to the session still opens it.
  */
-import { readdir, rm } from 'node:fs/promises';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../electron/cli/main';
@@ -165,6 +165,65 @@ describe('reconstruction of a session deleted by cleanup after it was archived',
       expect(JSON.stringify(agentPage)).toContain('reference_links.md');
     } finally {
       await engine.dispose();
+    }
+  });
+});
+
+describe('a transcript that grew after history read it, then was archived and deleted', () => {
+  it('is read on from where history stopped, in its archived copy, and its new writes are reconstructed', async () => {
+    const home = await createScenarioHome({ prefix: 'ccmem-archived-provenance-grown-' });
+    try {
+      const projectPath = home.workPath('grown');
+      const project = home.project(projectPath);
+      const file = join(project.dir, `${sid('grown')}.jsonl`);
+      const path = join(project.memoryDir, 'reference_port.md');
+      const env = { HOME: home.tmp, CLAUDE_CONFIG_DIR: home.root, CCMEM_DATA_DIR: join(home.tmp, 'data') };
+      const session = new TranscriptBuilder({ file, sessionId: sid('grown'), cwd: projectPath });
+      const first = session.typed(at(0), 'Remember the port');
+      session.write(at(1), path, 'Port 8080.\n');
+      session.turnEnd(at(2));
+      await session.flush(at(2));
+      // The file already holds what the session's next turn will write: until that turn is read, nothing explains it.
+      await memoryFile(path, 'Port 9090.\n', at(601));
+      expect((await historyJson(env)).map((set) => [set.cause, set.turnUuid])).toEqual([
+        ['external', null],
+        ['session', first],
+      ]);
+      const readBefore = (await readFile(file)).length;
+
+      // The session's next turn is appended; the archive keeps it; Claude Code deletes it before history reads it again.
+      const second = session.typed(at(600), 'It moved');
+      session.edit(at(601), path, '8080', '9090', 'Port 9090.\n', { original: 'Port 8080.\n' });
+      session.turnEnd(at(602));
+      await session.flush(at(602));
+      const grown = (await readFile(file)).length;
+      expect((await ccmem(['archive', '--json'], env)).code).toBe(0);
+      await rm(file);
+
+      const engine = await createEngine({
+        roots: [{ path: home.root, source: 'CLAUDE_CONFIG_DIR' }],
+        dataDir: env.CCMEM_DATA_DIR,
+        demoHomeSource: null,
+        shell: 'cli',
+        readOnly: true,
+        watch: false,
+      });
+      try {
+        await engine.memoryHistory.recordNow();
+        // Only the bytes appended since the last read: the archived copy continues the file history read.
+        expect((await engine.memoryHistory.status()).reconstruction).toMatchObject({ transcriptsRead: 1, bytesRead: grown - readBefore });
+        const { changeSets } = await engine.memoryHistory.listChangeSets({ limit: 100 });
+        expect(
+          changeSets.filter((set) => set.reconstructed).map((set) => [set.turnUuid, set.files.map((f) => [f.kind, f.certainty])]),
+        ).toEqual([
+          [second, [['modified', 'exact']]],
+          [first, [['added', 'exact']]],
+        ]);
+      } finally {
+        await engine.dispose();
+      }
+    } finally {
+      await home.cleanup();
     }
   });
 });
