@@ -159,12 +159,21 @@ describe('memory shared by a repository and its sub-folders', () => {
 
       const recorded = await until(async () => {
         const sets = (await history.listChangeSets({ limit: 100 })).changeSets.filter((set) => !set.reconstructed);
-        return sets.length >= 2 ? sets : null;
+        // The journal is written before the notes that name the session: wait for both.
+        return sets.length >= 2 && sets.every((set) => set.cause !== 'session' || set.sessionId !== null) ? sets : null;
       });
       expect(recorded.map((set) => [set.reconstructed, ...Object.values(shape(set))]).reverse()).toEqual([
         [false, 'session', sid('live'), knownTurn, [['project_api_versions.md', 'added', 'exact']]],
         [false, 'session', sid('web'), webTurn, [['project_clients.md', 'added', 'exact']]],
       ]);
+      // What the Sessions table counts for each is what the session's side panel lists.
+      for (const [session, file] of [
+        [sid('live'), versions],
+        [sid('web'), clients],
+      ]) {
+        const listed = (await history.listChangeSets({ sessionId: session })).changeSets;
+        expect(await history.sessionMemoryWrites([session])).toEqual([{ sessionId: session, changeSets: listed.length, files: [file] }]);
+      }
     } finally {
       await history.dispose();
       await watched.dispose();
