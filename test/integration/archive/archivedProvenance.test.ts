@@ -3,7 +3,7 @@
  * backups) archived, then deleted from disk, then the app's history lost. `ccmem history` tells the same story from
  * the archive, byte for byte, and history's link to the session still opens it.
  */
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../electron/cli/main';
@@ -222,6 +222,42 @@ describe('a transcript that grew after history read it, then was archived and de
       } finally {
         await engine.dispose();
       }
+    } finally {
+      await home.cleanup();
+    }
+  });
+});
+
+describe("a repository sub-folder's project folder removed whole after its sessions were archived", () => {
+  it("still gives the root's memory written from it to its session", async () => {
+    const home = await createScenarioHome({ prefix: 'ccmem-archived-provenance-subfolder-' });
+    try {
+      const repoPath = home.workPath('mono');
+      await mkdir(join(repoPath, '.git'), { recursive: true });
+      await writeFile(join(repoPath, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+      const api = home.project(join(repoPath, 'packages', 'api'));
+      const root = home.project(repoPath, { createDir: false });
+      const path = join(root.memoryDir, 'project_rate_limits.md');
+      const session = new TranscriptBuilder({ file: join(api.dir, `${sid('api')}.jsonl`), sessionId: sid('api'), cwd: api.cwd });
+      const turn = session.typed(at(0), 'Remember the rate limits');
+      session.write(at(1), path, '100 per minute.\n');
+      session.turnEnd(at(2));
+      await session.flush(at(2));
+      await memoryFile(path, '100 per minute.\n', at(1));
+      const dataDir = join(home.tmp, 'data');
+      const env = { HOME: home.tmp, CLAUDE_CONFIG_DIR: home.root, CCMEM_DATA_DIR: dataDir };
+      const expected = [
+        ['session', sid('api'), turn, [['project_rate_limits.md', 'added', 'exact', contentHash(Buffer.from('100 per minute.\n'))]]],
+      ];
+      const shape = (sets: ChangeSetJson[]) =>
+        sets.map((set) => [set.cause, set.sessionId, set.turnUuid, set.files.map((f) => [f.path, f.kind, f.certainty, f.after])]);
+      expect(shape(await historyJson(env))).toEqual(expected);
+      expect((await ccmem(['archive', '--json'], env)).code).toBe(0);
+
+      // Claude Code's cleanup leaves nothing of the sub-folder's project folder; the app's history is lost.
+      await rm(api.dir, { recursive: true });
+      for (const name of await readdir(dataDir)) if (name !== 'archive') await rm(join(dataDir, name), { recursive: true });
+      expect(shape(await historyJson(env))).toEqual(expected);
     } finally {
       await home.cleanup();
     }

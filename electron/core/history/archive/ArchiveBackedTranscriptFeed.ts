@@ -1,3 +1,5 @@
+import { promises as fs } from 'node:fs';
+import { join } from 'node:path';
 import { errorCode } from '../../fs/readSafely';
 import type { RandomAccessSource } from '../../fs/randomAccessSource';
 import { readLines } from '../../transcripts/jsonlLineReader';
@@ -23,6 +25,13 @@ function projectKey(configRoot: string, slug: string): string {
   return `${configRoot}\0${slug}`;
 }
 
+async function projectFolderExists(configRoot: string, slug: string): Promise<boolean> {
+  return fs.stat(join(configRoot, 'projects', slug)).then(
+    (stats) => stats.isDirectory(),
+    () => false,
+  );
+}
+
 function notFound(path: string): Error {
   return Object.assign(new Error(`${path} is neither on disk nor archived`), { code: 'ENOENT' });
 }
@@ -44,8 +53,15 @@ export class ArchiveBackedTranscriptFeed implements TranscriptFeed {
     const records = await this.archivedRecords();
     const onDisk = new Set(refs.map((ref) => ref.path));
     const wanted = new Set(projects.map((project) => projectKey(project.configRoot, project.slug)));
+    const roots = new Set(projects.map((project) => project.configRoot));
+    const folderGone = new Map<string, boolean>();
     for (const record of records) {
-      if (onDisk.has(record.path) || record.bytes === 0 || !wanted.has(projectKey(record.configRoot, record.slug))) continue;
+      if (onDisk.has(record.path) || record.bytes === 0 || !roots.has(record.configRoot)) continue;
+      // A project folder gone whole (a repository sub-folder's sessions, whose memory is the root's) is no project of
+      // the home any more; its transcripts still hold writes into folders that are, found by their paths.
+      const key = projectKey(record.configRoot, record.slug);
+      if (!wanted.has(key) && !folderGone.has(key)) folderGone.set(key, !(await projectFolderExists(record.configRoot, record.slug)));
+      if (!wanted.has(key) && !folderGone.get(key)) continue;
       refs.push({
         path: record.path,
         configRoot: record.configRoot,
