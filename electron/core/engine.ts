@@ -8,7 +8,9 @@ import { ChangeSetWriter } from './history/changeSetWriter';
 import { HistoryService } from './history/HistoryService';
 import { HistoryStore } from './history/HistoryStore';
 import { HomeService, type HomeServiceOptions } from './home/HomeService';
+import { BackgroundJobScheduler } from './jobs/BackgroundJobScheduler';
 import { JobService } from './jobs/JobService';
+import { ReviewInbox } from './jobs/ReviewInbox';
 import { createLiveHome, type LiveHome } from './liveHome';
 import { MemoryReviewService } from './memory/MemoryReviewService';
 import { llmEnvironmentFrom, LlmSettingsService, type LlmEnvironment } from './settings/LlmSettingsService';
@@ -47,6 +49,10 @@ export interface EngineServices {
   readonly llmSettings: LlmSettingsService;
   /** Dreams and extraction replays. */
   readonly jobs: JobService;
+  /** Every proposal set waiting for the user, across projects and agent memories. */
+  readonly inbox: ReviewInbox;
+  /** Reviewed dreams on Claude Code's schedule and automatic extraction replays (running only in the app shells). */
+  readonly background: BackgroundJobScheduler;
   /** Memory review: findings, what the model sees, safe edits with undo. */
   readonly memory: MemoryReviewService;
   /** The transcript viewer: indexed session files, pages, find, export, live appends. */
@@ -95,7 +101,10 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const llm = options.llm ?? { secrets: new SessionSecretStore(), environment: llmEnvironmentFrom(process.env, { useApiKey: true }) };
   const llmSettings = new LlmSettingsService(options.dataDir, llm.secrets, llm.environment);
   const jobs = new JobService({ home, llm: llmSettings, writer, dataDir: options.dataDir });
+  const inbox = new ReviewInbox(jobs);
   const memory = new MemoryReviewService({ home, writer, live });
+  // Edits by Claude Code, an editor or this app may leave a waiting proposal stale.
+  const stopStaleness = memory.onDidChangeMemory((change) => void inbox.folderChanged(change.folder));
   const transcriptSources = new TranscriptSources(transcriptArchive);
   const transcripts = new TranscriptService(home, live, undefined, transcriptSources);
   const roots = options.roots.map((root) => root.path);
@@ -118,6 +127,18 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       .finally(() => live.start());
   }
   const search = new SearchService({ home, roots, archived: () => transcriptArchive.searchTargets() });
+  const background = new BackgroundJobScheduler({
+    home,
+    jobs,
+    inbox,
+    catalog,
+    live,
+    writer,
+    dataDir: options.dataDir,
+    readOnly: options.readOnly,
+  });
+  // At start, once the watcher follows the home, so no session change between the first check and the events is missed.
+  if (live) void live.ready.then(() => background.start()).catch(() => undefined);
   // The agent watch's own `ready` includes the live home's; it already guards against an unawaited failure.
   const ready = agentWatch?.ready ?? Promise.resolve();
   if (live) archive.start(ready);
@@ -131,6 +152,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     agentWatch,
     llmSettings,
     jobs,
+    inbox,
+    background,
     memory,
     transcripts,
     catalog,
@@ -144,7 +167,10 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     ready,
     subscribe: (sink) => forwardEngineEvents(services, sink),
     async dispose() {
+      await background.dispose();
       await jobs.dispose();
+      stopStaleness();
+      inbox.dispose();
       memory.dispose();
       transcripts.dispose();
       await search.dispose();

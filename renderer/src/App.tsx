@@ -10,6 +10,7 @@ import { SearchPage } from './features/search/SearchPage';
 import { SessionsPage } from './features/sessions/SessionsPage';
 import { SettingsPage } from './features/settings/SettingsPage';
 import { TranscriptPage } from './features/transcript/TranscriptPage';
+import { InboxCount } from './features/sidebar/InboxCount';
 import { ProjectSidebar } from './features/sidebar/ProjectSidebar';
 import { assertNever } from '../../shared/result';
 import { MiddleTruncate } from './components/MiddleTruncate';
@@ -97,6 +98,7 @@ function Shell({ project, page }: { readonly project: ProjectSummary | null; rea
             {home?.demo ? <span className="badge">demo</span> : null}
             {home?.readOnly ? <span className="badge">read-only</span> : null}
           </div>
+          <InboxCount />
           <ProjectSidebar />
         </aside>
       )}

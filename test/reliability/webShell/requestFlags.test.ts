@@ -101,6 +101,10 @@ const EXPECTED_FLAGS: Readonly<Record<RequestName, Flag>> = {
   blameFile: 'reads',
   getFileOrigin: 'reads',
   listSessionMemoryWrites: 'reads',
+  getReviewInbox: 'reads',
+  getBackgroundStatus: 'reads',
+  updateBackgroundSettings: 'mutates',
+  turnOffClaudeCodeAutoDream: 'mutates',
   rendererReady: 'reads',
 };
 

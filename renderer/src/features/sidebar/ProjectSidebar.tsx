@@ -7,6 +7,7 @@ import { RelativeTime } from '../../components/RelativeTime';
 import { useHomeStore } from '../../stores/homeStore';
 import { navigate, sameProject, useNavigationStore } from '../../stores/navigationStore';
 import { UnreviewedDreamsBadge } from '../history/UnreviewedDreamsBadge';
+import { PendingProposalsBadge } from './InboxCount';
 
 function ProjectItem({ project, selected }: { readonly project: ProjectSummary; readonly selected: boolean }) {
   return (
@@ -26,6 +27,7 @@ function ProjectItem({ project, selected }: { readonly project: ProjectSummary; 
         </span>
         {project.warnings.length > 0 ? <span className="badge warn">{countOf(project.warnings.length, 'warning')}</span> : null}
         <UnreviewedDreamsBadge configRoot={project.configRoot} slug={project.slug} />
+        <PendingProposalsBadge configRoot={project.configRoot} slug={project.slug} />
       </button>
     </li>
   );
