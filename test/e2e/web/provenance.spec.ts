@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createScenarioHome, seededUuid, type ScenarioHome } from '../../fixtures/scenarioHome';
 import { memoryFile, TranscriptBuilder } from '../../integration/history/provenanceFixtures';
@@ -11,6 +11,8 @@ test.describe('where a memory came from, in the browser', () => {
   let home: ScenarioHome;
   let projectPath: string;
   let docsPath: string;
+  /** The first session's transcript, which the last test deletes as Claude Code's cleanup would. */
+  let firstTranscript: string;
   let served: Awaited<ReturnType<typeof startServe>>;
 
   test.beforeAll(async () => {
@@ -24,6 +26,7 @@ test.describe('where a memory came from, in the browser', () => {
       ['two', (t) => t.edit(at(101), path, '- tabs', '- tabs\n- single quotes', null)],
       ['three', (t) => t.edit(at(201), path, '# Style', '# House style', null)],
     ];
+    firstTranscript = join(project.dir, `${sid('one')}.jsonl`);
     for (const [index, [name, write]] of steps.entries()) {
       const transcript = new TranscriptBuilder({ file: join(project.dir, `${sid(name)}.jsonl`), sessionId: sid(name), cwd: projectPath });
       transcript.typed(at(index * 100), `Style rule ${name}`);
@@ -107,5 +110,24 @@ test.describe('where a memory came from, in the browser', () => {
     await expect(page.getByRole('article', { name: 'Change set' })).toContainText(
       `A Write call in session ${sid('docs').slice(0, 8)}, line 2`,
     );
+  });
+
+  test('history marks a change whose session Claude Code deleted as archived, and its link opens the archived copy', async ({ page }) => {
+    await page.goto(served.url);
+    await page.getByRole('tab', { name: 'Settings' }).click();
+    await expect(page.getByLabel('Archive contents')).toContainText('4 sessions', { timeout: 20_000 });
+    await rm(firstTranscript);
+
+    await page.getByRole('navigation', { name: 'Projects' }).locator(`button[title="${projectPath}"]`).click();
+    await page.getByRole('tab', { name: 'History' }).click();
+    await page
+      .getByRole('listbox', { name: 'Change sets' })
+      .getByRole('option', { name: new RegExp(`Write in session ${sid('one').slice(0, 8)}`) })
+      .click();
+    const changeSet = page.getByRole('article', { name: 'Change set' });
+    await expect(changeSet.getByText('archived', { exact: true })).toBeVisible({ timeout: 15_000 });
+    await changeSet.getByRole('button', { name: 'Open the transcript at that turn' }).click();
+    await expect(page.getByRole('note', { name: 'Archived copy' })).toBeVisible();
+    await expect(page.getByLabel('Transcript', { exact: true }).last().getByText('Style rule one')).toBeVisible();
   });
 });
