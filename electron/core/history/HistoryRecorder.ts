@@ -293,7 +293,9 @@ export class HistoryRecorder {
     const rebuiltAt = rebuilding && toAppend.length > 0 ? new Date(this.now()).toISOString() : state.rebuiltAt;
     this.state = { v: 1, folders: folderStates, rebuiltAt };
     await writeRecorderState(this.statePath, this.state);
-    await this.markOrigin();
+    // History starts with the first folder it sees: a look at a home with no memory yet (an empty home before the
+    // demo is opened) must not make the first real record look like a rebuild of deleted history.
+    if (Object.keys(folderStates).length > 0) await this.markOrigin();
     const report: RecordReport = {
       versions: toAppend.length,
       changeSetIds: [...kept],

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
@@ -26,10 +26,15 @@ export interface ServedDemo {
 
 /**
  * Serves `ccmem serve` with no Claude Code home at all (a new user's first start), with its data folder in a
- * fresh temp folder: the empty screen then offers the demo.
+ * fresh temp folder (or `folder`, emptied first: the screenshots want the same paths every run): the empty screen
+ * then offers the demo. The folder is removed when it stops.
  */
-export async function serveDemo(): Promise<ServedDemo> {
-  const tmp = await mkdtemp(join(tmpdir(), 'ccmem-demo-'));
+export async function serveDemo(options: { readonly folder?: string } = {}): Promise<ServedDemo> {
+  const tmp = options.folder ?? (await mkdtemp(join(tmpdir(), 'ccmem-demo-')));
+  if (options.folder) {
+    await rm(tmp, { recursive: true, force: true });
+    await mkdir(tmp, { recursive: true });
+  }
   const dataDir = join(tmp, 'data');
   const served = await startServe({ HOME: tmp, CLAUDE_CONFIG_DIR: join(tmp, 'no-claude-home'), CCMEM_DATA_DIR: dataDir });
   const root = join(dataDir, 'demo-home');

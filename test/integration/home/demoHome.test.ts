@@ -40,6 +40,8 @@ beforeAll(async () => {
     watch: false,
   });
   expect(await engine.inbox.count()).toBe(0);
+  // The app records history at start, here of a home with nothing in it yet.
+  await engine.memoryHistory.recordNow();
   demo = await engine.handlers.openDemoHome({});
   env = { HOME: tmp, CLAUDE_CONFIG_DIR: join(dataDir, 'demo-home'), CCMEM_DATA_DIR: dataDir };
 });
@@ -80,6 +82,11 @@ describe('the demo home', () => {
     expect(byType.get('test-writer')?.snapshot.action).toBe('initialize');
     expect(byType.get('release-manager')?.snapshot.action).toBe('prompt-update');
     expect(byType.get('ux-writer')?.outsideRoot).toEqual(['local']);
+  });
+
+  it('starts its history fresh: not as a rebuild of history deleted since the empty home was looked at', async () => {
+    await engine.memoryHistory.recordNow();
+    expect((await engine.memoryHistory.status()).rebuilt).toBe(false);
   });
 
   it('has a history with a session edit, an extraction and a dream', async () => {
