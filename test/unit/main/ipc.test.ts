@@ -64,6 +64,8 @@ function fakeHandlers(): RequestHandlers {
     renameMemoryFile: vi.fn(() => Promise.reject(new Error('not used'))),
     pruneMemoryFile: vi.fn(() => Promise.reject(new Error('not used'))),
     undoMemoryChange: vi.fn(() => Promise.reject(new Error('not used'))),
+    planMemoryFix: vi.fn(() => Promise.reject(new Error('not used'))),
+    applyMemoryFix: vi.fn(() => Promise.reject(new Error('not used'))),
     getLlmSettings: vi.fn(() => Promise.reject(new Error('not used'))),
     updateLlmSettings: vi.fn(() => Promise.reject(new Error('not used'))),
     setApiKey: vi.fn(() => Promise.reject(new Error('not used'))),
