@@ -35,6 +35,18 @@ const SHOTS: readonly Shot[] = [
       await page.goto(demo.link('memory', DEMO_PROJECTS.webshop));
       await page.getByText('project_checkout_freeze.md', { exact: true }).first().click();
       await page.getByRole('list', { name: 'Findings for this file' }).waitFor();
+      // History is reconstructed in the background; the file's origin shows once it is.
+      await page.getByText('Created by Claude Code').first().waitFor({ timeout: 60_000 });
+    },
+  },
+  {
+    name: 'warnings',
+    title: 'Warnings',
+    caption: 'Problems found on single items, each with what it means and how to fix it',
+    show: async (page, demo) => {
+      await page.goto(demo.link('warnings', DEMO_PROJECTS.api));
+      await page.getByText('Empty transcript (0 bytes)').first().waitFor();
+      await page.getByRole('heading', { name: 'Warnings', level: 1 }).waitFor();
     },
   },
   {

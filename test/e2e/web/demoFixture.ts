@@ -9,6 +9,7 @@ import { startServe } from './serveFixture';
 export const DEMO_PROJECTS = {
   webshop: '-home-demo-code-webshop',
   monorepo: '-home-demo-code-monorepo',
+  api: '-home-demo-code-monorepo-packages-api',
   notes: 'C--Users-demo-notes',
 } as const;
 
