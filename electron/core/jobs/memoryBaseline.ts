@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
+import { contentHash } from '../fs/contentHash';
 import { LOCK_FILE_NAME } from '../lock/consolidationLockStatus';
 
 /** What a memory folder held when a job started; the job reads this, never the live files. */
@@ -22,10 +22,6 @@ const MAX_DEPTH = 16;
 const MAX_BASELINE_FILE_BYTES = 1024 * 1024;
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
-
-export function sha256(bytes: Buffer | string): string {
-  return createHash('sha256').update(bytes).digest('hex');
-}
 
 /**
  * Snapshots a memory folder: every regular file's text and hash (symlinks are recorded, never followed).
@@ -61,7 +57,7 @@ async function readEntry(path: string, name: string): Promise<BaselineEntry> {
   if (name === LOCK_FILE_NAME) return { kind: 'opaque', hash: null, bytes: stats.size, reason: 'the consolidation lock' };
   if (stats.size > MAX_BASELINE_FILE_BYTES) return { kind: 'opaque', hash: null, bytes: stats.size, reason: 'too large to read' };
   const bytes = await fs.readFile(path);
-  const hash = sha256(bytes);
+  const hash = contentHash(bytes);
   try {
     return { kind: 'text', content: strictUtf8.decode(bytes), hash, bytes: bytes.length };
   } catch {

@@ -8,13 +8,7 @@ import {
   type MemoryFinding,
   type SecretHit,
 } from '../../../shared/memory/findings';
-import {
-  ENTRYPOINT_NAME,
-  recallCut,
-  truncateEntrypoint,
-  type EntrypointTruncation,
-  type RecallCut,
-} from '../../../shared/memory/modelView';
+import { recallCut, truncateEntrypoint, type EntrypointTruncation, type RecallCut } from '../../../shared/memory/modelView';
 import { fingerprint, type Fingerprint } from '../../../shared/memory/nearDuplicates';
 import { findCitedPaths, findRelativeDates, type CitedPath, type TextHit } from '../../../shared/memory/staleness';
 import { asMemoryType, type ConsolidationLockStatus, type FrontmatterVariant, type MemoryType } from '../../../shared/model/memory';
@@ -26,6 +20,7 @@ import { readConsolidationLockStatus } from '../lock/consolidationLockStatus';
 import { isLiveDreamLock } from '../lock/liveDreamLock';
 import { frontmatterField, parseFrontmatter } from './frontmatter';
 import { SecretScanner } from './secretScan';
+import { INDEX_FILE_NAME } from '../../../shared/memory/indexFileName';
 
 /** Files larger than this are not memories anyone wrote by hand; they are listed, not read. */
 export const MAX_TOPIC_FILE_BYTES = 16 * 1024 * 1024;
@@ -176,9 +171,9 @@ export class MemoryFolderAnalyzer {
     const realParent = realpathOrNull(dirname(memoryDir));
     const folderSymlinkOutside = folderIsSymlink && (realParent === null || !isWithin(realParent, realRoot));
     const found = this.walk(memoryDir, realRoot, warnings);
-    const otherSymlinksOutside = found.filter((e) => e.outside && e.relativePath.endsWith(ENTRYPOINT_NAME)).map((e) => e.relativePath);
+    const otherSymlinksOutside = found.filter((e) => e.outside && e.relativePath.endsWith(INDEX_FILE_NAME)).map((e) => e.relativePath);
     const indexes = this.readIndexes(memoryDir, options.kind, found, warnings);
-    const topics = found.filter((e) => basename(e.relativePath) !== ENTRYPOINT_NAME);
+    const topics = found.filter((e) => basename(e.relativePath) !== INDEX_FILE_NAME);
     this.forgetGone(memoryDir, found);
     const projectRoot =
       options.projectPath && statSync(options.projectPath, { throwIfNoEntry: false })?.isDirectory() ? options.projectPath : null;
@@ -297,7 +292,7 @@ export class MemoryFolderAnalyzer {
     const places = kind === 'project' ? ['', 'team'] : [''];
     const out: AnalyzedIndex[] = [];
     for (const folder of places) {
-      const relativePath = folder ? `${folder}/${ENTRYPOINT_NAME}` : ENTRYPOINT_NAME;
+      const relativePath = folder ? `${folder}/${INDEX_FILE_NAME}` : INDEX_FILE_NAME;
       const entry = found.find((e) => e.relativePath === relativePath);
       if (!entry || entry.outside) continue;
       if (entry.stats.size > MAX_INDEX_BYTES) {

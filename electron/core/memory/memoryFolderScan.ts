@@ -1,8 +1,7 @@
 import { join, relative, sep } from 'node:path';
 import type { ItemWarning } from '../../../shared/model/warnings';
 import { entryKind, listDir } from '../fs/readSafely';
-
-export const INDEX_FILE_NAME = 'MEMORY.md';
+import { INDEX_FILE_NAME } from '../../../shared/memory/indexFileName';
 
 export interface FoundMemoryFile {
   readonly absolutePath: string;

@@ -15,6 +15,7 @@ import { readArchiveSettings, writeArchiveSettings } from './archiveSettingsFile
 import { candidatesFromCatalog } from './catalogCandidates';
 import { cleanupWarnings, readCleanupSettings } from './claudeCleanupSettings';
 import type { ArchiveRemoval, ArchiveRunResult, TranscriptArchive } from './TranscriptArchive';
+import { Emitter } from '../../events';
 
 /** When the archive runs in the app shells; tests shorten these. */
 export interface ArchiveTiming {
@@ -69,8 +70,8 @@ async function hasTranscriptsOnDisk(configRoot: string, slug: string): Promise<b
  * project's archive. Only it and the archive write under `<dataDir>/archive`.
  */
 export class ArchiveService {
-  private readonly progressListeners = new Set<(progress: ArchiveProgress) => void>();
-  private readonly changeListeners = new Set<(status: ArchiveStatus) => void>();
+  private readonly progressEmitter = new Emitter<ArchiveProgress>();
+  private readonly changeEmitter = new Emitter<ArchiveStatus>();
   private readonly timing: ArchiveTiming;
   private readonly disposers: (() => void)[] = [];
   private pendingFull = false;
@@ -107,13 +108,11 @@ export class ArchiveService {
   }
 
   onDidProgress(listener: (progress: ArchiveProgress) => void): () => void {
-    this.progressListeners.add(listener);
-    return () => this.progressListeners.delete(listener);
+    return this.progressEmitter.event(listener);
   }
 
   onDidChange(listener: (status: ArchiveStatus) => void): () => void {
-    this.changeListeners.add(listener);
-    return () => this.changeListeners.delete(listener);
+    return this.changeEmitter.event(listener);
   }
 
   /**
@@ -268,8 +267,8 @@ export class ArchiveService {
     this.cancel();
     await this.loop;
     await this.archive.dispose();
-    this.progressListeners.clear();
-    this.changeListeners.clear();
+    this.progressEmitter.dispose();
+    this.changeEmitter.dispose();
   }
 
   // --- running ----------------------------------------------------------------------------------------------
@@ -351,7 +350,7 @@ export class ArchiveService {
       this.progress = progress;
       if (!force && Date.now() - reportedAt < PROGRESS_EVERY_MS) return;
       reportedAt = Date.now();
-      for (const listener of this.progressListeners) listener(progress);
+      this.progressEmitter.fire(progress);
     };
     report({ running: true, filesDone: 0, filesTotal: 0, bytesDone: 0, bytesTotal: 0, cancelled: false }, true);
     let result: ArchiveRunResult | null = null;
@@ -403,7 +402,7 @@ export class ArchiveService {
 
   private async changed(): Promise<ArchiveStatus> {
     const status = await this.status();
-    for (const listener of this.changeListeners) listener(status);
+    this.changeEmitter.fire(status);
     return status;
   }
 }

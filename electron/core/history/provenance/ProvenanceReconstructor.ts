@@ -19,6 +19,7 @@ import { MemoryPathResolver } from './memoryPathResolver';
 import type { ReconstructedLog, ReconstructedNote } from './reconstructedLog';
 import type { TranscriptFeed, TranscriptProject, TranscriptRef } from './transcriptFeed';
 import { buildVersionChain, type Anchor, type ChainVersion, type FrontmatterStamp, type KnownText } from './versionChains';
+import { Emitter } from '../../events';
 
 export interface ReconstructorOptions {
   readonly index: HistoryIndex;
@@ -92,7 +93,7 @@ export class ProvenanceReconstructor {
     bytesTotal: 0,
     error: null,
   };
-  private readonly listeners = new Set<(status: ReconstructionStatus) => void>();
+  private readonly progressEmitter = new Emitter<ReconstructionStatus>();
 
   constructor(private readonly options: ReconstructorOptions) {
     this.store = new EvidenceStore(join(options.historyDir, 'provenance'));
@@ -104,13 +105,12 @@ export class ProvenanceReconstructor {
   }
 
   onDidProgress(listener: (status: ReconstructionStatus) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.progressEmitter.event(listener);
   }
 
   private report(patch: Partial<ReconstructionStatus>): void {
     this.current = { ...this.current, ...patch };
-    for (const listener of this.listeners) listener(this.current);
+    this.progressEmitter.fire(this.current);
   }
 
   /** One run: new evidence, then the chains when anything they are built from changed. */
