@@ -28,6 +28,7 @@ import { feedTranscriptLine, scanTranscriptInto } from './transcriptFileScan';
 import { readLines } from '../transcripts/jsonlLineReader';
 import { customTitlePath, readCustomTitleFile } from '../transcripts/customTitleFile';
 import { Emitter } from '../events';
+import { sessionKeyOf } from '../../../shared/claude/sessionIds';
 
 /** What a session whose own file is gone contributes of its own: nothing. */
 const NO_FILE_SUMMARY: FileSummary = summarizeAggregate(new TranscriptAggregate(() => false, false));
@@ -150,10 +151,6 @@ interface LiveAggregate {
   readonly fileId: string;
   readonly offset: number;
   readonly aggregate: TranscriptAggregate;
-}
-
-function sessionKeyOf(configRoot: string, slug: string, sessionId: string): string {
-  return `${configRoot}\0${slug}\0${sessionId}`;
 }
 
 function newestFirst(a: SessionCatalogEntry, b: SessionCatalogEntry): number {

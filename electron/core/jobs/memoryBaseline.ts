@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { contentHash } from '../fs/contentHash';
 import { LOCK_FILE_NAME } from '../lock/consolidationLockStatus';
+import { MAX_MEMORY_FOLDER_DEPTH } from '../memory/memoryFolderScan';
 
 /** What a memory folder held when a job started; the job reads this, never the live files. */
 export type BaselineEntry =
@@ -17,7 +18,6 @@ export interface MemoryBaseline {
 }
 
 const MAX_ENTRIES = 5000;
-const MAX_DEPTH = 16;
 /** Larger files are listed but not read; no memory file needs more, and the write cap is lower still. */
 const MAX_BASELINE_FILE_BYTES = 1024 * 1024;
 
@@ -42,7 +42,7 @@ export async function readMemoryBaseline(memoryDir: string): Promise<MemoryBasel
         files.set(childRel, { kind: 'symlink' });
       } else if (entry.isDirectory()) {
         dirs.add(childRel);
-        if (depth < MAX_DEPTH) await walk(path, childRel, depth + 1);
+        if (depth < MAX_MEMORY_FOLDER_DEPTH) await walk(path, childRel, depth + 1);
       } else if (entry.isFile()) {
         files.set(childRel, await readEntry(path, entry.name));
       }

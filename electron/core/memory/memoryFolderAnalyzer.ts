@@ -21,6 +21,7 @@ import { isLiveDreamLock } from '../lock/liveDreamLock';
 import { frontmatterField, parseFrontmatter } from './frontmatter';
 import { SecretScanner } from './secretScan';
 import { INDEX_FILE_NAME } from '../../../shared/memory/indexFileName';
+import { MAX_MEMORY_FOLDER_DEPTH } from './memoryFolderScan';
 
 /** Files larger than this are not memories anyone wrote by hand; they are listed, not read. */
 export const MAX_TOPIC_FILE_BYTES = 16 * 1024 * 1024;
@@ -30,7 +31,6 @@ const MAX_INDEX_BYTES = 4 * 1024 * 1024;
  * short, and a pathological multi-megabyte one must not stall the review. Larger files get a warning saying so.
  */
 const MAX_CHECKED_CHARS = 256 * 1024;
-const MAX_DEPTH = 16;
 
 /** Everything learned from one version of a file's text; cached until its size, mtime or inode change. */
 interface TextAnalysis {
@@ -260,7 +260,7 @@ export class MemoryFolderAnalyzer {
         const stats = lstatOrNull(absolutePath);
         if (!stats) continue;
         if (stats.isDirectory()) {
-          if (depth < MAX_DEPTH) visit(absolutePath, depth + 1);
+          if (depth < MAX_MEMORY_FOLDER_DEPTH) visit(absolutePath, depth + 1);
           continue;
         }
         if (!name.endsWith('.md')) continue;

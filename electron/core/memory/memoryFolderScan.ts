@@ -14,7 +14,8 @@ export interface MemoryFolderScan {
   readonly warnings: readonly ItemWarning[];
 }
 
-const MAX_DEPTH = 16;
+/** Deeper folders are no memory: every walker of a memory folder stops here (symlinked folders are never followed). */
+export const MAX_MEMORY_FOLDER_DEPTH = 16;
 
 /**
  * Every topic file under a memory folder, recursively: `*.md` except `MEMORY.md` index files.
@@ -29,7 +30,7 @@ export async function scanMemoryFolder(memoryDir: string): Promise<MemoryFolderS
     for (const entry of listing.entries) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) {
-        if (depth < MAX_DEPTH) await walk(path, depth + 1);
+        if (depth < MAX_MEMORY_FOLDER_DEPTH) await walk(path, depth + 1);
         continue;
       }
       if (!entry.name.toLowerCase().endsWith('.md') || entry.name === INDEX_FILE_NAME) continue;

@@ -16,6 +16,7 @@ import { candidatesFromCatalog } from './catalogCandidates';
 import { cleanupWarnings, readCleanupSettings } from './claudeCleanupSettings';
 import type { ArchiveRemoval, ArchiveRunResult, TranscriptArchive } from './TranscriptArchive';
 import { Emitter } from '../../events';
+import { sessionKeyOf } from '../../../../shared/claude/sessionIds';
 
 /** When the archive runs in the app shells; tests shorten these. */
 export interface ArchiveTiming {
@@ -51,7 +52,7 @@ export interface ArchiveServiceOptions {
 type RunScope = { readonly kind: 'full' } | { readonly kind: 'sessions'; readonly keys: readonly SessionKey[] };
 
 function keyOf(key: SessionKey): string {
-  return `${key.configRoot}\0${key.slug}\0${key.sessionId}`;
+  return sessionKeyOf(key.configRoot, key.slug, key.sessionId);
 }
 
 /** A project folder still holds transcripts when any `*.jsonl` is directly in it (sessions and 2.0 sub-agents). */

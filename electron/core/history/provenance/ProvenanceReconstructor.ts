@@ -20,6 +20,7 @@ import type { ReconstructedLog, ReconstructedNote } from './reconstructedLog';
 import type { TranscriptFeed, TranscriptProject, TranscriptRef } from './transcriptFeed';
 import { buildVersionChain, type Anchor, type ChainVersion, type FrontmatterStamp, type KnownText } from './versionChains';
 import { Emitter } from '../../events';
+import { isUuid } from '../../../../shared/claude/sessionIds';
 
 export interface ReconstructorOptions {
   readonly index: HistoryIndex;
@@ -40,14 +41,13 @@ export interface ReconstructionReport {
   readonly folders: readonly string[];
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Progress is reported at most this often. */
 const PROGRESS_MS = 200;
 
 function stampOf(text: string): FrontmatterStamp | null {
   const { data } = parseFrontmatter(text);
   const origin = frontmatterField(data, 'originSessionId');
-  if (!origin || !UUID.test(origin)) return null;
+  if (!origin || !isUuid(origin)) return null;
   const metadata = data.metadata as Record<string, unknown> | undefined;
   const raw: unknown = data.modified ?? (metadata && typeof metadata === 'object' ? metadata.modified : undefined);
   const modified = raw instanceof Date ? raw.toISOString() : typeof raw === 'string' ? raw : null;
