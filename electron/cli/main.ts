@@ -26,8 +26,10 @@ Commands:
                                               Lines of every transcript, tool output and memory file with the text, newest first
   doctor [--project SLUG] [--json] [--strict] [--agents]
                                               Check memory folders: what the model sees, stale, duplicate, secret, broken
+  doctor --fix CODE [--cure KIND] [--file PATH] [--project SLUG] [--dry-run] [--json]
+                                              Cure every finding with that code; prints each file's diff
   agents [--json]                             List agent memory in the user, project and local scopes, with snapshot status
-  snapshot --agent TYPE --project SLUG (--create | --initialize | --replace) [--scope project|local] [--dry-run]
+  snapshot --agent TYPE --project SLUG (--create | --initialize | --replace) [--scope project|local] [--dry-run] [--overwrite-newer]
                                               Create a project agent's memory snapshot, or initialise/replace its memory from it
   dream --project SLUG [--via claude-code|api] [--json] [--apply]
                                               Consolidate a project's memory with the model; prints the proposed changes

@@ -13,6 +13,8 @@ import { BackgroundJobScheduler } from './jobs/BackgroundJobScheduler';
 import { JobService } from './jobs/JobService';
 import { ReviewInbox } from './jobs/ReviewInbox';
 import { createLiveHome, type LiveHome } from './liveHome';
+import { MemoryFixService } from './memory/MemoryFixService';
+import { MemoryFolderAnalyzer } from './memory/memoryFolderAnalyzer';
 import { MemoryReviewService } from './memory/MemoryReviewService';
 import { llmEnvironmentFrom, LlmSettingsService, type LlmEnvironment } from './settings/LlmSettingsService';
 import { SessionSecretStore, type SecretStore } from './settings/secretStore';
@@ -55,6 +57,8 @@ export interface EngineServices {
   readonly background: BackgroundJobScheduler;
   /** Memory review: findings, what the model sees, safe edits with undo. */
   readonly memory: MemoryReviewService;
+  /** Cures for the review's findings: planned with their diff, applied as one change set with one undo. */
+  readonly memoryFixes: MemoryFixService;
   /** The transcript viewer: indexed session files, pages, find, export, live appends. */
   readonly transcripts: TranscriptService;
   /** The session catalog (timeline), cached in the app data folder and updated live. */
@@ -91,6 +95,10 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   // Agent memory inside projects has its own watcher; it tells the live home of an own write as well.
   const agentWatch = live ? AgentMemoryWatch.start(home, live) : null;
   const writer = new ChangeSetWriter({ history, onOwnWrite: (path) => (agentWatch ?? live)?.expectOwnWrite(path) });
+  // The watcher passes over this app's own writes, so a memory file added or removed here rescans the project list itself.
+  writer.onDidWrite((written) => {
+    if (written.written.some((file) => file.event !== 'change')) live?.rescanSoon();
+  });
   const memoryHistory = new HistoryService({ home, store: history, historyDir, live, writer });
   if (live) memoryHistory.start();
   agentWatch?.onDidChange((folders) => memoryHistory.foldersChanged(folders));
@@ -99,7 +107,10 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const llmSettings = new LlmSettingsService(options.dataDir, llm.secrets, llm.environment);
   const jobs = new JobService({ home, llm: llmSettings, writer, dataDir: options.dataDir });
   const inbox = new ReviewInbox(jobs);
-  const memory = new MemoryReviewService({ home, writer, live });
+  // One analyzer for the review and its fixes: a plan reads the folder as warm as the page that asked for it.
+  const analyzer = new MemoryFolderAnalyzer();
+  const memory = new MemoryReviewService({ home, writer, live, analyzer });
+  const memoryFixes = new MemoryFixService({ home, writer, analyzer });
   // Edits by Claude Code, an editor or this app may leave a waiting proposal stale.
   const stopStaleness = memory.onDidChangeMemory((change) => void inbox.folderChanged(change.folder));
   const transcriptArchive = new TranscriptArchive(archiveDir(options.dataDir));
@@ -153,6 +164,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     inbox,
     background,
     memory,
+    memoryFixes,
     transcripts,
     catalog,
     search,

@@ -33,6 +33,9 @@ export interface LiveHome {
   onDidChange(listener: (changes: readonly WatchedChange[]) => void): () => void;
   /** Our own next write to this path is not a foreign change. */
   expectOwnWrite(path: string): void;
+  /** This app added or removed a file the project list counts: rescan it soon, as a foreign change would. */
+  rescanSoon(): void;
+
   /** Every own write announced through `expectOwnWrite` (history holds such a change back until the app journals it). */
   onDidExpectOwnWrite(listener: (path: string) => void): () => void;
   dispose(): Promise<void>;
@@ -73,16 +76,20 @@ export function createLiveHome(home: HomeService, options: { usePolling?: boolea
   const ownWritesBeforeStart: string[] = [];
   const ownWriteEmitter = new Emitter<string>();
 
+  const rescanSoon = () => {
+    if (disposed) return;
+    timer ??= setTimeout(() => {
+      timer = null;
+      void home.refresh();
+    }, RESCAN_DELAY_MS);
+  };
+
   const follow = async (next: HomeSnapshot): Promise<void> => {
     const created = watcherFor(next, options.usePolling);
     for (const path of ownWritesBeforeStart.splice(0)) created.expectOwnWrite(path);
     created.onDidChange((changes) => {
       changeEmitter.fire(changes);
-      if (!changes.some(changesProjectList)) return;
-      timer ??= setTimeout(() => {
-        timer = null;
-        void home.refresh();
-      }, RESCAN_DELAY_MS);
+      if (changes.some(changesProjectList)) rescanSoon();
     });
     watcher = created;
     await created.start();
@@ -127,6 +134,7 @@ export function createLiveHome(home: HomeService, options: { usePolling?: boolea
       ownWriteEmitter.fire(path);
     },
     onDidExpectOwnWrite: ownWriteEmitter.event,
+    rescanSoon,
     async dispose() {
       disposed = true;
       begin();

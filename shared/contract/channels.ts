@@ -37,6 +37,8 @@ export const requestNames = [
   'renameMemoryFile',
   'pruneMemoryFile',
   'undoMemoryChange',
+  'planMemoryFix',
+  'applyMemoryFix',
   'openTranscript',
   'readTranscriptPage',
   'findInTranscript',

@@ -24,6 +24,7 @@ import type { ConnectionTestResult, LlmSettingsView } from '../jobs/llmSettings'
 import { historyRequestSchemas, type HistoryRequestResults } from '../history/historyRequestSchemas';
 import { memoryRequestSchemas } from '../memory/memoryRequestSchemas';
 import type { MemoryChangeResult, MemoryFileContent, MemoryReview } from '../memory/memoryReview';
+import type { MemoryFixPlan } from '../memory/fixes/memoryFix';
 import type { HomeSnapshot } from '../model/home';
 import type { MemoryFolderListing } from '../model/memory';
 import type { SessionSummary } from '../model/session';
@@ -89,7 +90,10 @@ export const requestSchemas = {
   listAgentMemories: { args: noArgs, mutates: false },
   getAgentSnapshotDiff: { args: z.strictObject({ dir: agentDirSchema }), mutates: false },
   planAgentSnapshotAction: { args: snapshotActionSchema, mutates: false },
-  applyAgentSnapshotAction: { args: snapshotActionSchema.extend({ expectedToken: z.string().max(128).optional() }), mutates: true },
+  applyAgentSnapshotAction: {
+    args: snapshotActionSchema.extend({ expectedToken: z.string().max(128).optional(), overwriteNewer: z.boolean().optional() }),
+    mutates: true,
+  },
   getLlmSettings: { args: noArgs, mutates: false },
   updateLlmSettings: {
     args: llmSettingsPatchSchema,
@@ -174,6 +178,8 @@ export interface RequestResults extends HistoryRequestResults, ArchiveRequestRes
   renameMemoryFile: MemoryChangeResult;
   pruneMemoryFile: MemoryChangeResult;
   undoMemoryChange: MemoryChangeResult;
+  planMemoryFix: MemoryFixPlan;
+  applyMemoryFix: MemoryChangeResult;
   openTranscript: TranscriptOutline;
   readTranscriptPage: TranscriptPage;
   findInTranscript: TranscriptFindResult;

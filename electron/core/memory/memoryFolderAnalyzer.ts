@@ -8,7 +8,13 @@ import {
   type MemoryFinding,
   type SecretHit,
 } from '../../../shared/memory/findings';
-import { recallCut, truncateEntrypoint, type EntrypointTruncation, type RecallCut } from '../../../shared/memory/modelView';
+import {
+  isTopicFileName,
+  recallCut,
+  truncateEntrypoint,
+  type EntrypointTruncation,
+  type RecallCut,
+} from '../../../shared/memory/modelView';
 import { fingerprint, type Fingerprint } from '../../../shared/memory/nearDuplicates';
 import { findCitedPaths, findRelativeDates, type CitedPath, type TextHit } from '../../../shared/memory/staleness';
 import { asMemoryType, type ConsolidationLockStatus, type FrontmatterVariant, type MemoryType } from '../../../shared/model/memory';
@@ -173,7 +179,7 @@ export class MemoryFolderAnalyzer {
     const found = this.walk(memoryDir, realRoot, warnings);
     const otherSymlinksOutside = found.filter((e) => e.outside && e.relativePath.endsWith(INDEX_FILE_NAME)).map((e) => e.relativePath);
     const indexes = this.readIndexes(memoryDir, options.kind, found, warnings);
-    const topics = found.filter((e) => basename(e.relativePath) !== INDEX_FILE_NAME);
+    const topics = found.filter((e) => isTopicFileName(basename(e.relativePath)));
     this.forgetGone(memoryDir, found);
     const projectRoot =
       options.projectPath && statSync(options.projectPath, { throwIfNoEntry: false })?.isDirectory() ? options.projectPath : null;

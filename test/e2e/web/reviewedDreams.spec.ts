@@ -56,7 +56,8 @@ test.describe('reviewed dreams in the browser', () => {
     await page.getByRole('tab', { name: 'Dreams' }).click();
     const inbox = page.getByRole('region', { name: 'Review inbox' });
     await expect(inbox).toContainText('Nothing waits for review');
-    await expect(page).toHaveTitle('Claude Memory Manager');
+    const pageTitle = `Dreams — ${project.cwd} — Claude Memory Manager`;
+    await expect(page).toHaveTitle(pageTitle);
 
     // Turning reviewed dreams on for the project: its gate is open, so a dream runs in the background.
     const reviewed = page.getByRole('region', { name: 'Reviewed dreams' });
@@ -72,7 +73,7 @@ test.describe('reviewed dreams in the browser', () => {
     await expect(item.getByRole('list', { name: 'Files touched' })).toContainText('feedback_tests.md');
     await expect(item.getByRole('list', { name: 'Files touched' })).toContainText('project_deploy.md');
     await expect(page.getByRole('button', { name: 'Review inbox: 1 waiting' })).toBeVisible();
-    await expect(page).toHaveTitle('(1) Claude Memory Manager');
+    await expect(page).toHaveTitle(`(1) ${pageTitle}`);
     // Claude Code's gate is shut now: the lock's mtime is the dream's start, and no process holds it.
     await expect(page.getByLabel('Would auto-dream fire')).toContainText('no');
 
@@ -86,7 +87,7 @@ test.describe('reviewed dreams in the browser', () => {
 
     await expect(inbox).toContainText('Nothing waits for review');
     await expect(page.getByRole('button', { name: 'Review inbox: 0 waiting' })).toBeVisible();
-    await expect(page).toHaveTitle('Claude Memory Manager');
+    await expect(page).toHaveTitle(pageTitle);
     expect(await readFile(join(project.memoryDir, 'feedback_tests.md'), 'utf8')).toContain('`make test-unit`');
     expect(await readFile(join(project.memoryDir, 'project_deploy.md'), 'utf8')).toContain('We deploy on Fridays.');
     expect(await readFile(join(project.memoryDir, '.consolidate-lock'), 'utf8')).toBe('');

@@ -101,6 +101,8 @@ const EXPECTED_FLAGS: Readonly<Record<RequestName, Flag>> = {
   blameFile: 'reads',
   getFileOrigin: 'reads',
   listSessionMemoryWrites: 'reads',
+  planMemoryFix: 'reads',
+  applyMemoryFix: 'mutates',
   getReviewInbox: 'reads',
   getBackgroundStatus: 'reads',
   updateBackgroundSettings: 'mutates',

@@ -7,17 +7,12 @@ interface InboxState {
   readonly entries: readonly InboxEntry[] | null;
   /** Background jobs: settings, today's budget, what runs and waits; null until loaded. */
   readonly status: BackgroundStatus | null;
+  /** How many proposal sets wait: from the engine's change event at once, before the entries reload. */
+  readonly waiting: number;
   readonly error: string | null;
 }
 
-export const useInboxStore = create<InboxState>()(() => ({ entries: null, status: null, error: null }));
-
-const APP_TITLE = 'Claude Memory Manager';
-
-/** The page title carries the count, so a browser tab shows proposals waiting even when it is in the background. */
-function showCount(count: number): void {
-  document.title = count > 0 ? `(${count}) ${APP_TITLE}` : APP_TITLE;
-}
+export const useInboxStore = create<InboxState>()(() => ({ entries: null, status: null, waiting: 0, error: null }));
 
 let latest = 0;
 
@@ -26,8 +21,7 @@ export async function loadInbox(): Promise<void> {
   const result = await api.getReviewInbox({});
   if (call !== latest) return;
   if (result.ok) {
-    useInboxStore.setState({ entries: result.value });
-    showCount(result.value.length);
+    useInboxStore.setState({ entries: result.value, waiting: result.value.length });
   } else useInboxStore.setState({ error: result.error.message });
 }
 
@@ -67,7 +61,7 @@ export function isStale(entries: readonly InboxEntry[] | null, jobId: string, pa
 }
 
 api.onReviewInboxChanged(({ count }) => {
-  showCount(count);
+  useInboxStore.setState({ waiting: count });
   void loadInbox();
 });
 api.onBackgroundStatusChanged((status) => useInboxStore.setState({ status }));

@@ -25,10 +25,19 @@ function ProjectItem({ project, selected }: { readonly project: ProjectSummary; 
           {countOf(project.sessionCount, 'session')} · {countOf(project.memoryFileCount, 'memory', 'memories')} ·{' '}
           <RelativeTime iso={project.lastActivity} />
         </span>
-        {project.warnings.length > 0 ? <span className="badge warn">{countOf(project.warnings.length, 'warning')}</span> : null}
         <UnreviewedDreamsBadge configRoot={project.configRoot} slug={project.slug} />
         <PendingProposalsBadge configRoot={project.configRoot} slug={project.slug} />
       </button>
+      {project.warnings.length > 0 ? (
+        <button
+          type="button"
+          className="badge warn warnings-badge"
+          title="What each warning means and how to fix it"
+          onClick={() => navigate({ project: { configRoot: project.configRoot, slug: project.slug }, page: 'warnings' })}
+        >
+          {countOf(project.warnings.length, 'warning')}
+        </button>
+      ) : null}
     </li>
   );
 }
