@@ -2,7 +2,6 @@ import { join, relative, sep } from 'node:path';
 import { isTopicFileName } from '../../../shared/memory/modelView';
 import type { ItemWarning } from '../../../shared/model/warnings';
 import { entryKind, listDir } from '../fs/readSafely';
-import { INDEX_FILE_NAME } from '../../../shared/memory/indexFileName';
 
 export interface FoundMemoryFile {
   readonly absolutePath: string;
