@@ -15,7 +15,7 @@ import type { NewHistoryEntry } from './HistoryStore';
 import type { JsonlLog } from './jsonlLog';
 import { listMemoryFiles } from './memoryFileSet';
 import { readRecorderState, writeRecorderState, type FolderState, type LockSighting, type RecorderStateData } from './recorderState';
-import type { TrackedFolder } from './trackedFolders';
+import { attributionSources, type TrackedFolder } from './trackedFolders';
 import { journalRebase } from './journalRebase';
 import { VersionReader, type FileVersionRead } from './versionReader';
 import { versionTransitions, type Capture, type Transition } from './versionTransitions';
@@ -390,7 +390,7 @@ export class HistoryRecorder {
     }));
     const earliest = Math.min(...changes.map((c) => (c.timeKnown ? c.timeMs : c.sinceMs)));
     const window = { fromMs: Math.max(earliest - EVIDENCE_LOOKBACK_MS, now - TRANSCRIPT_RETENTION_MS), toMs: now + EVIDENCE_LOOKAHEAD_MS };
-    const files = await transcriptsTouchedSince(folder.sources, window.fromMs);
+    const files = await transcriptsTouchedSince(await attributionSources(folder, this.folderCache), window.fromMs);
     const events = await collectTranscriptEvents(files, window);
     const attributed = attributeChanges({ memoryDir: folder.memoryDir, extractionPossible: !folder.isAgent, changes, dream, events });
     const foundAtStartup = mode === 'startup';
