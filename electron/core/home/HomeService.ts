@@ -9,13 +9,15 @@ import { discoverAgentMemories } from '../agents/agentMemoryDiscovery';
 import { describeFsError, readSmallText, statOrNull, warning } from '../fs/readSafely';
 import { readConsolidationLockStatus } from '../lock/consolidationLockStatus';
 import { summarizeMemoryFile } from '../memory/memoryFileSummary';
-import { INDEX_FILE_NAME, scanMemoryFolder } from '../memory/memoryFolderScan';
+import { scanMemoryFolder } from '../memory/memoryFolderScan';
+import { INDEX_FILE_NAME } from '../../../shared/memory/indexFileName';
 import { readSessionQuickInfo } from '../transcripts/sessionQuickInfo';
 import type { ConfigRootSpec } from './configRoots';
 import { materializeDemo } from './demoHome';
 import { mapLimit } from './mapLimit';
 import { DiscoveryCache } from './discoveryCache';
 import { discoverHome, projectKey, type DiscoveredHome } from './projectDiscovery';
+import { Emitter } from '../events';
 
 /** MEMORY.md is loaded whole by the UI; anything beyond this is not an index any more and is cut for display. */
 const MAX_INDEX_BYTES = 4 * 1024 * 1024;
@@ -51,7 +53,7 @@ export class HomeService {
   private recordSaved: Promise<void> = Promise.resolve();
   /** True while `discovered` is the last run's record, not yet checked against the disk. */
   private fromLastRun = false;
-  private readonly listeners = new Set<HomeListener>();
+  private readonly homeEmitter = new Emitter<HomeSnapshot>();
 
   constructor(private readonly options: HomeServiceOptions) {
     this.roots = options.roots;
@@ -59,8 +61,7 @@ export class HomeService {
   }
 
   onDidChangeHome(listener: HomeListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.homeEmitter.event(listener);
   }
 
   async getHome(): Promise<HomeSnapshot> {
@@ -141,7 +142,7 @@ export class HomeService {
 
   /** Resolves once the discovery record is saved (it is written behind the answers). */
   async dispose(): Promise<void> {
-    this.listeners.clear();
+    this.homeEmitter.dispose();
     await this.recordSaved;
   }
 
@@ -210,6 +211,6 @@ export class HomeService {
   }
 
   private emit(snapshot: HomeSnapshot): void {
-    for (const listener of this.listeners) listener(snapshot);
+    this.homeEmitter.fire(snapshot);
   }
 }
