@@ -4,7 +4,8 @@ import { MAX_SANITIZED_LENGTH, sanitizePathPrefix } from '../../../shared/claude
 import type { JobRecord } from '../../../shared/jobs/jobTypes';
 import { EvidenceLedger, type Citation } from '../jobs/evidenceLedger';
 import { JobRecordStore } from '../jobs/JobRecordStore';
-import { readMemoryBaseline, sha256 } from '../jobs/memoryBaseline';
+import { readMemoryBaseline } from '../jobs/memoryBaseline';
+import { contentHash } from '../fs/contentHash';
 import { toProposal } from '../jobs/proposalDiff';
 import { StagingOverlay } from '../jobs/StagingOverlay';
 
@@ -116,7 +117,7 @@ async function seedPendingDream(templatePath: string, dataDir: string, home: str
     via: 'api',
     model: 'demo (no model ran)',
     // No instructions went to a model: the hash names the demo's own template instead.
-    promptHash: sha256(text),
+    promptHash: contentHash(text),
     usage: { input: 0, output: 0 },
     costUsd: 0,
     turns: 0,
