@@ -4,6 +4,7 @@ import { AgentMemoryWatch } from './agents/AgentMemoryWatch';
 import { AgentSnapshotService } from './agents/AgentSnapshotService';
 import { createRequestHandlers } from './createRequestHandlers';
 import { forwardEngineEvents, type EventSink } from './engineEvents';
+import { AsyncDisposableStore } from './events';
 import { ChangeSetWriter } from './history/changeSetWriter';
 import { HistoryService } from './history/HistoryService';
 import { HistoryStore } from './history/HistoryStore';
@@ -174,25 +175,26 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     archive,
     transcriptSources,
   };
+  // Closed one after another in this order: the scheduler before the jobs it starts, the watchers before the home.
+  const teardown = new AsyncDisposableStore();
+  teardown.add(background);
+  teardown.add(jobs);
+  teardown.add(stopStaleness);
+  teardown.add(inbox);
+  teardown.add(memory);
+  teardown.add(transcripts);
+  teardown.add(search);
+  teardown.add(archive);
+  teardown.add(catalog);
+  if (agentWatch) teardown.add(agentWatch);
+  teardown.add(memoryHistory);
+  if (live) teardown.add(live);
+  teardown.add(home);
   return {
     ...services,
     handlers: createRequestHandlers(services),
     ready,
     subscribe: (sink) => forwardEngineEvents(services, sink),
-    async dispose() {
-      await background.dispose();
-      await jobs.dispose();
-      stopStaleness();
-      inbox.dispose();
-      memory.dispose();
-      transcripts.dispose();
-      await search.dispose();
-      await archive.dispose();
-      await catalog.dispose();
-      await agentWatch?.dispose();
-      await memoryHistory.dispose();
-      await live?.dispose();
-      await home.dispose();
-    },
+    dispose: () => teardown.dispose(),
   };
 }

@@ -1,5 +1,6 @@
 import type { EventName, EventPayloads } from '../../shared/contract/events';
 import type { EngineServices } from './engine';
+import { DisposableStore } from './events';
 
 export type EventSink = <E extends EventName>(event: E, payload: EventPayloads[E]) => void;
 
@@ -8,7 +9,8 @@ export function forwardEngineEvents(
   { home, jobs, inbox, background, memory, agentWatch, transcripts, catalog, search, memoryHistory, archive }: EngineServices,
   sink: EventSink,
 ): () => void {
-  const disposers = [
+  const subscriptions = new DisposableStore();
+  for (const unsubscribe of [
     home.onDidChangeHome((snapshot) => sink('homeChanged', snapshot)),
     jobs.onDidProgress((progress) => sink('jobProgress', progress)),
     jobs.onDidFinish((summary) => sink('jobFinished', summary)),
@@ -28,8 +30,7 @@ export function forwardEngineEvents(
     archive.onDidChange((status) => sink('archiveChanged', status)),
     memoryHistory.onDidProgress((status) => sink('historyReconstruction', status)),
     ...(agentWatch ? [agentWatch.onDidChange((folders) => sink('agentMemoriesChanged', { folders }))] : []),
-  ];
-  return () => {
-    for (const dispose of disposers) dispose();
-  };
+  ])
+    subscriptions.add(unsubscribe);
+  return () => subscriptions.dispose();
 }

@@ -1,5 +1,6 @@
 import type { HomeSnapshot } from '../../shared/model/home';
 import type { HomeService } from './home/HomeService';
+import { Emitter } from './events';
 import { HomeWatcher } from './watch/HomeWatcher';
 import type { WatchedChange } from './watch/watchedChange';
 
@@ -70,10 +71,10 @@ export function createLiveHome(home: HomeService, options: { usePolling?: boolea
   let watcher: HomeWatcher | null = null;
   let disposed = false;
   let timer: NodeJS.Timeout | null = null;
-  const listeners = new Set<(changes: readonly WatchedChange[]) => void>();
+  const changeEmitter = new Emitter<readonly WatchedChange[]>();
   // Own writes announced before the watcher exists are handed to it when it does.
   const ownWritesBeforeStart: string[] = [];
-  const ownWriteListeners = new Set<(path: string) => void>();
+  const ownWriteEmitter = new Emitter<string>();
 
   const rescanSoon = () => {
     if (disposed) return;
@@ -87,7 +88,7 @@ export function createLiveHome(home: HomeService, options: { usePolling?: boolea
     const created = watcherFor(next, options.usePolling);
     for (const path of ownWritesBeforeStart.splice(0)) created.expectOwnWrite(path);
     created.onDidChange((changes) => {
-      for (const listener of listeners) listener(changes);
+      changeEmitter.fire(changes);
       if (changes.some(changesProjectList)) rescanSoon();
     });
     watcher = created;
@@ -126,25 +127,19 @@ export function createLiveHome(home: HomeService, options: { usePolling?: boolea
   return {
     ready,
     start: () => begin(),
-    onDidChange(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    onDidChange: changeEmitter.event,
     expectOwnWrite(path) {
       if (watcher) watcher.expectOwnWrite(path);
       else ownWritesBeforeStart.push(path);
-      for (const listener of ownWriteListeners) listener(path);
+      ownWriteEmitter.fire(path);
     },
-    onDidExpectOwnWrite(listener) {
-      ownWriteListeners.add(listener);
-      return () => ownWriteListeners.delete(listener);
-    },
+    onDidExpectOwnWrite: ownWriteEmitter.event,
     rescanSoon,
     async dispose() {
       disposed = true;
       begin();
-      listeners.clear();
-      ownWriteListeners.clear();
+      changeEmitter.dispose();
+      ownWriteEmitter.dispose();
       unsubscribe();
       if (timer) clearTimeout(timer);
       // Closed first, so a first scan still running stops instead of being waited for; then once more, in case

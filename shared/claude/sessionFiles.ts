@@ -1,5 +1,7 @@
+import { UUID_SOURCE } from './sessionIds';
+
 /** Only UUID-named `.jsonl` files are sessions; `agent-*.jsonl` and others are not (Claude Code's own rule). */
-const SESSION_FILE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl$/i;
+const SESSION_FILE = new RegExp(`^${UUID_SOURCE}\\.jsonl$`, 'i');
 
 export function isSessionFileName(name: string): boolean {
   return SESSION_FILE.test(name);

@@ -8,6 +8,7 @@ import { parseIndex } from './memoryIndex';
 import { filesInScan, memoryAgeDays, truncateEntrypoint, MAX_ENTRYPOINT_BYTES, MAX_ENTRYPOINT_LINES, MAX_MEMORY_FILES } from './modelView';
 import { findNearDuplicates, type Fingerprint } from './nearDuplicates';
 import { relativeDateOn, type CitedPath, type TextHit } from './staleness';
+import { INDEX_FILE_NAME } from './indexFileName';
 
 /** Index lines longer than this are flagged (Claude Code's dream prompt asks for ~150). */
 export const MAX_INDEX_LINE_CHARS = 150;
@@ -143,7 +144,7 @@ function indexFindings(index: IndexFacts, existing: ReadonlySet<string>): Memory
       );
   }
   for (const link of parsed.links) {
-    if (link.resolved === null || existing.has(link.resolved) || link.resolved.endsWith('MEMORY.md')) continue;
+    if (link.resolved === null || existing.has(link.resolved) || link.resolved.endsWith(INDEX_FILE_NAME)) continue;
     out.push(
       finding('index.dangling-link', file, link.line, `Line ${link.line} points at ${link.resolved}, which does not exist`, {
         related: link.resolved,
@@ -206,7 +207,7 @@ function fileFindings(file: FileFacts, facts: FolderFacts, inScan: boolean, poin
   if (file.symlinkOutside) return [finding('symlink.outside', path, null, `${path} is a symlink that leads outside the memory folder`)];
   const out: MemoryFinding[] = [];
   if (!pointed.has(path)) {
-    const index = file.scope === 'team' ? 'team/MEMORY.md' : 'MEMORY.md';
+    const index = file.scope === 'team' ? `team/${INDEX_FILE_NAME}` : INDEX_FILE_NAME;
     out.push(finding('index.orphan', path, null, `No line of ${index} points at ${path}`));
   }
   if (!inScan)

@@ -2,9 +2,9 @@
  * What Claude Code puts in front of the model from a memory folder, emulated exactly
  * (claude-code-state.md §6.1, §6.4, §6.5; Claude Code's memdir.ts, memoryAge.ts, memoryScan.ts, attachments.ts).
  */
+import { INDEX_FILE_NAME } from './indexFileName';
 import { formatFileSize, utf8ByteLength } from './textMetrics';
 
-export const ENTRYPOINT_NAME = 'MEMORY.md';
 export const MAX_ENTRYPOINT_LINES = 200;
 /** Compared with the JS string length (UTF-16 units) despite the name, exactly as Claude Code does. */
 export const MAX_ENTRYPOINT_BYTES = 25_000;
@@ -75,7 +75,7 @@ export function truncateEntrypoint(raw: string): EntrypointTruncation {
         ? `${lineCount} lines (limit: ${MAX_ENTRYPOINT_LINES})`
         : `${lineCount} lines and ${formatFileSize(charCount)}`;
   return {
-    content: `${truncated}\n\n> WARNING: ${ENTRYPOINT_NAME} is ${reason}. Only part of it was loaded. Keep index entries to one line under ~200 chars; move detail into topic files.`,
+    content: `${truncated}\n\n> WARNING: ${INDEX_FILE_NAME} is ${reason}. Only part of it was loaded. Keep index entries to one line under ~200 chars; move detail into topic files.`,
     lineCount,
     charCount,
     wasLineTruncated,
@@ -171,7 +171,7 @@ export function recalledMemoryText(path: string, mtimeMs: number, raw: string, n
  * `NOTES.MD` is not one). The sidebar's count, the review and recall all use this one rule, so they agree.
  */
 export function isTopicFileName(name: string): boolean {
-  return name.endsWith('.md') && name !== ENTRYPOINT_NAME;
+  return name.endsWith('.md') && name !== INDEX_FILE_NAME;
 }
 
 export interface ScannedFile {

@@ -5,6 +5,7 @@ import { statOrNull } from '../fs/readSafely';
 import type { HomeService } from '../home/HomeService';
 import type { LiveHome } from '../liveHome';
 import { HomeWatcher } from '../watch/HomeWatcher';
+import { Emitter } from '../events';
 
 /** The folders below a config root or a project's `.claude` that hold one sub-folder per agent type. */
 const USER_BASE = 'agent-memory';
@@ -36,7 +37,7 @@ async function projectClaudeDirs(snapshot: HomeSnapshot): Promise<string[]> {
  * `.claude` folder. Reports which agent folders (memory or snapshot) changed.
  */
 export class AgentMemoryWatch {
-  private readonly listeners = new Set<(folders: readonly string[]) => void>();
+  private readonly changeEmitter = new Emitter<readonly string[]>();
   private readonly disposers: (() => void)[] = [];
   private projectDirs: readonly string[] = [];
   private userBases: readonly string[] = [];
@@ -104,8 +105,7 @@ export class AgentMemoryWatch {
   }
 
   onDidChange(listener: (folders: readonly string[]) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.changeEmitter.event(listener);
   }
 
   /** Our own next write to this path is not Claude Code's: neither watcher reports it. */
@@ -121,7 +121,7 @@ export class AgentMemoryWatch {
     await this.watcher?.dispose();
     await this.begun.catch(() => undefined);
     for (const dispose of this.disposers) dispose();
-    this.listeners.clear();
+    this.changeEmitter.dispose();
     await this.watcher?.dispose();
   }
 
@@ -132,7 +132,7 @@ export class AgentMemoryWatch {
   private report(paths: readonly string[], bases: readonly string[]): void {
     const folders = [...new Set(paths.map((path) => agentFolderOf(path, bases)).filter((f): f is string => f !== null))].sort();
     if (folders.length === 0) return;
-    for (const listener of this.listeners) listener(folders);
+    this.changeEmitter.fire(folders);
   }
 
   /** Projects came or went, or another home was opened: follow its folders instead. */

@@ -5,7 +5,8 @@ import type { AgentMemoryScope, AgentMemorySummary, AgentSnapshotStatus, Snapsho
 import type { ItemWarning } from '../../../shared/model/warnings';
 import { isReallyWithin } from '../fs/pathContainment';
 import { entryKind, listDir, statOrNull, warning } from '../fs/readSafely';
-import { INDEX_FILE_NAME, scanMemoryFolder } from '../memory/memoryFolderScan';
+import { scanMemoryFolder } from '../memory/memoryFolderScan';
+import { INDEX_FILE_NAME } from '../../../shared/memory/indexFileName';
 import { readSnapshotStatus } from './snapshotStatusReader';
 
 export interface AgentMemoryPlace {

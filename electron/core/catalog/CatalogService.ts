@@ -6,10 +6,10 @@ import type { LiveHome } from '../liveHome';
 import type { WatchedChange } from '../watch/watchedChange';
 import type { CatalogArchive } from './archivedSessionFiles';
 import { SessionCatalog, type CatalogBuildOptions, type CatalogBuildResult, type CatalogFilter } from './SessionCatalog';
+import { isUuid, sessionKeyOf } from '../../../shared/claude/sessionIds';
 
 /** Changes to one session within this window are read together (a streamed answer writes many lines quickly). */
 const LIVE_BATCH_MS = 25;
-const SESSION_DIR = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface CatalogServiceOptions {
   readonly home: HomeService;
@@ -24,7 +24,7 @@ export interface CatalogServiceOptions {
 }
 
 function sessionKeyString(key: SessionKey): string {
-  return `${key.configRoot}\0${key.slug}\0${key.sessionId}`;
+  return sessionKeyOf(key.configRoot, key.slug, key.sessionId);
 }
 
 /** The session a path under `<root>/projects/<slug>/<sessionId>/…` belongs to (sub-agents, meta.json, session memory). */
@@ -32,7 +32,7 @@ function sessionOfNestedPath(path: string, configRoot: string): SessionKey | nul
   const prefix = `${configRoot}${sep}projects${sep}`;
   if (!path.startsWith(prefix)) return null;
   const [slug, sessionId] = path.slice(prefix.length).split(sep);
-  return slug && sessionId && SESSION_DIR.test(sessionId) ? { configRoot, slug, sessionId } : null;
+  return slug && sessionId && isUuid(sessionId) ? { configRoot, slug, sessionId } : null;
 }
 
 /**

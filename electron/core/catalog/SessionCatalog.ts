@@ -27,6 +27,8 @@ import { TranscriptAggregate, type MemoryPathTest, type TranscriptAggregateState
 import { feedTranscriptLine, scanTranscriptInto } from './transcriptFileScan';
 import { readLines } from '../transcripts/jsonlLineReader';
 import { customTitlePath, readCustomTitleFile } from '../transcripts/customTitleFile';
+import { Emitter } from '../events';
+import { sessionKeyOf } from '../../../shared/claude/sessionIds';
 
 /** What a session whose own file is gone contributes of its own: nothing. */
 const NO_FILE_SUMMARY: FileSummary = summarizeAggregate(new TranscriptAggregate(() => false, false));
@@ -151,10 +153,6 @@ interface LiveAggregate {
   readonly aggregate: TranscriptAggregate;
 }
 
-function sessionKeyOf(configRoot: string, slug: string, sessionId: string): string {
-  return `${configRoot}\0${slug}\0${sessionId}`;
-}
-
 function newestFirst(a: SessionCatalogEntry, b: SessionCatalogEntry): number {
   return (b.lastTimestamp ?? b.mtime).localeCompare(a.lastTimestamp ?? a.mtime) || a.sessionId.localeCompare(b.sessionId);
 }
@@ -241,8 +239,8 @@ export class SessionCatalog {
   /** Per project: legacy summaries that name another file's leaf, by leaf uuid (rebuilt when a transcript changes). */
   private otherSummaries: Map<string, Map<string, string>> | null = null;
   private readonly projectsToRepublish = new Set<string>();
-  private readonly updateListeners = new Set<UpdateListener>();
-  private readonly progressListeners = new Set<ProgressListener>();
+  private readonly updateEmitter = new Emitter<SessionUpdate>();
+  private readonly progressEmitter = new Emitter<CatalogProgress>();
   private queue: Promise<unknown> = Promise.resolve();
   private cacheLoaded: Promise<boolean> | null = null;
   private currentProgress: CatalogProgress | null = null;
@@ -260,13 +258,11 @@ export class SessionCatalog {
   }
 
   onDidUpdateSessions(listener: UpdateListener): () => void {
-    this.updateListeners.add(listener);
-    return () => this.updateListeners.delete(listener);
+    return this.updateEmitter.event(listener);
   }
 
   onDidProgress(listener: ProgressListener): () => void {
-    this.progressListeners.add(listener);
-    return () => this.progressListeners.delete(listener);
+    return this.progressEmitter.event(listener);
   }
 
   /** The latest build's progress; `running` while a build is under way. */
@@ -355,8 +351,8 @@ export class SessionCatalog {
 
   async dispose(): Promise<void> {
     this.disposed = true;
-    this.updateListeners.clear();
-    this.progressListeners.clear();
+    this.updateEmitter.dispose();
+    this.progressEmitter.dispose();
     if (this.saveTimer) clearTimeout(this.saveTimer);
     this.saveTimer = null;
     await this.queue.catch(() => undefined);
@@ -679,7 +675,7 @@ export class SessionCatalog {
       lastProgressAt = now;
       this.currentProgress = { done, total, bytesDone, bytesTotal, running, cancelled };
       options.onProgress?.(this.currentProgress);
-      for (const listener of this.progressListeners) listener(this.currentProgress);
+      this.progressEmitter.fire(this.currentProgress);
     };
     report(true, false, true);
     const offload =
@@ -947,7 +943,7 @@ export class SessionCatalog {
 
   private emit(update: SessionUpdate): void {
     if (this.disposed) return;
-    for (const listener of this.updateListeners) listener(update);
+    this.updateEmitter.fire(update);
   }
 
   /**

@@ -7,6 +7,7 @@ import {
   type DiscoveredSession,
   type DiscoveredSubagentFile,
 } from './catalogDiscovery';
+import { sessionKeyOf } from '../../../shared/claude/sessionIds';
 
 /** An archived transcript as the catalog needs it (history/archive's TranscriptArchive records have this shape). */
 export interface ArchivedCatalogFile {
@@ -53,10 +54,6 @@ function subagentFile(file: ArchivedCatalogFile): DiscoveredSubagentFile {
   };
 }
 
-function sessionKey(configRoot: string, slug: string, sessionId: string): string {
-  return `${configRoot}\0${slug}\0${sessionId}`;
-}
-
 /**
  * Adds to what discovery found on disk the transcripts that only the archive still holds (Claude Code deleted them
  * after `cleanupPeriodDays`): sessions whose own file is gone (marked `archived`, with their sub-agents from the disk
@@ -78,7 +75,7 @@ export function withArchivedFiles(
   const missing = new Map<string, ArchivedCatalogFile[]>();
   for (const file of archived) {
     if (onDisk.has(file.path) || !roots.includes(file.configRoot)) continue;
-    const key = sessionKey(file.configRoot, file.slug, file.sessionId);
+    const key = sessionKeyOf(file.configRoot, file.slug, file.sessionId);
     missing.set(key, [...(missing.get(key) ?? []), file]);
   }
   if (missing.size === 0) return [...projects];

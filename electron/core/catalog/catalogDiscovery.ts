@@ -4,8 +4,8 @@ import { isSessionFileName, sessionIdFromFileName } from '../../../shared/claude
 import type { SubagentLayout } from '../../../shared/model/catalog';
 import { entryKindSync, listDirSync } from '../fs/readSafely';
 import { yieldWhenSliceIsUsed } from './timeSlices';
+import { isUuid } from '../../../shared/claude/sessionIds';
 
-const SESSION_DIR = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const AGENT_FILE = /^agent-(.+)\.jsonl$/;
 
 /** A file's identity and version as the catalog cache keys it: device + inode, size and mtime. */
@@ -134,7 +134,7 @@ async function discoverProject(configRoot: string, slug: string, dir: string): P
     // name one as theirs. Unreadable ones are skipped.
     const sessionId = sessionIdFromFileName(entry.name);
     const folder = byName.get(sessionId);
-    const hasFolder = folder !== undefined && SESSION_DIR.test(sessionId) && entryKindSync(dir, folder).kind === 'dir';
+    const hasFolder = folder !== undefined && isUuid(sessionId) && entryKindSync(dir, folder).kind === 'dir';
     sessions.push(
       hasFolder
         ? discoverSessionFolder(configRoot, slug, dir, sessionId, file)
@@ -143,7 +143,7 @@ async function discoverProject(configRoot: string, slug: string, dir: string): P
   }
   // A session folder whose file is gone (Claude Code's cleanup, a partial backup) still holds what its sub-agents did.
   for (const entry of listing.entries) {
-    if (!SESSION_DIR.test(entry.name) || byName.has(`${entry.name}.jsonl`) || entryKindSync(dir, entry).kind !== 'dir') continue;
+    if (!isUuid(entry.name) || byName.has(`${entry.name}.jsonl`) || entryKindSync(dir, entry).kind !== 'dir') continue;
     await yieldWhenSliceIsUsed();
     const orphan = discoverSessionFolder(configRoot, slug, dir, entry.name, null);
     if (orphan.subagents.length > 0) sessions.push(orphan);

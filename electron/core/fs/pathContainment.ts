@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { errnoCode } from './errno';
 
 /**
  * Resolves a path given relative to `root` and returns it only when it stays strictly inside `root`
@@ -23,10 +24,6 @@ export function isWithin(root: string, path: string): boolean {
 
 /** More symlinks than this on one path is a loop (Linux gives up at 40). */
 const MAX_LINK_HOPS = 40;
-
-function errnoCode(error: unknown): string | undefined {
-  return (error as NodeJS.ErrnoException | undefined)?.code;
-}
 
 /**
  * Where `path` really leads, whether or not it exists yet: every symlink on the way is followed — a dangling one

@@ -1,5 +1,6 @@
 import { promises as fs, readdirSync, statSync, type Dirent, type Stats } from 'node:fs';
 import type { ItemWarning } from '../../../shared/model/warnings';
+import { errnoCode } from './errno';
 import { openFromDisk, type SourceOpener } from './randomAccessSource';
 
 export function warning(code: ItemWarning['code'], message: string, path: string | null): ItemWarning {
@@ -7,7 +8,7 @@ export function warning(code: ItemWarning['code'], message: string, path: string
 }
 
 export function errorCode(error: unknown): string {
-  return (error as NodeJS.ErrnoException | undefined)?.code ?? 'UNKNOWN';
+  return errnoCode(error) ?? 'UNKNOWN';
 }
 
 /** Explains a filesystem error in words a user can act on. */

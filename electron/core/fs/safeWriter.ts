@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { linkSync, promises as fs, readFileSync, renameSync, type Stats } from 'node:fs';
+import { linkSync, promises as fs, readFileSync, renameSync } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import type { MemoryConflictDetails } from '../../../shared/memory/memoryReview';
 import { CodedError } from '../../../shared/result';
 import { isLiveDreamLock } from '../lock/liveDreamLock';
 import { isProcessAlive, LOCK_FILE_NAME, readConsolidationLockStatus } from '../lock/consolidationLockStatus';
 import { ABSENT, contentHash, type BaseHash } from './contentHash';
+import { errnoCode, lstatOrNull } from './errno';
 import { isReallyWithin, isWithin, resolveInside } from './pathContainment';
 
 /** Text larger than this is not sent back inside a conflict; the UI offers to reload instead. */
@@ -43,19 +44,6 @@ export interface CurrentFile {
   readonly bytes: Buffer | null;
   readonly hash: string | null;
   readonly mode: number | null;
-}
-
-function errnoCode(error: unknown): string | undefined {
-  return (error as NodeJS.ErrnoException | undefined)?.code;
-}
-
-async function lstatOrNull(path: string): Promise<Stats | null> {
-  try {
-    return await fs.lstat(path);
-  } catch (error) {
-    if (errnoCode(error) === 'ENOENT') return null;
-    throw error;
-  }
 }
 
 /** As deep as memory folders are scanned anywhere in the app. */

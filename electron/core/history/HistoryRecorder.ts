@@ -19,6 +19,7 @@ import { attributionSources, type TrackedFolder } from './trackedFolders';
 import { journalRebase } from './journalRebase';
 import { VersionReader, type FileVersionRead } from './versionReader';
 import { versionTransitions, type Capture, type Transition } from './versionTransitions';
+import { Emitter } from '../events';
 
 /** Watcher events are gathered this long before the changes are attributed and journaled. */
 const SETTLE_MS = 1500;
@@ -94,7 +95,7 @@ export class HistoryRecorder {
   private settleTimer: NodeJS.Timeout | null = null;
   private reconcileTimer: NodeJS.Timeout | null = null;
   private readonly lines = new LineNumbers();
-  private readonly listeners = new Set<(report: RecordReport) => void>();
+  private readonly recordEmitter = new Emitter<RecordReport>();
   private folderCache: readonly TrackedFolder[] = [];
   private disposed = false;
   /** Absolute paths this app announced writing, and when. */
@@ -113,8 +114,7 @@ export class HistoryRecorder {
   }
 
   onDidRecord(listener: (report: RecordReport) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.recordEmitter.event(listener);
   }
 
   /** Compares every memory folder with history and records what changed; `startup` marks changes made while closed. */
@@ -174,7 +174,7 @@ export class HistoryRecorder {
     this.disposed = true;
     if (this.reconcileTimer) clearInterval(this.reconcileTimer);
     await this.flush().catch(() => undefined);
-    this.listeners.clear();
+    this.recordEmitter.dispose();
   }
 
   /** Runs work that must not overlap a recording (reconstruction reads the journal's first versions). */
@@ -293,7 +293,9 @@ export class HistoryRecorder {
     const rebuiltAt = rebuilding && toAppend.length > 0 ? new Date(this.now()).toISOString() : state.rebuiltAt;
     this.state = { v: 1, folders: folderStates, rebuiltAt };
     await writeRecorderState(this.statePath, this.state);
-    await this.markOrigin();
+    // History starts with the first folder it sees: a look at a home with no memory yet (an empty home before the
+    // demo is opened) must not make the first real record look like a rebuild of deleted history.
+    if (Object.keys(folderStates).length > 0) await this.markOrigin();
     const report: RecordReport = {
       versions: toAppend.length,
       changeSetIds: [...kept],
@@ -301,7 +303,7 @@ export class HistoryRecorder {
     };
     if (toAppend.length > 0) {
       await index.refresh();
-      for (const listener of this.listeners) listener(report);
+      this.recordEmitter.fire(report);
     }
     return report;
   }

@@ -42,6 +42,7 @@ import { DiskTranscriptFeed, type TranscriptFeed } from './provenance/transcript
 import { trackedFolders, type TrackedFolder } from './trackedFolders';
 import { decodeText } from './versionText';
 import type { WriteRoot } from './writeRoot';
+import { Emitter } from '../events';
 
 export interface HistoryServiceOptions {
   readonly home: HomeService;
@@ -100,7 +101,7 @@ export class HistoryService {
   private readonly rollback: HistoryRollback;
   private readonly backup: MemoryBackup;
   private folders: { at: number; list: readonly TrackedFolder[] } | null = null;
-  private readonly listeners = new Set<(report: RecordReport) => void>();
+  private readonly changeEmitter = new Emitter<RecordReport>();
   private readonly disposers: (() => void)[] = [];
   /** Set on dispose: a look the watcher's start would still trigger must not write history after it. */
   private disposed = false;
@@ -108,7 +109,7 @@ export class HistoryService {
   private readonly aborter = new AbortController();
   private reconstructTimer: NodeJS.Timeout | null = null;
   private newTranscriptTimer: NodeJS.Timeout | null = null;
-  private readonly progressListeners = new Set<(status: ReconstructionStatus) => void>();
+  private readonly progressEmitter = new Emitter<ReconstructionStatus>();
 
   constructor(private readonly options: HistoryServiceOptions) {
     const now = options.now ?? Date.now;
@@ -139,18 +140,16 @@ export class HistoryService {
     this.disposers.push(this.recorder.onDidRecord((report) => this.emit(report)));
     this.disposers.push(options.writer.onDidWrite((written) => this.announce(written)));
     this.disposers.push(options.home.onDidChangeHome(() => (this.folders = null)));
-    this.disposers.push(this.reconstructor.onDidProgress((status) => this.progressListeners.forEach((listener) => listener(status))));
+    this.disposers.push(this.reconstructor.onDidProgress((status) => this.progressEmitter.fire(status)));
   }
 
   /** Reconstruction progress (running, bytes read, done), for the shells. */
   onDidProgress(listener: (status: ReconstructionStatus) => void): () => void {
-    this.progressListeners.add(listener);
-    return () => this.progressListeners.delete(listener);
+    return this.progressEmitter.event(listener);
   }
 
   onDidChange(listener: (report: RecordReport) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.changeEmitter.event(listener);
   }
 
   /** The app shells: record what changed while the app was closed, then follow the watcher. */
@@ -484,11 +483,11 @@ export class HistoryService {
     this.aborter.abort();
     if (this.reconstructTimer) clearInterval(this.reconstructTimer);
     if (this.newTranscriptTimer) clearTimeout(this.newTranscriptTimer);
-    this.progressListeners.clear();
+    this.progressEmitter.dispose();
     for (const dispose of this.disposers) dispose();
     this.disposers.length = 0;
     await this.recorder.dispose();
-    this.listeners.clear();
+    this.changeEmitter.dispose();
   }
 
   private now(): number {
@@ -496,7 +495,7 @@ export class HistoryService {
   }
 
   private emit(report: RecordReport): void {
-    for (const listener of this.listeners) listener(report);
+    this.changeEmitter.fire(report);
   }
 
   private async restorePlan(

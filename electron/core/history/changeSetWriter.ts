@@ -7,6 +7,7 @@ import { changeSetNotesLog, type ChangeSetNote } from './changeSetNotes';
 import type { HistoryCause, HistoryStore, NewHistoryEntry } from './HistoryStore';
 import type { JsonlLog } from './jsonlLog';
 import { nameRefusal, type WriteRoot } from './writeRoot';
+import { Emitter } from '../events';
 
 /** The causes of a change this app makes itself: an edit (editor, restore, import, snapshot) or an applied job. */
 export type AppCause = Extract<HistoryCause, 'app-edit' | 'dream' | 'extraction'>;
@@ -116,7 +117,7 @@ export class ChangeSetWriter {
   private readonly notes: JsonlLog<ChangeSetNote>;
   private readonly files: SafeWriter;
   private readonly guard = new SharedFileGuard();
-  private readonly listeners = new Set<(written: WrittenChangeSet) => void | Promise<void>>();
+  private readonly writeEmitter = new Emitter<WrittenChangeSet>();
   private readonly now: () => number;
 
   constructor(options: ChangeSetWriterOptions) {
@@ -136,8 +137,7 @@ export class ChangeSetWriter {
 
   /** Called once per change set that wrote anything; `apply` resolves after every listener has settled. */
   onDidWrite(listener: (written: WrittenChangeSet) => void | Promise<void>): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.writeEmitter.event(listener);
   }
 
   /** OUTSIDE_ROOT unless the root really lies inside its boundary; a job checks its target so before reading any of it. */
@@ -266,12 +266,6 @@ export class ChangeSetWriter {
 
   /** A listener that fails must not turn a change that landed into an error. */
   private async publish(written: WrittenChangeSet): Promise<void> {
-    await Promise.all(
-      [...this.listeners].map((listener) =>
-        Promise.resolve()
-          .then(() => listener(written))
-          .catch(() => undefined),
-      ),
-    );
+    await this.writeEmitter.fireAndSettle(written);
   }
 }

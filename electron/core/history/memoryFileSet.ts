@@ -1,7 +1,6 @@
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
-
-const MAX_DEPTH = 16;
+import { MAX_MEMORY_FOLDER_DEPTH } from '../memory/memoryFolderScan';
 
 export interface MemoryFileStat {
   /** Relative to the memory folder, forward slashes. */
@@ -40,7 +39,7 @@ export async function listMemoryFiles(memoryDir: string): Promise<MemoryFileList
       const absolutePath = join(dir, entry.name);
       const path = prefix + entry.name;
       if (entry.isDirectory()) {
-        if (depth < MAX_DEPTH) await walk(absolutePath, `${path}/`, depth + 1);
+        if (depth < MAX_MEMORY_FOLDER_DEPTH) await walk(absolutePath, `${path}/`, depth + 1);
         else unreadable.push(`${path}/`);
       } else if (entry.isFile() && entry.name.toLowerCase().endsWith('.md')) {
         const stats = await fs.lstat(absolutePath).catch(() => null);

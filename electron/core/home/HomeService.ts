@@ -1,4 +1,3 @@
-import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentMemorySummary } from '../../../shared/model/agents';
 import type { ConfigRootInfo, HomeSnapshot, ProjectRef, ProjectSummary, ShellKind } from '../../../shared/model/home';
@@ -10,12 +9,15 @@ import { discoverAgentMemories } from '../agents/agentMemoryDiscovery';
 import { describeFsError, readSmallText, statOrNull, warning } from '../fs/readSafely';
 import { readConsolidationLockStatus } from '../lock/consolidationLockStatus';
 import { summarizeMemoryFile } from '../memory/memoryFileSummary';
-import { INDEX_FILE_NAME, scanMemoryFolder } from '../memory/memoryFolderScan';
+import { scanMemoryFolder } from '../memory/memoryFolderScan';
+import { INDEX_FILE_NAME } from '../../../shared/memory/indexFileName';
 import { readSessionQuickInfo } from '../transcripts/sessionQuickInfo';
 import type { ConfigRootSpec } from './configRoots';
+import { materializeDemo } from './demoHome';
 import { mapLimit } from './mapLimit';
 import { DiscoveryCache } from './discoveryCache';
 import { discoverHome, projectKey, type DiscoveredHome } from './projectDiscovery';
+import { Emitter } from '../events';
 
 /** MEMORY.md is loaded whole by the UI; anything beyond this is not an index any more and is cut for display. */
 const MAX_INDEX_BYTES = 4 * 1024 * 1024;
@@ -38,24 +40,6 @@ export interface HomeServiceOptions {
 
 type HomeListener = (snapshot: HomeSnapshot) => void;
 
-/**
- * Git keeps no modification times, yet Claude Code reads memory age and the last dream from them; the
- * demo ships its story's times beside it and they are set on the private copy.
- */
-async function applyDemoMtimes(manifestPath: string, target: string): Promise<void> {
-  let manifest: Record<string, string>;
-  try {
-    manifest = JSON.parse(await fs.readFile(manifestPath, 'utf8')) as Record<string, string>;
-  } catch {
-    return;
-  }
-  for (const [relativePath, iso] of Object.entries(manifest)) {
-    const time = new Date(iso);
-    if (relativePath.split('/').includes('..') || Number.isNaN(time.getTime())) continue;
-    await fs.utimes(join(target, relativePath), time, time).catch(() => undefined);
-  }
-}
-
 /** Owns the set of config roots and what was discovered in them; every shell's requests end up here. */
 export class HomeService {
   private roots: readonly ConfigRootSpec[];
@@ -69,7 +53,7 @@ export class HomeService {
   private recordSaved: Promise<void> = Promise.resolve();
   /** True while `discovered` is the last run's record, not yet checked against the disk. */
   private fromLastRun = false;
-  private readonly listeners = new Set<HomeListener>();
+  private readonly homeEmitter = new Emitter<HomeSnapshot>();
 
   constructor(private readonly options: HomeServiceOptions) {
     this.roots = options.roots;
@@ -77,8 +61,7 @@ export class HomeService {
   }
 
   onDidChangeHome(listener: HomeListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.homeEmitter.event(listener);
   }
 
   async getHome(): Promise<HomeSnapshot> {
@@ -101,12 +84,7 @@ export class HomeService {
   /** Switches to a private copy of the shipped sample home, so the demo can be explored and edited safely. */
   async openDemo(): Promise<HomeSnapshot> {
     if (!this.options.demoHomeSource) throw new CodedError('NOT_FOUND', 'This build ships no demo data');
-    const target = join(this.options.dataDir, 'demo-home');
-    if (!(await statOrNull(target))) {
-      await fs.mkdir(this.options.dataDir, { recursive: true });
-      await fs.cp(this.options.demoHomeSource, target, { recursive: true });
-      await applyDemoMtimes(`${this.options.demoHomeSource}.mtimes.json`, target);
-    }
+    const target = await materializeDemo(this.options.demoHomeSource, this.options.dataDir);
     this.roots = [{ path: target, source: 'demo' }];
     this.demo = true;
     // Nothing of the old home may be served while the demo is discovered.
@@ -164,7 +142,7 @@ export class HomeService {
 
   /** Resolves once the discovery record is saved (it is written behind the answers). */
   async dispose(): Promise<void> {
-    this.listeners.clear();
+    this.homeEmitter.dispose();
     await this.recordSaved;
   }
 
@@ -233,6 +211,6 @@ export class HomeService {
   }
 
   private emit(snapshot: HomeSnapshot): void {
-    for (const listener of this.listeners) listener(snapshot);
+    this.homeEmitter.fire(snapshot);
   }
 }

@@ -7,7 +7,8 @@ import { pathAndAncestors } from '../../../shared/claude/pathAncestors';
 import { MAX_SANITIZED_LENGTH, sanitizePathPrefix, slugDisplayName, slugMatchesPath } from '../../../shared/claude/sanitizePath';
 import { isSessionFileName, sessionIdFromFileName } from '../../../shared/claude/sessionFiles';
 import { entryKind, listDir, statOrNull, warning } from '../fs/readSafely';
-import { INDEX_FILE_NAME, scanMemoryFolder } from '../memory/memoryFolderScan';
+import { scanMemoryFolder } from '../memory/memoryFolderScan';
+import { INDEX_FILE_NAME } from '../../../shared/memory/indexFileName';
 import { readOrphanSessionInfo } from '../transcripts/sessionQuickInfo';
 import { readSessionsIndexProjectPath } from '../transcripts/sessionsIndexFile';
 import type { ConfigRootSpec } from './configRoots';
@@ -15,6 +16,7 @@ import { canonicalGitRoot } from './gitRoot';
 import { mapLimit } from './mapLimit';
 import { resolveMemoryDir } from './memoryDirResolver';
 import { readSettingsFile, validateMemoryDirectory } from './settingsFiles';
+import { isUuid } from '../../../shared/claude/sessionIds';
 
 const IO_PARALLELISM = 16;
 
@@ -70,7 +72,7 @@ async function readProjectFolder(configRoot: string, slug: string, dir: string, 
   const names = new Set(listing.entries.map((entry) => entry.name));
   const orphans: string[] = [];
   for (const entry of listing.entries) {
-    if (SESSION_FOLDER.test(entry.name) && !names.has(`${entry.name}.jsonl`)) {
+    if (isUuid(entry.name) && !names.has(`${entry.name}.jsonl`)) {
       // A session folder whose file is gone: still a session when its sub-agents are left (as the catalog lists it).
       if ((await listDir(join(dir, entry.name, 'subagents'))).entries.some((agent) => /^agent-.+\.jsonl$/.test(agent.name)))
         orphans.push(entry.name);
@@ -89,7 +91,6 @@ async function readProjectFolder(configRoot: string, slug: string, dir: string, 
   return { configRoot, slug, dir, sessions, indexPath: await readSessionsIndexProjectPath(dir), warnings };
 }
 
-const SESSION_FOLDER = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const WEAKER_THAN_SUMMARY: ReadonlySet<TitleSource> = new Set(['first-prompt', 'none']);
 
 /**

@@ -28,6 +28,7 @@ import type { ReviewInbox } from './ReviewInbox';
 import { reviewedDreamDue } from './reviewedDreamDue';
 import { readSessionFileMtimes } from './sessionFileMtimes';
 import { nextLocalMidnight, TokenBudget } from './TokenBudget';
+import { Emitter } from '../events';
 
 /** A session counts as ended once it has not changed for this long (Claude Code writes on every turn). */
 export const SESSION_END_IDLE_MS = 30 * 60 * 1000;
@@ -125,7 +126,7 @@ export class BackgroundJobScheduler {
   private syncing: Promise<void> = Promise.resolve();
   /** The memory folders whose gates the cache follows: those of the projects with reviewed dreams on. */
   private gatesFollowed = new Set<string>();
-  private readonly statusListeners = new Set<(status: BackgroundStatus) => void>();
+  private readonly statusEmitter = new Emitter<BackgroundStatus>();
 
   constructor(private readonly options: BackgroundJobSchedulerOptions) {
     this.now = options.now ?? (() => new Date());
@@ -135,8 +136,7 @@ export class BackgroundJobScheduler {
   }
 
   onDidChangeStatus(listener: (status: BackgroundStatus) => void): () => void {
-    this.statusListeners.add(listener);
-    return () => this.statusListeners.delete(listener);
+    return this.statusEmitter.event(listener);
   }
 
   /**
@@ -251,7 +251,7 @@ export class BackgroundJobScheduler {
     for (const dispose of this.disposers.splice(0)) dispose();
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    this.statusListeners.clear();
+    this.statusEmitter.dispose();
     await this.syncing;
   }
 
@@ -595,10 +595,10 @@ export class BackgroundJobScheduler {
   }
 
   private emitStatus(): void {
-    if (this.statusListeners.size === 0 || this.disposed) return;
+    if (!this.statusEmitter.hasListeners || this.disposed) return;
     void this.status().then(
       (status) => {
-        for (const listener of this.statusListeners) listener(status);
+        this.statusEmitter.fire(status);
       },
       () => undefined,
     );

@@ -1,5 +1,6 @@
 import type { ProjectRef } from '../../../shared/model/home';
 import { MIN_HOURS, MIN_SESSIONS } from './dreamGate';
+import { sessionKeyOf } from '../../../shared/claude/sessionIds';
 
 const HOUR_MS = 3_600_000;
 
@@ -24,7 +25,7 @@ export function projectKey(ref: ProjectRef): string {
 
 /** A session of a project, unique across the projects that share one memory folder. */
 export function sessionKey(ref: ProjectRef, sessionId: string): string {
-  return `${ref.configRoot}\0${ref.slug}\0${sessionId}`;
+  return sessionKeyOf(ref.configRoot, ref.slug, sessionId);
 }
 
 /**

@@ -21,6 +21,7 @@ import type { JobStartOptions } from '../../../shared/jobs/llmSettings';
 import type { ProjectRef, ProjectSummary } from '../../../shared/model/home';
 import { CodedError } from '../../../shared/result';
 import { agentBoundary } from '../agents/agentMemoryDiscovery';
+import { contentHash } from '../fs/contentHash';
 import type { ChangeSetWriter } from '../history/changeSetWriter';
 import { writeRootOf } from '../history/knownWriteRoots';
 import { agentMemoryRoot, autoMemoryRoot } from '../history/writeRoot';
@@ -34,7 +35,7 @@ import {
   type HeldConsolidationLock,
 } from '../lock/consolidationLock';
 import { readConsolidationLockStatus } from '../lock/consolidationLockStatus';
-import { INDEX_FILE_NAME } from '../memory/memoryFolderScan';
+import { INDEX_FILE_NAME } from '../../../shared/memory/indexFileName';
 import { SecretMasker } from '../memory/secretMasker';
 import type { LlmSession, LlmSettingsService } from '../settings/LlmSettingsService';
 import { runAgentLoop, type AgentLoopResult, type LoopLimits } from './agentLoop';
@@ -46,7 +47,7 @@ import { extractionKickoff, extractionSystemPrompt } from './extractionPrompt';
 import { maskRecord, maskSummaries } from './jobMasking';
 import { JobRecordStore, newJobId, summarizeJob } from './JobRecordStore';
 import { JobToolbox } from './JobToolbox';
-import { readMemoryBaseline, sha256 } from './memoryBaseline';
+import { readMemoryBaseline } from './memoryBaseline';
 import { readSessionFileMtimes } from './sessionFileMtimes';
 import { memoryManifest } from './memoryManifest';
 import { toProposal } from './proposalDiff';
@@ -54,6 +55,7 @@ import { StagingOverlay } from './StagingOverlay';
 import { JOB_TOOLS } from './toolDefinitions';
 import { digestChunks, type DigestSession } from './transcriptDigest';
 import { UsageMeter } from './UsageMeter';
+import { Emitter } from '../events';
 
 export interface JobLimits {
   readonly dream: Omit<LoopLimits, 'maxCostUsd'>;
@@ -156,8 +158,8 @@ function today(now: Date): string {
 export class JobService {
   private readonly records: JobRecordStore;
   private readonly running = new Map<string, RunningJob>();
-  private readonly progressListeners = new Set<Listener<JobProgress>>();
-  private readonly finishListeners = new Set<Listener<JobSummary>>();
+  private readonly progressEmitter = new Emitter<JobProgress>();
+  private readonly finishEmitter = new Emitter<JobSummary>();
   private readonly limits: JobLimits;
   private readonly now: () => Date;
   private readonly applying = new Set<string>();
@@ -172,13 +174,11 @@ export class JobService {
   }
 
   onDidProgress(listener: Listener<JobProgress>): () => void {
-    this.progressListeners.add(listener);
-    return () => this.progressListeners.delete(listener);
+    return this.progressEmitter.event(listener);
   }
 
   onDidFinish(listener: Listener<JobSummary>): () => void {
-    this.finishListeners.add(listener);
-    return () => this.finishListeners.delete(listener);
+    return this.finishEmitter.event(listener);
   }
 
   async dreamGate(ref: ProjectRef): Promise<DreamGate> {
@@ -456,8 +456,8 @@ export class JobService {
     const jobs = [...this.running.values()];
     for (const job of jobs) job.controller.abort();
     await Promise.allSettled(jobs.map((job) => job.done));
-    this.progressListeners.clear();
-    this.finishListeners.clear();
+    this.progressEmitter.dispose();
+    this.finishEmitter.dispose();
   }
 
   private async decidable(jobId: string): Promise<JobRecord> {
@@ -574,7 +574,7 @@ export class JobService {
         createdAt: createdAt.toISOString(),
         via: spec.session.backend,
         model: spec.session.model,
-        promptHash: sha256(`${spec.system}\n${JSON.stringify(JOB_TOOLS)}`),
+        promptHash: contentHash(`${spec.system}\n${JSON.stringify(JOB_TOOLS)}`),
       },
       draft: {
         status: 'running',
@@ -667,12 +667,12 @@ export class JobService {
       usage: job.meter.usage(),
       costUsd: job.meter.costUsd(),
     };
-    for (const listener of this.progressListeners) listener(progress);
+    this.progressEmitter.fire(progress);
   }
 
   private emitFinish(record: JobRecord): void {
     void this.shown(summarizeJob(record)).then((summary) => {
-      for (const listener of this.finishListeners) listener(summary);
+      this.finishEmitter.fire(summary);
     });
   }
 

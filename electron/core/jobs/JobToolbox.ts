@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { JobPhase, ProposalKind, RefusedChange } from '../../../shared/jobs/jobTypes';
-import { INDEX_FILE_NAME } from '../memory/memoryFolderScan';
+import { INDEX_FILE_NAME } from '../../../shared/memory/indexFileName';
 import { EvidenceLedger, type Citation } from './evidenceLedger';
 import type { StagingOverlay } from './StagingOverlay';
 import {

@@ -4,6 +4,7 @@ import type { JobRecord, JobSummary, JobTarget } from '../../../shared/jobs/jobT
 import { contentHash } from '../fs/contentHash';
 import { resolveInside } from '../fs/pathContainment';
 import type { JobService } from './JobService';
+import { Emitter } from '../events';
 
 /** A job whose proposals wait for the user: finished, neither applied nor discarded, with something to decide. */
 export function isPendingReview(job: JobSummary): boolean {
@@ -46,7 +47,7 @@ export class ReviewInbox {
   private loading: Promise<Map<string, JobSummary>> | null = null;
   /** The proposed files of pending jobs: their records never change until the user decides. */
   private readonly files = new Map<string, readonly ProposedFile[]>();
-  private readonly listeners = new Set<(change: ReviewInboxChange) => void>();
+  private readonly changeEmitter = new Emitter<ReviewInboxChange>();
   private readonly disposers: (() => void)[] = [];
 
   constructor(private readonly jobs: JobService) {
@@ -54,8 +55,7 @@ export class ReviewInbox {
   }
 
   onDidChange(listener: (change: ReviewInboxChange) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.changeEmitter.event(listener);
   }
 
   async count(): Promise<number> {
@@ -78,9 +78,17 @@ export class ReviewInbox {
     return entries;
   }
 
+  /** Reads the job records again (records that appeared without a job finishing here, such as the demo's). */
+  async reload(): Promise<void> {
+    this.pending = null;
+    this.loading = null;
+    this.files.clear();
+    this.emit({ count: (await this.load()).size, arrived: null });
+  }
+
   dispose(): void {
     for (const dispose of this.disposers.splice(0)) dispose();
-    this.listeners.clear();
+    this.changeEmitter.dispose();
   }
 
   private load(): Promise<Map<string, JobSummary>> {
@@ -144,6 +152,6 @@ export class ReviewInbox {
   }
 
   private emit(change: ReviewInboxChange): void {
-    for (const listener of this.listeners) listener(change);
+    this.changeEmitter.fire(change);
   }
 }

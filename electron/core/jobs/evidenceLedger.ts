@@ -3,6 +3,7 @@ import type { StagingOverlay } from './StagingOverlay';
 import { absoluteToolPath, resolveToolPath, symlinkOnPath, TRANSCRIPTS_ALIAS, type ToolRoots } from './toolPaths';
 import { fileLines } from './transcriptAccess';
 import { renderEntry } from './transcriptDigest';
+import { isUuid, UUID_SOURCE } from '../../../shared/claude/sessionIds';
 
 /** A source as the model cites it in a write, edit or delete call. */
 export interface Citation {
@@ -17,9 +18,8 @@ const MAX_CITATIONS_PER_FILE = 50;
 /** Fewer characters than this prove nothing ("ok", "v2"). */
 const MIN_QUOTE_CHARS = 4;
 const SHOWN_LINE_CHARS = 600;
-const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const SESSION_FILE = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i;
-const AGENT_FILE = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/subagents\/agent-([A-Za-z0-9_-]{1,100})\.jsonl$/i;
+const SESSION_FILE = new RegExp(`^(${UUID_SOURCE})\\.jsonl$`, 'i');
+const AGENT_FILE = new RegExp(`^(${UUID_SOURCE})/subagents/agent-([A-Za-z0-9_-]{1,100})\\.jsonl$`, 'i');
 
 /** Lower case, runs of white space as one space, typographic quotes as plain ones: how a quote is compared. */
 function normalize(text: string): string {
@@ -122,7 +122,7 @@ export class EvidenceLedger {
 
   private place(source: string): Place {
     const trimmed = source.trim();
-    const raw = SESSION_ID.test(trimmed) ? `${TRANSCRIPTS_ALIAS}/${trimmed}.jsonl` : trimmed;
+    const raw = isUuid(trimmed) ? `${TRANSCRIPTS_ALIAS}/${trimmed}.jsonl` : trimmed;
     const path = resolveToolPath(raw, this.roots);
     if (path.area === 'refused') return { kind: 'refused', problem: path.reason };
     if (path.area === 'memory') return { kind: 'memory', file: path.rel };

@@ -1,7 +1,8 @@
-import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
+import { contentHash } from '../fs/contentHash';
 import { LOCK_FILE_NAME } from '../lock/consolidationLockStatus';
+import { MAX_MEMORY_FOLDER_DEPTH } from '../memory/memoryFolderScan';
 
 /** What a memory folder held when a job started; the job reads this, never the live files. */
 export type BaselineEntry =
@@ -17,15 +18,10 @@ export interface MemoryBaseline {
 }
 
 const MAX_ENTRIES = 5000;
-const MAX_DEPTH = 16;
 /** Larger files are listed but not read; no memory file needs more, and the write cap is lower still. */
 const MAX_BASELINE_FILE_BYTES = 1024 * 1024;
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
-
-export function sha256(bytes: Buffer | string): string {
-  return createHash('sha256').update(bytes).digest('hex');
-}
 
 /**
  * Snapshots a memory folder: every regular file's text and hash (symlinks are recorded, never followed).
@@ -46,7 +42,7 @@ export async function readMemoryBaseline(memoryDir: string): Promise<MemoryBasel
         files.set(childRel, { kind: 'symlink' });
       } else if (entry.isDirectory()) {
         dirs.add(childRel);
-        if (depth < MAX_DEPTH) await walk(path, childRel, depth + 1);
+        if (depth < MAX_MEMORY_FOLDER_DEPTH) await walk(path, childRel, depth + 1);
       } else if (entry.isFile()) {
         files.set(childRel, await readEntry(path, entry.name));
       }
@@ -61,7 +57,7 @@ async function readEntry(path: string, name: string): Promise<BaselineEntry> {
   if (name === LOCK_FILE_NAME) return { kind: 'opaque', hash: null, bytes: stats.size, reason: 'the consolidation lock' };
   if (stats.size > MAX_BASELINE_FILE_BYTES) return { kind: 'opaque', hash: null, bytes: stats.size, reason: 'too large to read' };
   const bytes = await fs.readFile(path);
-  const hash = sha256(bytes);
+  const hash = contentHash(bytes);
   try {
     return { kind: 'text', content: strictUtf8.decode(bytes), hash, bytes: bytes.length };
   } catch {

@@ -1,5 +1,5 @@
 import { frontmatterField, parseFrontmatter } from '../memory/frontmatter';
-import { INDEX_FILE_NAME } from '../memory/memoryFolderScan';
+import { INDEX_FILE_NAME } from '../../../shared/memory/indexFileName';
 import type { StagingOverlay } from './StagingOverlay';
 
 /** Claude Code considers at most this many memories (MAX_MEMORY_FILES). */

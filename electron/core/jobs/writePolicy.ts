@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { unusablePathReason } from '../fs/fileNameRules';
-import { INDEX_FILE_NAME } from '../memory/memoryFolderScan';
+import { INDEX_FILE_NAME } from '../../../shared/memory/indexFileName';
 import { TEAM_MEMORY_MAX_FILE_BYTES } from '../memory/sharedFileGuard';
 import { LOCK_FILE_NAME } from '../lock/consolidationLockStatus';
 import type { StagingOverlay } from './StagingOverlay';

@@ -6,7 +6,7 @@ import { summarizeFixes } from '../../../shared/memory/fixes/fixCatalog';
 import { lineAt } from '../../../shared/memory/fixes/textEdits';
 import { filesNeeded, planFixes, type FixFileHeader, type FixInput, type FixResult } from '../../../shared/memory/fixes/fixPlanner';
 import type { MemoryFix, MemoryFixPlan, PlannedFileChange } from '../../../shared/memory/fixes/memoryFix';
-import { ENTRYPOINT_NAME } from '../../../shared/memory/modelView';
+import { INDEX_FILE_NAME } from '../../../shared/memory/indexFileName';
 import type { SecretSpan } from '../../../shared/memory/secretMask';
 import { CodedError } from '../../../shared/result';
 import { ABSENT, contentHash } from '../fs/contentHash';
@@ -137,7 +137,7 @@ export class MemoryFixService {
     const { changeSetId } = await this.options.writer.apply({ root: prepared.folder.root, changes, cause: 'app-edit', summary });
     if (changeSetId === null) throw new CodedError('INTERNAL', 'The change landed without a history record');
     const main =
-      planned.find((change) => change.after !== null && !change.path.endsWith(ENTRYPOINT_NAME)) ?? planned.find((c) => c.after !== null);
+      planned.find((change) => change.after !== null && !change.path.endsWith(INDEX_FILE_NAME)) ?? planned.find((c) => c.after !== null);
     return {
       changeSetId,
       description: summary,

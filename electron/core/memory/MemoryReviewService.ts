@@ -16,7 +16,7 @@ import type {
   ReviewedMemoryFile,
 } from '../../../shared/memory/memoryReview';
 import { newMemoryText } from '../../../shared/memory/memoryTemplate';
-import { ENTRYPOINT_NAME, manifestLine, memoryAge, memoryFreshnessText, recalledMemoryText } from '../../../shared/memory/modelView';
+import { manifestLine, memoryAge, memoryFreshnessText, recalledMemoryText } from '../../../shared/memory/modelView';
 import { estimateTokens } from '../../../shared/memory/textMetrics';
 import type { MemoryType } from '../../../shared/model/memory';
 import { CodedError } from '../../../shared/result';
@@ -31,6 +31,8 @@ import { MemoryFolderAnalyzer, MAX_TOPIC_FILE_BYTES, type AnalyzedFile, type Ana
 import { MemoryFolderResolver, type ResolvedMemoryFolder } from './memoryFolderResolver';
 import { ScanProgress } from './scanProgress';
 import { SecretMasker } from './secretMasker';
+import { Emitter } from '../events';
+import { INDEX_FILE_NAME } from '../../../shared/memory/indexFileName';
 
 export type MemoryFileEvent = 'add' | 'change' | 'unlink';
 
@@ -84,7 +86,7 @@ function checkNewPath(relativePath: string): void {
   const name = basename(relativePath);
   if (
     !relativePath.endsWith('.md') ||
-    name === ENTRYPOINT_NAME ||
+    name === INDEX_FILE_NAME ||
     name.startsWith('.') ||
     relativePath.split('/').some((s) => s === '' || s === '.' || s === '..')
   )
@@ -93,8 +95,8 @@ function checkNewPath(relativePath: string): void {
 
 /** The indexes that may point at a file: MEMORY.md, and team/MEMORY.md for team files. */
 function indexesFor(folder: ResolvedMemoryFolder, relativePath: string): { path: string; folder: string }[] {
-  const out = [{ path: ENTRYPOINT_NAME, folder: '' }];
-  if (folder.kind === 'project' && relativePath.startsWith('team/')) out.push({ path: `team/${ENTRYPOINT_NAME}`, folder: 'team' });
+  const out = [{ path: INDEX_FILE_NAME, folder: '' }];
+  if (folder.kind === 'project' && relativePath.startsWith('team/')) out.push({ path: `team/${INDEX_FILE_NAME}`, folder: 'team' });
   return out;
 }
 
@@ -119,8 +121,8 @@ export class MemoryReviewService {
   private readonly analyzer: MemoryFolderAnalyzer;
   private readonly writer: ChangeSetWriter;
   private readonly masker = new SecretMasker();
-  private readonly listeners = new Set<(change: MemoryChange) => void>();
-  private readonly progressListeners = new Set<(progress: MemoryReviewProgress) => void>();
+  private readonly memoryEmitter = new Emitter<MemoryChange>();
+  private readonly progressEmitter = new Emitter<MemoryReviewProgress>();
   private readonly knownAgentDirs = new Set<string>();
   private readonly unsubscribe: (() => void)[];
 
@@ -134,18 +136,16 @@ export class MemoryReviewService {
   }
 
   onDidChangeMemory(listener: (change: MemoryChange) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.memoryEmitter.event(listener);
   }
 
   /** How far each review got: files read of all, then the findings, then done. */
   onDidProgress(listener: (progress: MemoryReviewProgress) => void): () => void {
-    this.progressListeners.add(listener);
-    return () => this.progressListeners.delete(listener);
+    return this.progressEmitter.event(listener);
   }
 
   private reportProgress(progress: MemoryReviewProgress): void {
-    for (const listener of this.progressListeners) listener(progress);
+    this.progressEmitter.fire(progress);
   }
 
   async getReview(ref: MemoryFolderRef): Promise<MemoryReview> {
@@ -329,7 +329,7 @@ export class MemoryReviewService {
     const existing = await this.writer.readCurrent(folder.root, relativePath);
     if (existing.bytes) throw conflictError(relativePath, ABSENT, existing.bytes);
     const text = newMemoryText({ name: request.name, description: request.description, type: request.type, body: request.body });
-    const index = indexesFor(folder, relativePath).at(-1) ?? { path: ENTRYPOINT_NAME, folder: '' };
+    const index = indexesFor(folder, relativePath).at(-1) ?? { path: INDEX_FILE_NAME, folder: '' };
     const indexNow = await this.writer.readCurrent(folder.root, index.path);
     const indexText = indexNow.bytes ? decodeText(index.path, indexNow.bytes) : '';
     const after = Buffer.from(text, 'utf8');
@@ -405,7 +405,7 @@ export class MemoryReviewService {
     });
     const summary = `Undid: ${entries[0].summary}`;
     const id = await this.apply(folder, changes, summary);
-    const main = changes.find((c) => basename(c.path) !== ENTRYPOINT_NAME) ?? changes[0];
+    const main = changes.find((c) => basename(c.path) !== INDEX_FILE_NAME) ?? changes[0];
     return {
       changeSetId: id,
       description: summary,
@@ -416,7 +416,8 @@ export class MemoryReviewService {
 
   dispose(): void {
     for (const unsubscribe of this.unsubscribe) unsubscribe();
-    this.listeners.clear();
+    this.memoryEmitter.dispose();
+    this.progressEmitter.dispose();
   }
 
   private now(): number {
@@ -499,7 +500,7 @@ export class MemoryReviewService {
   }
 
   private emit(change: MemoryChange): void {
-    for (const listener of this.listeners) listener(change);
+    this.memoryEmitter.fire(change);
   }
 
   /** Claude Code (or a dream, or an editor) changed memory files: tell the UI which folder and file. */

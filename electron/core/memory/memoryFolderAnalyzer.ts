@@ -9,7 +9,6 @@ import {
   type SecretHit,
 } from '../../../shared/memory/findings';
 import {
-  ENTRYPOINT_NAME,
   isTopicFileName,
   recallCut,
   truncateEntrypoint,
@@ -28,6 +27,8 @@ import { isLiveDreamLock } from '../lock/liveDreamLock';
 import { frontmatterField, parseFrontmatter } from './frontmatter';
 import type { ScanProgressSink } from './scanProgress';
 import { SecretScanner } from './secretScan';
+import { INDEX_FILE_NAME } from '../../../shared/memory/indexFileName';
+import { MAX_MEMORY_FOLDER_DEPTH } from './memoryFolderScan';
 
 /** Files larger than this are not memories anyone wrote by hand; they are listed, not read. */
 export const MAX_TOPIC_FILE_BYTES = 16 * 1024 * 1024;
@@ -37,7 +38,6 @@ const MAX_INDEX_BYTES = 4 * 1024 * 1024;
  * short, and a pathological multi-megabyte one must not stall the review. Larger files get a warning saying so.
  */
 const MAX_CHECKED_CHARS = 256 * 1024;
-const MAX_DEPTH = 16;
 
 /** Everything learned from one version of a file's text; cached until its size, mtime or inode change. */
 interface TextAnalysis {
@@ -186,7 +186,7 @@ export class MemoryFolderAnalyzer {
     const realParent = realpathOrNull(dirname(memoryDir));
     const folderSymlinkOutside = folderIsSymlink && (realParent === null || !isWithin(realParent, realRoot));
     const found = this.walk(memoryDir, realRoot, warnings);
-    const otherSymlinksOutside = found.filter((e) => e.outside && e.relativePath.endsWith(ENTRYPOINT_NAME)).map((e) => e.relativePath);
+    const otherSymlinksOutside = found.filter((e) => e.outside && e.relativePath.endsWith(INDEX_FILE_NAME)).map((e) => e.relativePath);
     const indexes = this.readIndexes(memoryDir, options.kind, found, warnings);
     const topics = found.filter((e) => isTopicFileName(basename(e.relativePath)));
     options.progress?.begin(topics.length);
@@ -277,7 +277,7 @@ export class MemoryFolderAnalyzer {
         const stats = lstatOrNull(absolutePath);
         if (!stats) continue;
         if (stats.isDirectory()) {
-          if (depth < MAX_DEPTH) visit(absolutePath, depth + 1);
+          if (depth < MAX_MEMORY_FOLDER_DEPTH) visit(absolutePath, depth + 1);
           continue;
         }
         if (!name.endsWith('.md')) continue;
@@ -309,7 +309,7 @@ export class MemoryFolderAnalyzer {
     const places = kind === 'project' ? ['', 'team'] : [''];
     const out: AnalyzedIndex[] = [];
     for (const folder of places) {
-      const relativePath = folder ? `${folder}/${ENTRYPOINT_NAME}` : ENTRYPOINT_NAME;
+      const relativePath = folder ? `${folder}/${INDEX_FILE_NAME}` : INDEX_FILE_NAME;
       const entry = found.find((e) => e.relativePath === relativePath);
       if (!entry || entry.outside) continue;
       if (entry.stats.size > MAX_INDEX_BYTES) {

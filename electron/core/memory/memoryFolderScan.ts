@@ -3,8 +3,6 @@ import { isTopicFileName } from '../../../shared/memory/modelView';
 import type { ItemWarning } from '../../../shared/model/warnings';
 import { entryKind, listDir } from '../fs/readSafely';
 
-export const INDEX_FILE_NAME = 'MEMORY.md';
-
 export interface FoundMemoryFile {
   readonly absolutePath: string;
   /** Relative to the memory folder, forward slashes on every platform. */
@@ -16,7 +14,8 @@ export interface MemoryFolderScan {
   readonly warnings: readonly ItemWarning[];
 }
 
-const MAX_DEPTH = 16;
+/** Deeper folders are no memory: every walker of a memory folder stops here (symlinked folders are never followed). */
+export const MAX_MEMORY_FOLDER_DEPTH = 16;
 
 /**
  * Every topic file under a memory folder, recursively: `*.md` except `MEMORY.md` index files (`isTopicFileName`).
@@ -31,7 +30,7 @@ export async function scanMemoryFolder(memoryDir: string): Promise<MemoryFolderS
     for (const entry of listing.entries) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) {
-        if (depth < MAX_DEPTH) await walk(path, depth + 1);
+        if (depth < MAX_MEMORY_FOLDER_DEPTH) await walk(path, depth + 1);
         continue;
       }
       if (!isTopicFileName(entry.name)) continue;

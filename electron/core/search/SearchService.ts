@@ -4,6 +4,7 @@ import { HomeSearch, DEFAULT_SEARCH_LIMIT } from './HomeSearch';
 import type { HomeService } from '../home/HomeService';
 import type { ArchivedSearchTarget } from './searchCorpus';
 import { searchableMemoryFolders } from './searchMemoryFolders';
+import { Emitter } from '../events';
 
 /** Hits are sent to the UI in small batches: often enough to stream, rarely enough not to flood the socket. */
 const HIT_BATCH_MS = 50;
@@ -24,8 +25,8 @@ export interface SearchServiceOptions {
 export class SearchService {
   private readonly search: HomeSearch;
   private current: { id: string; controller: AbortController } | null = null;
-  private readonly hitListeners = new Set<(event: SearchHitsEvent) => void>();
-  private readonly doneListeners = new Set<(event: SearchDoneEvent) => void>();
+  private readonly hitEmitter = new Emitter<SearchHitsEvent>();
+  private readonly doneEmitter = new Emitter<SearchDoneEvent>();
 
   private readonly unsubscribe: () => void;
 
@@ -41,13 +42,11 @@ export class SearchService {
   }
 
   onDidFindHits(listener: (event: SearchHitsEvent) => void): () => void {
-    this.hitListeners.add(listener);
-    return () => this.hitListeners.delete(listener);
+    return this.hitEmitter.event(listener);
   }
 
   onDidFinish(listener: (event: SearchDoneEvent) => void): () => void {
-    this.doneListeners.add(listener);
-    return () => this.doneListeners.delete(listener);
+    return this.doneEmitter.event(listener);
   }
 
   /** Starts a search (of the files in `scope`) and returns its id at once; results follow as events. */
@@ -65,12 +64,12 @@ export class SearchService {
       if (batch.length === 0) return;
       const hits = batch;
       batch = [];
-      for (const listener of this.hitListeners) listener({ searchId, hits });
+      this.hitEmitter.fire({ searchId, hits });
     };
     const finish = (done: Omit<SearchDoneEvent, 'searchId'>): void => {
       flush();
       if (this.current?.id === searchId) this.current = null;
-      for (const listener of this.doneListeners) listener({ searchId, ...done });
+      this.doneEmitter.fire({ searchId, ...done });
     };
     this.search
       .search(query, {
@@ -108,8 +107,8 @@ export class SearchService {
   async dispose(): Promise<void> {
     this.unsubscribe();
     this.current?.controller.abort();
-    this.hitListeners.clear();
-    this.doneListeners.clear();
+    this.hitEmitter.dispose();
+    this.doneEmitter.dispose();
     await this.search.dispose();
   }
 }

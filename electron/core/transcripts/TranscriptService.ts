@@ -37,6 +37,7 @@ import { MAIN_SCOPE, TranscriptDocument, type ConversationScope, type ResolvedVi
 import { exportFileName, renderExportChunk } from './transcriptExport';
 import { DISK_SOURCES, type TranscriptSources } from './transcriptSources';
 import { readTextPage } from './textPage';
+import { Emitter } from '../events';
 
 /** Names one session file: the slug is only unique within a config root. */
 export interface SessionRef {
@@ -167,7 +168,7 @@ function toSummary(agent: LinkedSubagent, row: number | null): SubagentSummary {
  */
 export class TranscriptService {
   private readonly open = new Map<string, OpenSession>();
-  private readonly listeners = new Set<(change: TranscriptChange) => void>();
+  private readonly transcriptEmitter = new Emitter<TranscriptChange>();
   private readonly siblingOwners: SiblingOwnerCache = new Map();
   private readonly masker = new SecretMasker();
   private readonly unsubscribeLive: (() => void) | null;
@@ -183,13 +184,12 @@ export class TranscriptService {
   }
 
   onDidChangeTranscript(listener: (change: TranscriptChange) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.transcriptEmitter.event(listener);
   }
 
   dispose(): void {
     this.unsubscribeLive?.();
-    this.listeners.clear();
+    this.transcriptEmitter.dispose();
     this.open.clear();
   }
 
@@ -474,7 +474,7 @@ export class TranscriptService {
       generation: session.document.generation,
       bytes: session.document.index.bytes,
     };
-    for (const listener of this.listeners) listener(change);
+    this.transcriptEmitter.fire(change);
   }
 
   private async quickInfo(session: OpenSession): Promise<SessionQuickInfo> {

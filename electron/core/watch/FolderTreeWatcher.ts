@@ -1,5 +1,6 @@
 import { promises as fs, watch as watchFolder, type Dirent, type FSWatcher, type Stats } from 'node:fs';
 import { basename, dirname, join, sep } from 'node:path';
+import { lstatOrNull } from '../fs/errno';
 import { isWithin } from '../fs/pathContainment';
 import { errorCode, statOrNull } from '../fs/readSafely';
 import { mapLimit } from '../home/mapLimit';
@@ -33,14 +34,6 @@ const RUN_OUT_OF_WATCHERS = new Set(['ENOSPC', 'EMFILE']);
 
 function newFolder(path: string): Folder {
   return { path, children: new Map(), osWatch: null, removed: false };
-}
-
-async function lstatOrNull(path: string): Promise<Stats | null> {
-  try {
-    return await fs.lstat(path);
-  } catch {
-    return null;
-  }
 }
 
 /** Follows a symlink: a followed target may be one (a config root kept with dotfiles), though nothing below it is followed through links. */
@@ -184,7 +177,7 @@ export class FolderTreeWatcher {
         if (announce) this.options.onEvent('addDir', path);
         continue;
       }
-      const stats = this.polling ? await lstatOrNull(path) : null;
+      const stats = this.polling ? await lstatOrNull(path).catch(() => null) : null;
       if (this.closed || folder.removed || folder.children.has(entry.name)) continue;
       folder.children.set(entry.name, stats ? signatureOf(stats) : '');
       if (announce) this.options.onEvent('add', path);
@@ -224,7 +217,7 @@ export class FolderTreeWatcher {
   private async recheck(folder: Folder, name: string): Promise<void> {
     const path = join(folder.path, name);
     if (this.options.isIgnored(path)) return;
-    const stats = await lstatOrNull(path);
+    const stats = await lstatOrNull(path).catch(() => null);
     if (this.closed || folder.removed) return;
     const known = folder.children.get(name);
     if (!stats) {
@@ -285,7 +278,7 @@ export class FolderTreeWatcher {
         continue;
       }
       if (!this.polling) continue;
-      const stats = await lstatOrNull(join(folder.path, name));
+      const stats = await lstatOrNull(join(folder.path, name)).catch(() => null);
       if (!stats || stats.isDirectory() || this.closed || folder.removed) {
         await this.recheck(folder, name);
         continue;

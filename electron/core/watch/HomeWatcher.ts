@@ -1,5 +1,6 @@
 import { FolderTreeWatcher } from './FolderTreeWatcher';
 import { classifyChange, isIgnoredPath, type FileEvent, type WatchedChange } from './watchedChange';
+import { Emitter } from '../events';
 
 export interface HomeWatcherOptions {
   readonly configRoots: readonly string[];
@@ -29,7 +30,7 @@ export class HomeWatcher {
   private readonly pending = new Map<string, FileEvent>();
   private flushTimer: NodeJS.Timeout | null = null;
   private readonly ownWrites = new Map<string, number>();
-  private readonly listeners = new Set<ChangeListener>();
+  private readonly changeEmitter = new Emitter<readonly WatchedChange[]>();
 
   constructor(private readonly options: HomeWatcherOptions) {
     this.memoryDirs = options.memoryDirs;
@@ -42,8 +43,7 @@ export class HomeWatcher {
   }
 
   onDidChange(listener: ChangeListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.changeEmitter.event(listener);
   }
 
   /** Resolves once the initial scan is done, so a change made after it is seen. */
@@ -70,7 +70,7 @@ export class HomeWatcher {
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = null;
     this.pending.clear();
-    this.listeners.clear();
+    this.changeEmitter.dispose();
     this.tree.dispose();
     return Promise.resolve();
   }
@@ -96,6 +96,6 @@ export class HomeWatcher {
     const changes = [...this.pending].map(([path, event]) => classifyChange(event, path, this.options.configRoots, this.memoryDirs));
     this.pending.clear();
     if (changes.length === 0) return;
-    for (const listener of this.listeners) listener(changes);
+    this.changeEmitter.fire(changes);
   }
 }

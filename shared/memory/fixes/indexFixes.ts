@@ -7,14 +7,15 @@ import { MAX_INDEX_LINE_CHARS } from '../findings';
 import { appendPointer, targetFromIndex } from '../indexEdits';
 import { linksOnLine, parseIndex, pointerLine } from '../memoryIndex';
 import { newMemoryText } from '../memoryTemplate';
-import { ENTRYPOINT_NAME, truncateEntrypoint } from '../modelView';
+import { INDEX_FILE_NAME } from '../indexFileName';
+import { truncateEntrypoint } from '../modelView';
 import { cutAtWord, lineRange, type TextEdit } from './textEdits';
 
 /** The index a topic file's pointer belongs in: `team/MEMORY.md` for a project's team file, else `MEMORY.md`. */
 export function indexFor(folderKind: 'project' | 'agent', file: string): { readonly path: string; readonly folder: string } {
   return folderKind === 'project' && file.startsWith('team/')
-    ? { path: `team/${ENTRYPOINT_NAME}`, folder: 'team' }
-    : { path: ENTRYPOINT_NAME, folder: '' };
+    ? { path: `team/${INDEX_FILE_NAME}`, folder: 'team' }
+    : { path: INDEX_FILE_NAME, folder: '' };
 }
 
 /** The folder an index lives in ('' or 'team') from its path. */

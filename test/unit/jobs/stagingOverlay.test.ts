@@ -3,7 +3,8 @@ import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readMemoryBaseline, sha256 } from '../../../electron/core/jobs/memoryBaseline';
+import { contentHash } from '../../../electron/core/fs/contentHash';
+import { readMemoryBaseline } from '../../../electron/core/jobs/memoryBaseline';
 import { StagingOverlay } from '../../../electron/core/jobs/StagingOverlay';
 
 const tmp = realpathSync(mkdtempSync(join(tmpdir(), 'ccmem-overlay-')));
@@ -25,7 +26,7 @@ beforeAll(async () => {
 describe('the memory folder as a job sees it', () => {
   it('snapshots text with hashes, and records the lock, binary files and symlinks without reading through them', async () => {
     const baseline = await readMemoryBaseline(memory);
-    expect(baseline.files.get('a.md')).toEqual({ kind: 'text', content: 'fact a\n', hash: sha256('fact a\n'), bytes: 7 });
+    expect(baseline.files.get('a.md')).toEqual({ kind: 'text', content: 'fact a\n', hash: contentHash('fact a\n'), bytes: 7 });
     expect(baseline.files.get('.consolidate-lock')).toMatchObject({ kind: 'opaque', reason: 'the consolidation lock' });
     expect(baseline.files.get('binary.md')).toMatchObject({ kind: 'opaque', reason: 'not UTF-8 text' });
     expect(baseline.files.get('link.md')).toEqual({ kind: 'symlink' });

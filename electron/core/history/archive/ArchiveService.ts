@@ -15,6 +15,8 @@ import { readArchiveSettings, writeArchiveSettings } from './archiveSettingsFile
 import { candidatesFromCatalog } from './catalogCandidates';
 import { cleanupWarnings, readCleanupSettings } from './claudeCleanupSettings';
 import type { ArchiveRemoval, ArchiveRunResult, TranscriptArchive } from './TranscriptArchive';
+import { Emitter } from '../../events';
+import { sessionKeyOf } from '../../../../shared/claude/sessionIds';
 
 /** When the archive runs in the app shells; tests shorten these. */
 export interface ArchiveTiming {
@@ -50,7 +52,7 @@ export interface ArchiveServiceOptions {
 type RunScope = { readonly kind: 'full' } | { readonly kind: 'sessions'; readonly keys: readonly SessionKey[] };
 
 function keyOf(key: SessionKey): string {
-  return `${key.configRoot}\0${key.slug}\0${key.sessionId}`;
+  return sessionKeyOf(key.configRoot, key.slug, key.sessionId);
 }
 
 /** A project folder still holds transcripts when any `*.jsonl` is directly in it (sessions and 2.0 sub-agents). */
@@ -69,8 +71,8 @@ async function hasTranscriptsOnDisk(configRoot: string, slug: string): Promise<b
  * project's archive. Only it and the archive write under `<dataDir>/archive`.
  */
 export class ArchiveService {
-  private readonly progressListeners = new Set<(progress: ArchiveProgress) => void>();
-  private readonly changeListeners = new Set<(status: ArchiveStatus) => void>();
+  private readonly progressEmitter = new Emitter<ArchiveProgress>();
+  private readonly changeEmitter = new Emitter<ArchiveStatus>();
   private readonly timing: ArchiveTiming;
   private readonly disposers: (() => void)[] = [];
   private pendingFull = false;
@@ -107,13 +109,11 @@ export class ArchiveService {
   }
 
   onDidProgress(listener: (progress: ArchiveProgress) => void): () => void {
-    this.progressListeners.add(listener);
-    return () => this.progressListeners.delete(listener);
+    return this.progressEmitter.event(listener);
   }
 
   onDidChange(listener: (status: ArchiveStatus) => void): () => void {
-    this.changeListeners.add(listener);
-    return () => this.changeListeners.delete(listener);
+    return this.changeEmitter.event(listener);
   }
 
   /**
@@ -268,8 +268,8 @@ export class ArchiveService {
     this.cancel();
     await this.loop;
     await this.archive.dispose();
-    this.progressListeners.clear();
-    this.changeListeners.clear();
+    this.progressEmitter.dispose();
+    this.changeEmitter.dispose();
   }
 
   // --- running ----------------------------------------------------------------------------------------------
@@ -351,7 +351,7 @@ export class ArchiveService {
       this.progress = progress;
       if (!force && Date.now() - reportedAt < PROGRESS_EVERY_MS) return;
       reportedAt = Date.now();
-      for (const listener of this.progressListeners) listener(progress);
+      this.progressEmitter.fire(progress);
     };
     report({ running: true, filesDone: 0, filesTotal: 0, bytesDone: 0, bytesTotal: 0, cancelled: false }, true);
     let result: ArchiveRunResult | null = null;
@@ -403,7 +403,7 @@ export class ArchiveService {
 
   private async changed(): Promise<ArchiveStatus> {
     const status = await this.status();
-    for (const listener of this.changeListeners) listener(status);
+    this.changeEmitter.fire(status);
     return status;
   }
 }

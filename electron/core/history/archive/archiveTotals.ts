@@ -1,4 +1,5 @@
 import type { ArchivedBackupRecord, ArchivedFileRecord } from './archiveModel';
+import { sessionKeyOf } from '../../../../shared/claude/sessionIds';
 
 /** One project's share of the archive. */
 export interface ArchivedProjectTotals {
@@ -37,7 +38,7 @@ export interface SessionGroup {
 }
 
 export function archiveSessionKey(configRoot: string, slug: string, sessionId: string): string {
-  return `${configRoot}\0${slug}\0${sessionId}`;
+  return sessionKeyOf(configRoot, slug, sessionId);
 }
 
 /** The archived files grouped by session, keyed by `archiveSessionKey`. */

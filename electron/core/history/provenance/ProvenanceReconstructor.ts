@@ -19,6 +19,8 @@ import { MemoryPathResolver } from './memoryPathResolver';
 import type { ReconstructedLog, ReconstructedNote } from './reconstructedLog';
 import type { TranscriptFeed, TranscriptProject, TranscriptRef } from './transcriptFeed';
 import { buildVersionChain, type Anchor, type ChainVersion, type FrontmatterStamp, type KnownText } from './versionChains';
+import { Emitter } from '../../events';
+import { isUuid } from '../../../../shared/claude/sessionIds';
 
 export interface ReconstructorOptions {
   readonly index: HistoryIndex;
@@ -39,14 +41,13 @@ export interface ReconstructionReport {
   readonly folders: readonly string[];
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Progress is reported at most this often. */
 const PROGRESS_MS = 200;
 
 function stampOf(text: string): FrontmatterStamp | null {
   const { data } = parseFrontmatter(text);
   const origin = frontmatterField(data, 'originSessionId');
-  if (!origin || !UUID.test(origin)) return null;
+  if (!origin || !isUuid(origin)) return null;
   const metadata = data.metadata as Record<string, unknown> | undefined;
   const raw: unknown = data.modified ?? (metadata && typeof metadata === 'object' ? metadata.modified : undefined);
   const modified = raw instanceof Date ? raw.toISOString() : typeof raw === 'string' ? raw : null;
@@ -92,7 +93,7 @@ export class ProvenanceReconstructor {
     bytesTotal: 0,
     error: null,
   };
-  private readonly listeners = new Set<(status: ReconstructionStatus) => void>();
+  private readonly progressEmitter = new Emitter<ReconstructionStatus>();
 
   constructor(private readonly options: ReconstructorOptions) {
     this.store = new EvidenceStore(join(options.historyDir, 'provenance'));
@@ -104,13 +105,12 @@ export class ProvenanceReconstructor {
   }
 
   onDidProgress(listener: (status: ReconstructionStatus) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.progressEmitter.event(listener);
   }
 
   private report(patch: Partial<ReconstructionStatus>): void {
     this.current = { ...this.current, ...patch };
-    for (const listener of this.listeners) listener(this.current);
+    this.progressEmitter.fire(this.current);
   }
 
   /** One run: new evidence, then the chains when anything they are built from changed. */

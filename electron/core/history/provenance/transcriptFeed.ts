@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { isSessionFileName, sessionIdFromFileName } from '../../../../shared/claude/sessionFiles';
 import { readJsonlLines, ReadBuffers } from '../../catalog/jsonlLineReader';
 import { mapLimit } from '../../home/mapLimit';
+import { isUuid } from '../../../../shared/claude/sessionIds';
 
 /** A project folder under `projects/` whose transcripts may hold memory writes. */
 export interface TranscriptProject {
@@ -57,7 +58,6 @@ export interface TranscriptFeed {
 }
 
 const AGENT_FILE = /^agent-(.+)\.jsonl$/;
-const SESSION_DIR = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const BACKUP_NAME = /^[0-9a-zA-Z_.@-]{1,200}$/;
 /** Bytes kept before a read position to notice a rewrite; every feed reads the same number. */
 export const TAIL_BYTES = 32;
@@ -111,7 +111,7 @@ export class DiskTranscriptFeed implements TranscriptFeed {
             sessionId: '',
             agentId: AGENT_FILE.exec(entry.name)?.[1] ?? null,
           });
-        else if (entry.isDirectory() && SESSION_DIR.test(entry.name)) sessionDirs.push(entry.name);
+        else if (entry.isDirectory() && isUuid(entry.name)) sessionDirs.push(entry.name);
       }
       for (const sessionId of sessionDirs) candidates.push(...(await subagentFiles(project, sessionId)));
     }
@@ -165,7 +165,7 @@ export class DiskTranscriptFeed implements TranscriptFeed {
   }
 
   async readBackup(configRoot: string, sessionId: string, backupFileName: string): Promise<Buffer | null> {
-    if (!SESSION_DIR.test(sessionId) || !BACKUP_NAME.test(backupFileName) || backupFileName.includes('..')) return null;
+    if (!isUuid(sessionId) || !BACKUP_NAME.test(backupFileName) || backupFileName.includes('..')) return null;
     const path = join(configRoot, 'file-history', sessionId, backupFileName);
     try {
       const stat = await fs.lstat(path);

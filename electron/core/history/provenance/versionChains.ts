@@ -1,5 +1,6 @@
 import type { Certainty, ChangeCause, ChangeEvidence, FileChangeKind, TranscriptPlace } from '../../../../shared/history/historyModel';
 import { applyEdits, holdsNewText, type TextEdit } from './textEdits';
+import { INDEX_FILE_NAME } from '../../../../shared/memory/indexFileName';
 
 /** Who made a step, and how the step is grouped with others into one change set. */
 export interface StepOrigin {
@@ -102,7 +103,6 @@ export interface ChainVersion {
 const DREAM_MAX_MS = 60 * 60_000;
 /** Clocks of the transcript writer and the file system differ a little. */
 const CLOCK_SLACK_MS = 5_000;
-const INDEX_FILE = 'MEMORY.md';
 
 function certainty(text: KnownText): Certainty {
   return text.known ? 'exact' : 'inferred';
@@ -253,7 +253,7 @@ export function buildVersionChain(input: ChainInput): ChainVersion[] {
           before: state,
           after: { known: false },
           // Extraction mostly creates topic files and updates the index; a dream mostly rewrites.
-          kind: kindOf(state, { known: false }, basename(input.path) === INDEX_FILE || observation.mayDelete ? 'modified' : 'added'),
+          kind: kindOf(state, { known: false }, basename(input.path) === INDEX_FILE_NAME || observation.mayDelete ? 'modified' : 'added'),
           origin: observation.origin,
           gap: null,
           fill: observation.mayDelete ? 'any' : 'present',
