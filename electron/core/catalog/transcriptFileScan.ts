@@ -26,10 +26,9 @@ export function scanTranscriptInto(path: string, aggregate: TranscriptAggregate,
     buffers: options.buffers,
     onLine: (line) => {
       if (isBlankLine(line)) return aggregate.blankLine();
-      const parsed = parseTranscriptLine(line);
-      if (!parsed) aggregate.badLine();
-      else if (parsed.complete) aggregate.add(parsed.record);
-      else aggregate.addEnvelope(parsed.record);
+      const record = parseTranscriptLine(line);
+      if (record) aggregate.add(record);
+      else aggregate.badLine();
     },
     onOversizedLine: () => aggregate.badLine(),
   });
