@@ -43,6 +43,11 @@ export interface ConversationHost {
     | null;
   /** Absolute memory folder (JSON-escaped) of the project, for memory reads and writes; null without one. */
   readonly memoryDir: string | null;
+  /**
+   * The project's MEMORY.md lines (JSON-escaped) as sessions have edited it so far, shared by the project's sessions
+   * (written oldest first), so each Edit's `originalFile` is what the one before left; null without memory.
+   */
+  readonly memoryIndex: string[] | null;
   /** Called for every assistant message of a sub-agent, so 2.1.3x parents can mirror it as `progress`. */
   readonly onAssistantMessage: ((message: string, timestampMs: number) => void) | null;
 }
@@ -315,6 +320,26 @@ export class Conversation {
     return `${this.identity.cwd}/src/${word(this.random)}/${word(this.random)}.ts`;
   }
 
+  /** An Edit adding one line to the project's MEMORY.md, with the whole index before it and the patch in its result. */
+  private indexEdit(index: string[], name: string): PlannedTool {
+    const filePath = `${this.host.memoryDir}/MEMORY.md`;
+    const hook = sliceText(this.host.pools.prose, 60, this.random).replace(/[^A-Za-z0-9 ]/g, ' ');
+    const line = `- [${name}](${name}.md) - ${hook}`;
+    const lines = ['# Memory Index', '', ...index];
+    const original = `${lines.join('\\n')}\\n`;
+    const last = lines[lines.length - 1];
+    index.push(line);
+    return {
+      name: 'Edit',
+      input: `{"file_path":"${filePath}","old_string":"${last}","new_string":"${last}\\n${line}","replace_all":false}`,
+      outcome: () => ({
+        content: `"The file ${filePath} has been updated successfully."`,
+        toolUseResult: `{"filePath":"${filePath}","oldString":"${last}","newString":"${last}\\n${line}","originalFile":"${original}","structuredPatch":[{"oldStart":${lines.length},"oldLines":1,"newStart":${lines.length},"newLines":2,"lines":[" ${last}","+${line}"]}],"userModified":false,"replaceAll":false}`,
+        payload: null,
+      }),
+    };
+  }
+
   /** The tool_use input of one call, and how to produce its result once the call has run. */
   private planTool(kind: ToolKind, toolUseId: string): PlannedTool {
     const pools = this.host.pools;
@@ -388,6 +413,10 @@ export class Conversation {
       }
       case 'memory-write': {
         const name = `feedback_${word(this.random)}_${word(this.random)}`;
+        // Half the memory writes add a topic file, half add its line to MEMORY.md with an Edit, whose result carries
+        // the whole index before it and the patch (Claude Code 2.1.1xx+): what reconstruction replays.
+        const index = this.host.memoryIndex;
+        if (index !== null && this.random.chance(0.5)) return this.indexEdit(index, name);
         const filePath = `${this.host.memoryDir}/${name}.md`;
         const description = sliceText(pools.prose, 80, this.random).replace(/\\n/g, ' ');
         const content = `---\\nname: ${name}\\ndescription:${description}\\ntype: feedback\\n---\\n${sliceText(pools.prose, this.random.logUniform(100, 1_200), this.random)}\\n`;

@@ -43,6 +43,7 @@ function writeProject(
   const projectDir = folders.ensure(join(root, 'projects', project.slug));
   const memoryDir = project.memory ? join(root, 'projects', project.memory.slug, 'memory') : null;
   const written = new Map<string, string>();
+  const memoryIndex: string[] | null = memoryDir === null ? null : [];
   const sessions: WrittenSession[] = [];
   let previousLeafUuid: string | null = null;
   for (const session of project.sessions) {
@@ -52,6 +53,7 @@ function writeProject(
       cwd: JSON.stringify(project.cwd).slice(1, -1),
       branches: project.branches.map((branch) => JSON.stringify(branch).slice(1, -1)),
       memoryDir: memoryDir === null ? null : JSON.stringify(memoryDir).slice(1, -1),
+      memoryIndex,
       pools,
       mainBuffer: buffers.main,
       agentBuffer: buffers.agent,

@@ -17,6 +17,8 @@ export interface SessionContext {
   readonly branches: readonly string[];
   /** JSON-escaped absolute memory folder of the project, or null. */
   readonly memoryDir: string | null;
+  /** The project's MEMORY.md lines as its sessions edit it (see `ConversationHost.memoryIndex`), or null. */
+  readonly memoryIndex: string[] | null;
   readonly pools: ContentPools;
   /** Reused write buffers: one for the session file, one for sub-agent files. */
   readonly mainBuffer: Buffer;
@@ -143,6 +145,7 @@ export function writeSession(plan: SessionPlan, context: SessionContext): Writte
     random,
     remaining,
     memoryDir: context.memoryDir,
+    memoryIndex: context.memoryIndex,
     onAssistantMessage: null,
     spill(toolUseId: string, payload: PoolText): string {
       sidecarFiles++;
@@ -293,6 +296,7 @@ function runSubagent(
     random,
     remaining: () => Math.max(0, budget - written()),
     memoryDir: null,
+    memoryIndex: null,
     spill: run.spill,
     runSubagent: null,
     onAssistantMessage: era.progressMirrors
@@ -354,6 +358,7 @@ function writeCompactionHelper(o: {
     random: o.random,
     remaining: () => 0,
     memoryDir: null,
+    memoryIndex: null,
     spill: () => '',
     runSubagent: null,
     onAssistantMessage: null,

@@ -1,10 +1,13 @@
 import type { GeneratedHome } from '../generator/generateHome';
 import type { AppendInput, AppendOutput } from '../probes/append';
+import type { ArchiveBuildInput, ArchiveBuildOutput } from '../probes/archiveBuild';
+import type { ArchiveCodecsInput, ArchiveCodecsOutput } from '../probes/archiveCodecs';
 import type { CatalogBuildInput, CatalogBuildOutput } from '../probes/catalogBuild';
 import type { WarmStartInput, WarmStartOutput } from '../probes/catalogWarmStart';
 import type { CeilingsInput, CeilingsOutput } from '../probes/ceilings';
 import type { DiscoveryInput, DiscoveryOutput } from '../probes/discovery';
 import type { DoctorInput, DoctorOutput } from '../probes/doctor';
+import type { HistoryReconstructionInput, HistoryReconstructionOutput } from '../probes/historyReconstruction';
 import type { EngineFirstStartInput, EngineFirstStartOutput } from '../probes/engineFirstStart';
 import type { SearchInput, SearchOutput } from '../probes/search';
 import type { TranscriptOpenInput, TranscriptOpenOutput } from '../probes/transcriptOpen';
@@ -45,6 +48,8 @@ const VIEWER_PAGE_ROWS = 100;
 /** A text no generated file contains: the search must read everything to be sure. */
 const ABSENT_TEXT = 'zx-no-such-text-qv';
 const APPENDS_PER_RUN = 20;
+/** Transcript bytes each codec compresses for the codec figures: enough for steady figures, quick on any home. */
+const CODEC_SAMPLE_BYTES = 64 * 1024 * 1024;
 const APPEND_INTERVAL_MS = 150;
 
 export const FIGURE_GROUPS: readonly FigureGroup[] = [
@@ -149,6 +154,22 @@ export const FIGURE_GROUPS: readonly FigureGroup[] = [
     },
   },
   {
+    name: 'history reconstruction',
+    figures: ['historyReconstructionSeconds', 'historyReconstructionMBps', 'historyReconstructionPeakRssMB'],
+    note: 'HistoryService.recordNow() in a new process with an empty app data folder, as `ccmem history` runs it: the first look at every memory folder, then every transcript read for memory evidence and every memory file’s version chain built; MB/s over all JSONL bytes; RSS = that process’s peak',
+    async measure(context) {
+      const output = await runProbe<HistoryReconstructionInput, HistoryReconstructionOutput>('historyReconstruction', {
+        root: context.home.root,
+        dataDir: context.newDataDir('history'),
+      });
+      return {
+        historyReconstructionSeconds: output.seconds,
+        historyReconstructionMBps: context.jsonlBytes / 1e6 / output.seconds,
+        historyReconstructionPeakRssMB: output.peakRssMB,
+      };
+    },
+  },
+  {
     name: 'doctor',
     figures: ['doctorWarmMs', 'doctorColdMs'],
     note: 'runDoctor() for the project with 1,000 topic files in a new process: first run (cold), second run with the same analyzer (warm)',
@@ -159,6 +180,52 @@ export const FIGURE_GROUPS: readonly FigureGroup[] = [
         slug: context.home.doctorProject.slug,
       });
       return { doctorWarmMs: output.warmMs, doctorColdMs: output.coldMs };
+    },
+  },
+  {
+    name: 'transcript archive',
+    figures: [
+      'archiveBuildSeconds',
+      'archiveBuildMBps',
+      'archiveBuildCpuSeconds',
+      'archiveCompressedMB',
+      'archiveCompressedPercent',
+      'archiveUpToDateMs',
+    ],
+    note: 'in a new process with an empty app data folder: SessionCatalog.build() (not timed), then TranscriptArchive.update() over every transcript the catalog lists (its first run; MB/s over all JSONL bytes; CPU = process.cpuUsage() over the run, thread pool included), then a second update() that finds nothing new',
+    async measure(context) {
+      const output = await runProbe<ArchiveBuildInput, ArchiveBuildOutput>('archiveBuild', {
+        root: context.home.root,
+        dataDir: context.newDataDir('archive'),
+        scanWorker: context.scanWorker,
+      });
+      return {
+        archiveBuildSeconds: output.seconds,
+        archiveBuildMBps: output.bytes / 1e6 / output.seconds,
+        archiveBuildCpuSeconds: output.cpuSeconds,
+        archiveCompressedMB: output.compressedBytes / 1e6,
+        archiveCompressedPercent: (output.compressedBytes / output.bytes) * 100,
+        archiveUpToDateMs: output.upToDateMs,
+      };
+    },
+  },
+  {
+    name: 'archive codecs',
+    figures: ['codecBrotliMBps', 'codecBrotliPercent', 'codecGzip1MBps', 'codecGzip1Percent', 'codecGzip6MBps', 'codecGzip6Percent'],
+    note: `up to ${CODEC_SAMPLE_BYTES / 1024 / 1024} MiB of the home's transcripts in the archive's 1 MiB slices, compressed on one thread (zlib's sync calls) with each codec, in a new process; size = compressed / original`,
+    async measure(context) {
+      const output = await runProbe<ArchiveCodecsInput, ArchiveCodecsOutput>('archiveCodecs', {
+        files: context.jsonlFiles,
+        sampleBytes: CODEC_SAMPLE_BYTES,
+      });
+      return {
+        codecBrotliMBps: output.brotli.mbps,
+        codecBrotliPercent: output.brotli.percent,
+        codecGzip1MBps: output.gzip1.mbps,
+        codecGzip1Percent: output.gzip1.percent,
+        codecGzip6MBps: output.gzip6.mbps,
+        codecGzip6Percent: output.gzip6.percent,
+      };
     },
   },
   {

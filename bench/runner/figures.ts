@@ -13,6 +13,9 @@ export const FIGURES = {
   appendToChangeEventP95Ms: { label: 'append to change event, p95', unit: 'ms' },
   appendToSessionUpdateP50Ms: { label: 'append to sessionUpdated, p50', unit: 'ms' },
   appendToSessionUpdateP95Ms: { label: 'append to sessionUpdated, p95', unit: 'ms' },
+  historyReconstructionSeconds: { label: 'history reconstruction, empty data', unit: 's' },
+  historyReconstructionMBps: { label: 'history reconstruction throughput', unit: 'MB/s' },
+  historyReconstructionPeakRssMB: { label: 'history reconstruction peak RSS', unit: 'MB' },
   doctorWarmMs: { label: 'doctor, 1,000 topic files (warm)', unit: 'ms' },
   doctorColdMs: { label: 'doctor, 1,000 topic files (cold)', unit: 'ms' },
   enginePeakRssMB: { label: 'engine peak RSS (first start)', unit: 'MB' },
@@ -21,6 +24,18 @@ export const FIGURES = {
   projectDiscoveryWarmMs: { label: 'project discovery, warm', unit: 'ms' },
   ceilingRawReadMBps: { label: 'ceiling: raw read (readSync, 1 MiB)', unit: 'MB/s' },
   ceilingJsonParseMBps: { label: 'ceiling: split + JSON.parse', unit: 'MB/s' },
+  archiveBuildSeconds: { label: 'transcript archive: first run', unit: 's' },
+  archiveBuildMBps: { label: 'transcript archive: first run throughput', unit: 'MB/s' },
+  archiveBuildCpuSeconds: { label: 'transcript archive: first run CPU time', unit: 's' },
+  archiveCompressedMB: { label: 'transcript archive: size on disk', unit: 'MB' },
+  archiveCompressedPercent: { label: 'transcript archive: size / transcripts', unit: '%' },
+  archiveUpToDateMs: { label: 'transcript archive: run with nothing new', unit: 'ms' },
+  codecBrotliMBps: { label: 'codec: brotli quality 1 (the archive’s)', unit: 'MB/s' },
+  codecBrotliPercent: { label: 'codec: brotli quality 1, size', unit: '%' },
+  codecGzip1MBps: { label: 'codec: gzip level 1', unit: 'MB/s' },
+  codecGzip1Percent: { label: 'codec: gzip level 1, size', unit: '%' },
+  codecGzip6MBps: { label: 'codec: gzip level 6', unit: 'MB/s' },
+  codecGzip6Percent: { label: 'codec: gzip level 6, size', unit: '%' },
 } as const satisfies Record<string, { label: string; unit: string }>;
 
 export type FigureId = keyof typeof FIGURES;

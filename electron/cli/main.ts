@@ -1,5 +1,7 @@
 import { CliError, type CliIo } from './cliIo';
 import { runAgents } from './commands/agents';
+import { runArchive } from './commands/archive';
+import { runBlame } from './commands/blame';
 import { runDoctorCommand } from './commands/doctor';
 import { runDream } from './commands/dream';
 import { runExtract } from './commands/extract';
@@ -31,8 +33,13 @@ Commands:
                                               Replay memory extraction over a session; prints the proposed changes
   transcript <sessionId> [--json | --html | --usage [--json]] [--agent ID]
                                               A session's live branch: Markdown, HTML, normalised entries as JSON, or token use per turn
-  history [--project SLUG] [--file PATH] [--json]
-                                              Record what changed in memory since the last run, then list every change set
+  archive [--json] [--prune-before DATE] [--delete-project SLUG] [--enable | --disable] [--max-size SIZE|none]
+                                              Keep compressed copies of transcripts against Claude Code's cleanup; show, prune
+  history [--project SLUG] [--file PATH] [--since DATE] [--json]
+                                              Record what changed in memory since the last run (and reconstruct what came
+                                              before history started), then list every change set
+  blame (--project SLUG | --agent-dir DIR) --file PATH [--json]
+                                              Each line of a memory file with the change that brought it in
   restore --project SLUG --file PATH --version HASH [--dry-run]
                                               Put one memory file back to a version from its history
   revert --change-set ID [--dry-run]          Put every file of a change set back as it was before it (refused on conflict)
@@ -55,6 +62,8 @@ const COMMANDS: Readonly<Record<string, (argv: readonly string[], io: CliIo) => 
   extract: runExtract,
   transcript: runTranscript,
   history: runHistory,
+  archive: runArchive,
+  blame: runBlame,
   restore: runRestore,
   revert: runRevert,
 };

@@ -3,6 +3,7 @@ import type { EngineServices } from './engine';
 import { transcriptRequestHandlers } from './transcripts/transcriptRequestHandlers';
 import { catalogRequestHandlers } from './catalog/catalogRequestHandlers';
 import { historyRequestHandlers } from './history/historyRequestHandlers';
+import { archiveRequestHandlers } from './history/archive/archiveRequestHandlers';
 
 /**
  * The engine's side of the contract, shared by the Electron and web shells. `rendererReady` is
@@ -18,6 +19,7 @@ export function createRequestHandlers({
   catalog,
   search,
   memoryHistory,
+  archive,
 }: EngineServices): RequestHandlers {
   return {
     getHome: () => home.getHome(),
@@ -53,6 +55,7 @@ export function createRequestHandlers({
     ...transcriptRequestHandlers(transcripts),
     ...catalogRequestHandlers(catalog, search),
     ...historyRequestHandlers(memoryHistory),
+    ...archiveRequestHandlers(archive),
     rendererReady: () => Promise.resolve(null),
   };
 }

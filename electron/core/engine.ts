@@ -16,6 +16,10 @@ import { SessionSecretStore, type SecretStore } from './settings/secretStore';
 import { TranscriptService } from './transcripts/TranscriptService';
 import { CatalogService } from './catalog/CatalogService';
 import { SearchService } from './search/SearchService';
+import { archiveDir } from './history/archive/archiveDir';
+import { ArchiveService } from './history/archive/ArchiveService';
+import { TranscriptArchive } from './history/archive/TranscriptArchive';
+import { TranscriptSources } from './transcripts/transcriptSources';
 
 export interface EngineOptions extends HomeServiceOptions {
   /** Follow the files as they change (the app shells); one-shot CLI commands leave it off. */
@@ -50,6 +54,13 @@ export interface EngineServices {
   readonly catalog: CatalogService;
   /** Search over every transcript and memory file, in worker threads. */
   readonly search: SearchService;
+  /** The transcript archive against Claude Code's cleanup: kept up to date in the background, settings, prune. */
+  readonly archive: ArchiveService;
+  /**
+   * Where transcripts are read: the disk, or the archived copy once Claude Code deleted a file. The "path → lines"
+   * reader for features that read transcripts (and `archive.archive.files()` lists every archived one).
+   */
+  readonly transcriptSources: TranscriptSources;
 }
 
 export interface Engine extends EngineServices {
@@ -81,9 +92,19 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const llmSettings = new LlmSettingsService(options.dataDir, llm.secrets, llm.environment);
   const jobs = new JobService({ home, llm: llmSettings, writer, dataDir: options.dataDir });
   const memory = new MemoryReviewService({ home, writer, live });
-  const transcripts = new TranscriptService(home, live);
+  const transcriptArchive = new TranscriptArchive(archiveDir(options.dataDir));
+  const transcriptSources = new TranscriptSources(transcriptArchive);
+  const transcripts = new TranscriptService(home, live, undefined, transcriptSources);
   const roots = options.roots.map((root) => root.path);
-  const catalog = new CatalogService({ home, live, dataDir: options.dataDir, roots, scanWorker: options.catalogScanWorker ?? null });
+  const catalog = new CatalogService({
+    home,
+    live,
+    dataDir: options.dataDir,
+    roots,
+    scanWorker: options.catalogScanWorker ?? null,
+    archive: transcriptArchive,
+  });
+  const archive = new ArchiveService({ archive: transcriptArchive, catalog, home, follow: live !== null });
   if (live) {
     // A warm start shows the first page from what the last run saved (home and catalog) before anything else runs:
     // checking the home and the watcher's scan of it would queue thousands of reads ahead of it on the I/O pool.
@@ -93,9 +114,10 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       .catch(() => undefined)
       .finally(() => live.start());
   }
-  const search = new SearchService({ home, roots });
+  const search = new SearchService({ home, roots, archived: () => transcriptArchive.searchTargets() });
   // The agent watch's own `ready` includes the live home's; it already guards against an unawaited failure.
   const ready = agentWatch?.ready ?? Promise.resolve();
+  if (live) archive.start(ready);
   const services: EngineServices = {
     home,
     live,
@@ -110,6 +132,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     transcripts,
     catalog,
     search,
+    archive,
+    transcriptSources,
   };
   return {
     ...services,
@@ -121,6 +145,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       memory.dispose();
       transcripts.dispose();
       await search.dispose();
+      await archive.dispose();
       await catalog.dispose();
       await agentWatch?.dispose();
       await memoryHistory.dispose();

@@ -5,7 +5,7 @@ export type EventSink = <E extends EventName>(event: E, payload: EventPayloads[E
 
 /** Forwards every engine service event to a shell's sink (a window or a socket); returns the unsubscribe. */
 export function forwardEngineEvents(
-  { home, jobs, memory, agentWatch, transcripts, catalog, search, memoryHistory }: EngineServices,
+  { home, jobs, memory, agentWatch, transcripts, catalog, search, memoryHistory, archive }: EngineServices,
   sink: EventSink,
 ): () => void {
   const disposers = [
@@ -21,6 +21,9 @@ export function forwardEngineEvents(
     search.onDidFindHits((hits) => sink('searchHits', hits)),
     search.onDidFinish((done) => sink('searchDone', done)),
     memoryHistory.onDidChange(({ folders, changeSetIds }) => sink('historyChanged', { folders, changeSetIds })),
+    archive.onDidProgress((progress) => sink('archiveProgress', progress)),
+    archive.onDidChange((status) => sink('archiveChanged', status)),
+    memoryHistory.onDidProgress((status) => sink('historyReconstruction', status)),
     ...(agentWatch ? [agentWatch.onDidChange((folders) => sink('agentMemoriesChanged', { folders }))] : []),
   ];
   return () => {

@@ -32,6 +32,8 @@ export interface LiveHome {
   onDidChange(listener: (changes: readonly WatchedChange[]) => void): () => void;
   /** Our own next write to this path is not a foreign change. */
   expectOwnWrite(path: string): void;
+  /** Every own write announced through `expectOwnWrite` (history holds such a change back until the app journals it). */
+  onDidExpectOwnWrite(listener: (path: string) => void): () => void;
   dispose(): Promise<void>;
 }
 
@@ -68,6 +70,7 @@ export function createLiveHome(home: HomeService, options: { usePolling?: boolea
   const listeners = new Set<(changes: readonly WatchedChange[]) => void>();
   // Own writes announced before the watcher exists are handed to it when it does.
   const ownWritesBeforeStart: string[] = [];
+  const ownWriteListeners = new Set<(path: string) => void>();
 
   const follow = async (next: HomeSnapshot): Promise<void> => {
     const created = watcherFor(next, options.usePolling);
@@ -123,11 +126,17 @@ export function createLiveHome(home: HomeService, options: { usePolling?: boolea
     expectOwnWrite(path) {
       if (watcher) watcher.expectOwnWrite(path);
       else ownWritesBeforeStart.push(path);
+      for (const listener of ownWriteListeners) listener(path);
+    },
+    onDidExpectOwnWrite(listener) {
+      ownWriteListeners.add(listener);
+      return () => ownWriteListeners.delete(listener);
     },
     async dispose() {
       disposed = true;
       begin();
       listeners.clear();
+      ownWriteListeners.clear();
       unsubscribe();
       if (timer) clearTimeout(timer);
       // Closed first, so a first scan still running stops instead of being waited for; then once more, in case

@@ -1,7 +1,8 @@
-import type { HistoryChangedEvent } from '../history/historyRequestSchemas';
+import type { HistoryChangedEvent, HistoryReconstructionEvent } from '../history/historyRequestSchemas';
 import type { JobProgress, JobSummary } from '../jobs/jobTypes';
 import type { MemoryFolderRef } from '../memory/memoryFolderRef';
 import type { HomeSnapshot } from '../model/home';
+import type { ArchiveProgress, ArchiveStatus } from '../model/archive';
 import type { CatalogProgress, SessionUpdate } from '../model/catalog';
 import type { SearchDoneEvent, SearchHitsEvent } from '../model/search';
 import type { TranscriptChangedEvent } from '../transcript/transcriptOutline';
@@ -34,6 +35,11 @@ export interface EventPayloads {
   searchHits: SearchHitsEvent;
   searchDone: SearchDoneEvent;
   historyChanged: HistoryChangedEvent;
+  /** A transcript archive run moved on, finished or was cancelled. */
+  archiveProgress: ArchiveProgress;
+  /** What the archive holds or how it is set changed. */
+  archiveChanged: ArchiveStatus;
+  historyReconstruction: HistoryReconstructionEvent;
 }
 
 export type EventName = keyof EventPayloads;
@@ -51,6 +57,9 @@ export const eventNames = [
   'searchHits',
   'searchDone',
   'historyChanged',
+  'archiveProgress',
+  'archiveChanged',
+  'historyReconstruction',
 ] as const satisfies readonly EventName[];
 
 /** The name of a subscriber method on the renderer's Api: `homeChanged` → `onHomeChanged`. */

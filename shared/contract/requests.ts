@@ -33,6 +33,7 @@ import type {
   ToolOutputPage,
 } from '../transcript/transcriptOutline';
 import { transcriptRequestSchemas } from '../transcript/transcriptRequestSchemas';
+import { archiveRequestSchemas, type ArchiveRequestResults } from '../archive/archiveRequestSchemas';
 import type { TranscriptUsage } from '../transcript/turnUsage';
 import { catalogRequestSchemas } from '../catalog/catalogRequestSchemas';
 import type { CatalogListing, CatalogProgress } from '../model/catalog';
@@ -113,6 +114,7 @@ export const requestSchemas = {
   ...transcriptRequestSchemas,
   ...catalogRequestSchemas,
   ...historyRequestSchemas,
+  ...archiveRequestSchemas,
   rendererReady: { args: noArgs, mutates: false },
 } as const;
 
@@ -127,7 +129,7 @@ export type ChannelListMatchesSchemas = AssertTrue<SameKeys<RequestName, (typeof
 export type RequestArgs<K extends RequestName> = z.infer<(typeof requestSchemas)[K]['args']>;
 
 /** The result type of every request; keys must match `requestSchemas`. */
-export interface RequestResults extends HistoryRequestResults {
+export interface RequestResults extends HistoryRequestResults, ArchiveRequestResults {
   getHome: HomeSnapshot;
   refreshHome: HomeSnapshot;
   openDemoHome: HomeSnapshot;

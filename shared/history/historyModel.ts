@@ -14,6 +14,14 @@ export const CAUSE_LABELS: Readonly<Record<ChangeCause, string>> = {
 
 export type FileChangeKind = 'added' | 'modified' | 'deleted';
 
+/**
+ * How sure history is of a version: `exact` when its bytes are known (or it is a deletion), `inferred` when
+ * only the fact of a change is known (an extraction or a dream reported a file, a transcript shows an edit
+ * that could not be replayed). An inferred version has no bytes: it can be shown, never restored.
+ */
+export const CERTAINTIES = ['exact', 'inferred'] as const;
+export type Certainty = (typeof CERTAINTIES)[number];
+
 /** A place in a transcript: enough to open the viewer there. `line` counts from 1 in the session's main file. */
 export interface TranscriptPlace {
   readonly configRoot: string;
@@ -55,7 +63,14 @@ export type ChangeEvidence =
       readonly improved: TranscriptPlace | null;
     }
   | { readonly kind: 'external'; readonly note: string }
-  | { readonly kind: 'first-sight'; readonly rebuilt: boolean };
+  | { readonly kind: 'first-sight'; readonly rebuilt: boolean }
+  | {
+      /** Nothing but the file's own frontmatter says who wrote it (its transcript is gone, or never held the write). */
+      readonly kind: 'frontmatter';
+      readonly originSessionId: string;
+      /** `metadata.modified` as the file states it, when it has one. */
+      readonly modified: string | null;
+    };
 
 /** One file's part in a change set: where it started and where it ended. */
 export interface FileChangeSummary {
@@ -68,6 +83,10 @@ export interface FileChangeSummary {
   readonly after: string | null;
   readonly linesAdded: number;
   readonly linesRemoved: number;
+  /** `inferred` when the bytes after the change are not known (then `after` is null and lines count 0). */
+  readonly certainty: Certainty;
+  /** Why the story of this file has a hole here (an edit that does not replay, a change with no trace), or null. */
+  readonly gap: string | null;
 }
 
 export interface ChangeSetTotals {
@@ -88,6 +107,12 @@ export interface ChangeSetSummary {
   readonly cause: ChangeCause;
   /** The session that caused it (session, extraction, or a dream noticed in a session), else null. */
   readonly sessionId: string | null;
+  /** The uuid of the prompt that started the turn it happened in (or the turn it followed), when known. */
+  readonly turnUuid: string | null;
+  /** Rebuilt from what Claude Code left behind (transcripts, file-history, frontmatter) for the time before history started. */
+  readonly reconstructed: boolean;
+  /** False when only a span is known for when it happened (`time` is then the earliest it can have been). */
+  readonly timeKnown: boolean;
   /** The memory folder, absolute. */
   readonly memoryDir: string;
   /** The folder as the UI names it, when it is one the app knows. */
@@ -115,6 +140,11 @@ export interface FileVersion {
   readonly size: number | null;
   readonly summary: string;
   readonly firstSight: boolean;
+  readonly certainty: Certainty;
+  readonly reconstructed: boolean;
+  readonly sessionId: string | null;
+  readonly turnUuid: string | null;
+  readonly gap: string | null;
 }
 
 export type DreamDecision = 'kept' | 'reverted';
@@ -128,6 +158,20 @@ export interface DreamReviewItem {
   readonly review: { readonly decision: DreamDecision; readonly at: string } | null;
 }
 
+/** The reconstruction of the time before history started, from what Claude Code left behind. */
+export interface ReconstructionStatus {
+  readonly state: 'idle' | 'running' | 'done' | 'failed';
+  /** The time of the oldest reconstructed version, or null when none was found. */
+  readonly reconstructedFrom: string | null;
+  readonly versionCount: number;
+  readonly changeSetCount: number;
+  /** Transcript files read so far (only appended bytes are ever read again). */
+  readonly transcriptsRead: number;
+  readonly bytesRead: number;
+  readonly bytesTotal: number;
+  readonly error: string | null;
+}
+
 /** Where history stands: when it starts, and whether older history was lost. */
 export interface HistoryStatus {
   /** The time of the first record, or null when nothing is recorded yet. */
@@ -137,6 +181,7 @@ export interface HistoryStatus {
   readonly rebuiltAt: string | null;
   readonly versionCount: number;
   readonly changeSetCount: number;
+  readonly reconstruction: ReconstructionStatus;
 }
 
 export interface ChangeSetPage {
@@ -189,4 +234,58 @@ export interface RollbackResult {
   readonly applied: boolean;
   /** The app-edit change set that recorded it, when something was written. */
   readonly changeSetId: string | null;
+}
+
+/** One line of a memory file with the version that brought it in (`git blame` for memory). */
+export interface BlameLine {
+  /** 1-based. */
+  readonly line: number;
+  readonly text: string;
+  /** The hash of the version that introduced the line; null when that version's bytes are not known. */
+  readonly version: string | null;
+  readonly changeSetId: string | null;
+  readonly time: string | null;
+  readonly cause: ChangeCause | null;
+  readonly sessionId: string | null;
+  readonly turnUuid: string | null;
+  /** `inferred` when the line came in somewhere in a stretch of history whose bytes are not all known. */
+  readonly certainty: Certainty;
+  /** Where to open the transcript at the change that brought the line in, when there is one. */
+  readonly place: TranscriptPlace | null;
+}
+
+export interface FileBlame {
+  /** Relative to the memory folder, forward slashes. */
+  readonly path: string;
+  readonly memoryDir: string;
+  /** The version blamed: the newest one history has (null when the file is deleted or not text). */
+  readonly version: string | null;
+  readonly lines: readonly BlameLine[];
+}
+
+/** Where a memory file came from: the version that created it and the newest one, with their causes. */
+export interface FileOrigin {
+  readonly path: string;
+  readonly created: FileOriginStep | null;
+  readonly lastChanged: FileOriginStep | null;
+  readonly versionCount: number;
+}
+
+export interface FileOriginStep {
+  readonly changeSetId: string;
+  readonly time: string;
+  readonly cause: ChangeCause;
+  readonly sessionId: string | null;
+  readonly turnUuid: string | null;
+  readonly certainty: Certainty;
+  readonly reconstructed: boolean;
+  readonly place: TranscriptPlace | null;
+}
+
+/** What history says one session did to memory: the files its change sets touched (all causes). */
+export interface SessionMemoryWrites {
+  readonly sessionId: string;
+  readonly changeSets: number;
+  /** Absolute paths of the memory files changed, sorted. */
+  readonly files: readonly string[];
 }

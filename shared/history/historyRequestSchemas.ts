@@ -7,10 +7,14 @@ import {
   type ChangeSetPage,
   type ChangeSetSummary,
   type DreamReviewItem,
+  type FileBlame,
+  type FileOrigin,
   type FileVersion,
   type HistoryStatus,
+  type ReconstructionStatus,
   type RollbackPlan,
   type RollbackResult,
+  type SessionMemoryWrites,
   type VersionPair,
 } from './historyModel';
 
@@ -48,6 +52,7 @@ export const historyRequestSchemas = {
       sessionId: sessionIdSchema.nullable().optional(),
       path: memoryPathSchema.nullable().optional(),
       includeFirstSight: z.boolean().optional(),
+      since: z.iso.datetime({ offset: true }).nullable().optional(),
       offset: z.number().int().min(0).max(10_000_000).optional(),
       limit: z.number().int().min(1).max(1000).optional(),
     }),
@@ -99,6 +104,12 @@ export const historyRequestSchemas = {
     mutates: false,
   },
   previewMemoryImport: { args: z.strictObject({ folder: memoryFolderRefSchema, archive: archiveSchema }), mutates: false },
+  blameFile: { args: z.strictObject({ folder: memoryFolderRefSchema, path: memoryPathSchema }), mutates: false },
+  getFileOrigin: { args: z.strictObject({ folder: memoryFolderRefSchema, path: memoryPathSchema }), mutates: false },
+  listSessionMemoryWrites: {
+    args: z.strictObject({ sessionIds: z.array(sessionIdSchema).max(100_000).nullable() }),
+    mutates: false,
+  },
   applyMemoryImport: {
     args: z.strictObject({
       folder: memoryFolderRefSchema,
@@ -133,7 +144,13 @@ export interface HistoryRequestResults {
   exportMemoryBackup: BackupExport;
   previewMemoryImport: ImportPreview;
   applyMemoryImport: ImportResult;
+  blameFile: FileBlame;
+  getFileOrigin: FileOrigin;
+  listSessionMemoryWrites: readonly SessionMemoryWrites[];
 }
+
+/** Reconstruction of the time before history started is running (or ended): how far it got. */
+export type HistoryReconstructionEvent = ReconstructionStatus;
 
 /** A new version was recorded, a rollback landed or a dream was reviewed: history views refresh. */
 export interface HistoryChangedEvent {

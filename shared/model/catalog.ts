@@ -91,6 +91,11 @@ export interface SessionCatalogEntry {
   readonly memoryWrites: readonly string[];
   /** Whether `<slug>/<sessionId>/session-memory/summary.md` exists. */
   readonly hasSessionMemory: boolean;
+  /**
+   * Claude Code deleted the session's transcript (it removes sessions older than `cleanupPeriodDays`): everything
+   * shown comes from the app's archived copy, and the session can no longer be resumed.
+   */
+  readonly archived: boolean;
   /** Pull requests Claude Code linked to the session (`pr-link` lines), oldest first. */
   readonly prLinks: readonly PullRequestLink[];
   /** The session's agent name (`agent-name` lines; `/rename` sets it too), or null. */

@@ -56,6 +56,8 @@ export interface SearchHit {
    * `cost-state`, `atis-latch`): left out of a search unless it asks for them.
    */
   readonly requestRecord: boolean;
+  /** Claude Code deleted the transcript: the hit comes from the app's archived copy. */
+  readonly archived: boolean;
 }
 
 export interface SearchHitsEvent {

@@ -130,6 +130,10 @@ export interface TranscriptOutline {
   readonly stats: TranscriptStats;
   readonly hasSessionMemory: boolean;
   readonly resume: ResumeCommands;
+  /** Claude Code deleted the transcript (`cleanupPeriodDays`): the rows come from the app's archived copy. */
+  readonly archived: boolean;
+  /** Why the session cannot be resumed (it is archived); null when it can. */
+  readonly resumeUnavailable: string | null;
 }
 
 export interface TranscriptRow {

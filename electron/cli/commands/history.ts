@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { describeTotals } from '../../../shared/history/changeSetFiles';
-import type { ChangeCause, ChangeSetSummary, FileChangeKind } from '../../../shared/history/historyModel';
+import type { Certainty, ChangeCause, ChangeSetSummary, FileChangeKind } from '../../../shared/history/historyModel';
 import type { ProjectRef } from '../../../shared/model/home';
 import type { Engine } from '../../core/engine';
 import { createCliEngine } from '../cliEngine';
@@ -13,6 +13,8 @@ export interface ChangeSetJson {
   readonly time: string;
   readonly cause: ChangeCause;
   readonly sessionId: string | null;
+  readonly turnUuid: string | null;
+  readonly reconstructed: boolean;
   readonly files: readonly {
     readonly path: string;
     readonly kind: FileChangeKind;
@@ -20,6 +22,7 @@ export interface ChangeSetJson {
     readonly after: string | null;
     readonly linesAdded: number;
     readonly linesRemoved: number;
+    readonly certainty: Certainty;
   }[];
 }
 
@@ -29,6 +32,8 @@ export function toChangeSetJson(changeSet: ChangeSetSummary): ChangeSetJson {
     time: changeSet.time,
     cause: changeSet.cause,
     sessionId: changeSet.sessionId,
+    turnUuid: changeSet.turnUuid,
+    reconstructed: changeSet.reconstructed,
     files: changeSet.files.map((file) => ({
       path: file.path,
       kind: file.kind,
@@ -36,6 +41,7 @@ export function toChangeSetJson(changeSet: ChangeSetSummary): ChangeSetJson {
       after: file.after,
       linesAdded: file.linesAdded,
       linesRemoved: file.linesRemoved,
+      certainty: file.certainty,
     })),
   };
 }
@@ -53,29 +59,53 @@ export async function projectBySlug(engine: Engine, slug: string): Promise<Proje
 
 function changeSetText(changeSet: ChangeSetSummary): string {
   const session = changeSet.sessionId ? ` session ${changeSet.sessionId}` : '';
+  const rebuilt = changeSet.reconstructed ? '  (reconstructed)' : '';
   const lines = [
-    `${changeSet.time}  ${changeSet.cause}${session}  ${describeTotals(changeSet.totals)}  ${changeSet.folderLabel}`,
+    `${changeSet.timeKnown ? '' : '≥ '}${changeSet.time}  ${changeSet.cause}${session}  ${describeTotals(changeSet.totals)}  ${changeSet.folderLabel}${rebuilt}`,
     `  id ${changeSet.id}`,
   ];
-  for (const file of changeSet.files) lines.push(`  ${file.kind.padEnd(8)} ${file.path}  +${file.linesAdded} −${file.linesRemoved}`);
+  for (const file of changeSet.files) {
+    const lineCounts = file.certainty === 'exact' ? `+${file.linesAdded} −${file.linesRemoved}` : 'content not known';
+    lines.push(`  ${file.kind.padEnd(8)} ${file.path}  ${lineCounts}${file.gap ? `  (${file.gap})` : ''}`);
+  }
   return lines.join('\n');
 }
 
+/** `--since`: an ISO date or time; a bare date means its start (UTC). */
+export function sinceOption(value: string | undefined): string | null {
+  if (value === undefined) return null;
+  const ms = Date.parse(value);
+  if (Number.isNaN(ms)) throw new CliError(`--since ${value} is not a date (use YYYY-MM-DD or an ISO time)`, 2);
+  return new Date(ms).toISOString();
+}
+
 /**
- * `ccmem history [--project SLUG] [--file PATH] [--json]`: records what changed since the last run (in the
- * app's data folder only), then lists the change sets, newest first.
+ * `ccmem history [--project SLUG] [--file PATH] [--since DATE] [--json]`: records what changed since the last
+ * run and reconstructs what came before history started (in the app's data folder only), then lists the
+ * change sets, newest first.
  */
 export async function runHistory(argv: readonly string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({
-    args: bindOptionValues(argv, ['--project', '--file']),
-    options: { project: { type: 'string' }, file: { type: 'string' }, json: { type: 'boolean', default: false } },
+    args: bindOptionValues(argv, ['--project', '--file', '--since']),
+    options: {
+      project: { type: 'string' },
+      file: { type: 'string' },
+      since: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
     strict: true,
   });
+  const since = sinceOption(values.since);
   const engine = await createCliEngine(io, { readOnly: true });
   try {
     const project = values.project === undefined ? null : await projectBySlug(engine, values.project);
     const report = await engine.memoryHistory.recordNow();
-    const page = await engine.memoryHistory.listChangeSets({ project, path: values.file ?? null, limit: Number.MAX_SAFE_INTEGER });
+    const page = await engine.memoryHistory.listChangeSets({
+      project,
+      path: values.file ?? null,
+      since,
+      limit: Number.MAX_SAFE_INTEGER,
+    });
     if (values.json) {
       io.stdout(`${JSON.stringify({ changeSets: page.changeSets.map(toChangeSetJson) }, null, 2)}\n`);
       return 0;

@@ -4,6 +4,8 @@ import { MAX_SEARCH_LIMIT, MAX_SEARCH_QUERY_LENGTH } from '../../../shared/catal
 import { configRootsFromEnv } from '../../core/home/configRoots';
 import { HomeService } from '../../core/home/HomeService';
 import { defaultDataDir } from '../../core/home/dataDir';
+import { archiveDir } from '../../core/history/archive/archiveDir';
+import { TranscriptArchive } from '../../core/history/archive/TranscriptArchive';
 import { HomeSearch } from '../../core/search/HomeSearch';
 import { searchableMemoryFolders } from '../../core/search/searchMemoryFolders';
 import { CliError, type CliIo } from '../cliIo';
@@ -22,6 +24,8 @@ export interface SearchHitJson {
   readonly agentType: string | null;
   /** The line records an API request (only with `--request-records`). */
   readonly requestRecord: boolean;
+  /** Claude Code deleted the transcript; the hit comes from the app's archived copy. */
+  readonly archived: boolean;
 }
 
 export function toSearchHitJson(hit: SearchHit): SearchHitJson {
@@ -33,6 +37,7 @@ export function toSearchHitJson(hit: SearchHit): SearchHitJson {
     preview: hit.preview,
     agentType: hit.agentType,
     requestRecord: hit.requestRecord,
+    archived: hit.archived,
   };
 }
 
@@ -78,9 +83,10 @@ export async function runSearch(argv: readonly string[], io: CliIo): Promise<num
   }
   const changedAfter = dayBound(values.since, '--since', false);
   const changedBefore = dayBound(values.until, '--until', true);
+  const dataDir = defaultDataDir(io.env);
   const home = new HomeService({
     roots: configRootsFromEnv(io.env),
-    dataDir: defaultDataDir(io.env),
+    dataDir,
     demoHomeSource: null,
     shell: 'cli',
     readOnly: true,
@@ -96,7 +102,9 @@ export async function runSearch(argv: readonly string[], io: CliIo): Promise<num
     await home.dispose();
     throw new CliError(`no project with the folder name ${values.project}`, 1);
   }
+  const archive = new TranscriptArchive(archiveDir(dataDir));
   const search = new HomeSearch({
+    archived: () => archive.searchTargets(),
     roots: snapshot.roots.filter((root) => root.exists).map((root) => root.path),
     memoryFolders: () => searchableMemoryFolders(home),
   });
@@ -108,11 +116,12 @@ export async function runSearch(argv: readonly string[], io: CliIo): Promise<num
       includeRequestRecords: values['request-records'],
       onHit: (hit) => {
         if (values.json) hits.push(hit);
-        else io.stdout(`${hit.path}:${hit.line}: ${hit.preview}\n`);
+        else io.stdout(`${hit.path}:${hit.line}:${hit.archived ? ' (archived)' : ''} ${hit.preview}\n`);
       },
     });
   } finally {
     await search.dispose();
+    await archive.dispose();
     await home.dispose();
   }
   if (values.json) io.stdout(`${JSON.stringify(hits.map(toSearchHitJson), null, 2)}\n`);

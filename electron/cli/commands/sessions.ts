@@ -41,6 +41,8 @@ export interface SessionJson {
   readonly memoryWrites: readonly string[];
   readonly versions: readonly string[];
   readonly hasSessionMemory: boolean;
+  /** Claude Code deleted the transcript; the session comes from the app's archived copy (and cannot be resumed). */
+  readonly archived: boolean;
   readonly bytes: number;
   readonly badLines: number;
 }
@@ -80,6 +82,7 @@ export function toSessionJson(entry: SessionCatalogEntry): SessionJson {
     memoryWrites: entry.memoryWrites,
     versions: entry.versions,
     hasSessionMemory: entry.hasSessionMemory,
+    archived: entry.archived,
     bytes: entry.bytes,
     badLines: entry.badLines,
   };
@@ -105,11 +108,12 @@ export async function runSessions(argv: readonly string[], io: CliIo): Promise<n
   const engine = await createCliEngine(io, { readOnly: true });
   try {
     const home = await engine.home.getHome();
-    if (values.project !== undefined && !home.projects.some((project) => project.slug === values.project)) {
-      throw new CliError(`No project folder named ${values.project} in ${home.roots.map((root) => root.path).join(', ')}`);
-    }
     await engine.catalog.buildNow();
     const sessions = engine.catalog.catalog.list(values.project === undefined ? {} : { slug: values.project });
+    // A project deleted on purpose is still listed while the archive holds its sessions.
+    if (values.project !== undefined && sessions.length === 0 && !home.projects.some((project) => project.slug === values.project)) {
+      throw new CliError(`No project folder named ${values.project} in ${home.roots.map((root) => root.path).join(', ')}`);
+    }
     if (values.json) {
       io.stdout(`${JSON.stringify(sessions.map(toSessionJson), null, 2)}\n`);
     } else if (sessions.length === 0) {
@@ -120,7 +124,7 @@ export async function runSessions(argv: readonly string[], io: CliIo): Promise<n
         ...sessions.map((s) => [
           s.lastTimestamp ?? s.mtime,
           cut(s.slug, 40),
-          cut(s.title ?? '(untitled)', 60),
+          cut(`${s.archived ? '[archived] ' : ''}${s.title ?? '(untitled)'}`, 60),
           String(s.userPrompts),
           String(s.toolCalls),
           compact(s.tokens.output),

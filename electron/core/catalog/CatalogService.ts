@@ -4,6 +4,7 @@ import type { HomeSnapshot } from '../../../shared/model/home';
 import type { HomeService } from '../home/HomeService';
 import type { LiveHome } from '../liveHome';
 import type { WatchedChange } from '../watch/watchedChange';
+import type { CatalogArchive } from './archivedSessionFiles';
 import { SessionCatalog, type CatalogBuildOptions, type CatalogBuildResult, type CatalogFilter } from './SessionCatalog';
 
 /** Changes to one session within this window are read together (a streamed answer writes many lines quickly). */
@@ -18,6 +19,8 @@ export interface CatalogServiceOptions {
   readonly roots: readonly string[];
   /** The built scan worker, which gives big builds a second thread; null to read in the engine's thread only. */
   readonly scanWorker: string | null;
+  /** Keeps sessions Claude Code deleted in the catalog, read from their archived copies. */
+  readonly archive?: CatalogArchive;
 }
 
 function sessionKeyString(key: SessionKey): string {
@@ -55,11 +58,17 @@ export class CatalogService {
       dataDir: options.dataDir,
       roots: options.roots,
       scanWorker: options.scanWorker ? { script: options.scanWorker } : undefined,
+      archive: options.archive,
       memoryDirFor: (configRoot, slug) =>
         this.memoryDirs.get(`${configRoot}\0${slug}`) ?? `${configRoot}${sep}projects${sep}${slug}${sep}memory`,
     });
     this.disposers.push(options.home.onDidChangeHome((snapshot) => this.followHome(snapshot)));
     if (options.live) this.disposers.push(options.live.onDidChange((changes) => this.onChanges(changes)));
+  }
+
+  /** Whether a build was asked for since the engine started (the UI's first listing asks for one). */
+  get hasRefreshed(): boolean {
+    return this.refreshedOnce;
   }
 
   onDidUpdateSessions(listener: (update: SessionUpdate) => void): () => void {

@@ -1,6 +1,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CatalogProgress, SessionCatalogEntry, SessionKey, SessionUpdate } from '../../../shared/model/catalog';
+import { withArchivedFiles, type CatalogArchive } from './archivedSessionFiles';
 import { buildOrder, drainQueue } from './buildQueue';
 import { CATALOG_CACHE_FORMAT, type CachedFile, type CachedMeta, type CachedSession } from './catalogCacheSchema';
 import {
@@ -17,13 +18,14 @@ import {
 import { CatalogStore } from './catalogStore';
 import { errorCode } from '../fs/readSafely';
 import { summarizeAggregate, type FileSummary } from './fileSummary';
-import { ReadBuffers } from './jsonlLineReader';
+import { DEFAULT_MAX_LINE_BYTES, ReadBuffers } from './jsonlLineReader';
 import { memoryPathMatcher } from './memoryPathMatcher';
 import { ScanOffload } from './ScanOffload';
 import type { ScanDone } from './scanWorkerProtocol';
 import { buildSessionEntry, type AgentMeta, type SubagentFileFacts } from './sessionEntry';
 import { TranscriptAggregate, type MemoryPathTest, type TranscriptAggregateState } from './transcriptAggregate';
-import { scanTranscriptInto } from './transcriptFileScan';
+import { feedTranscriptLine, scanTranscriptInto } from './transcriptFileScan';
+import { readLines } from '../transcripts/jsonlLineReader';
 import { customTitlePath, readCustomTitleFile } from '../transcripts/customTitleFile';
 
 /** What a session whose own file is gone contributes of its own: nothing. */
@@ -71,6 +73,26 @@ export interface SessionCatalogOptions {
     /** Builds with fewer bytes to read stay in the engine's thread. */
     readonly minBuildBytes?: number;
   };
+  /**
+   * The transcript archive: sessions whose files Claude Code deleted stay in the catalog (marked `archived`), read from
+   * the archived copies. Without it a deleted session leaves the catalog.
+   */
+  readonly archive?: CatalogArchive;
+}
+
+/** A transcript on disk as the catalog last read it, with what archiving it needs to know. */
+export interface CatalogTranscriptFile {
+  readonly path: string;
+  readonly configRoot: string;
+  readonly slug: string;
+  readonly sessionId: string;
+  /** Null for the session's own transcript. */
+  readonly agentId: string | null;
+  readonly layout: 'session' | 'subagents-folder' | 'sibling';
+  readonly identity: { readonly fileId: string; readonly size: number; readonly mtimeNs: string; readonly mtimeMs: number };
+  /** The session's first folder, as its lines record it. */
+  readonly cwd: string | null;
+  readonly memoryDir: string;
 }
 
 export interface CatalogBuildOptions {
@@ -189,6 +211,11 @@ function sameAgentFiles(a: CachedSession | undefined, b: CachedSession | undefin
   return pathsOf(a) === pathsOf(b);
 }
 
+/** Whether the same files of a session are read from the archive (a file Claude Code deleted changes the session). */
+function sameArchivedFiles(a: CachedSession | undefined, b: CachedSession | undefined): boolean {
+  return (a?.archivedPaths ?? []).join('\0') === (b?.archivedPaths ?? []).join('\0');
+}
+
 function sameVersion(a: { fileId: string; size: number; mtimeNs: string }, b: { fileId: string; size: number; mtimeNs: string }): boolean {
   return a.fileId === b.fileId && a.size === b.size && a.mtimeNs === b.mtimeNs;
 }
@@ -203,6 +230,7 @@ export class SessionCatalog {
   private roots: readonly string[];
   private readonly memoryDirFor: (configRoot: string, slug: string) => string;
   private readonly scanWorker: SessionCatalogOptions['scanWorker'];
+  private readonly archive: CatalogArchive | null;
   private readonly store: CatalogStore;
   private files = new Map<string, CachedFile>();
   private metas = new Map<string, CachedMeta>();
@@ -227,6 +255,7 @@ export class SessionCatalog {
     this.roots = options.roots;
     this.memoryDirFor = options.memoryDirFor ?? ((configRoot, slug) => join(configRoot, 'projects', slug, 'memory'));
     this.scanWorker = options.scanWorker;
+    this.archive = options.archive ?? null;
     this.store = new CatalogStore(options.dataDir);
   }
 
@@ -366,6 +395,10 @@ export class SessionCatalog {
     const { key: memoryKey, test } = this.memoryTestFor(configRoot, slug);
     const cached = this.files.get(file.path);
     if (cached && sameVersion(cached, file) && cached.memoryKey === memoryKey && cached.isSubagentFile === isSubagentFile) return cached;
+    if (file.fromArchive) {
+      const aggregate = new TranscriptAggregate(test, isSubagentFile);
+      return this.readArchivedFile(file, isSubagentFile, memoryKey, aggregate, context, sessionKeyOf(configRoot, slug, ''));
+    }
     let aggregate: TranscriptAggregate | null = null;
     let from = 0;
     const canContinue =
@@ -439,6 +472,38 @@ export class SessionCatalog {
     );
   }
 
+  /** Reads a transcript Claude Code deleted from its archived copy, whole (it no longer grows). */
+  private async readArchivedFile(
+    file: DiscoveredFile,
+    isSubagentFile: boolean,
+    memoryKey: string,
+    aggregate: TranscriptAggregate,
+    context: ReadContext,
+    project: string,
+  ): Promise<CachedFile> {
+    const source = await this.archive?.openSource(file.path);
+    if (!source) throw Object.assign(new Error(`${file.path} is neither on disk nor archived`), { code: 'ENOENT' });
+    try {
+      const result = await readLines(
+        source,
+        { start: 0, end: file.size, firstLineNumber: 1, maxLineBytes: DEFAULT_MAX_LINE_BYTES, yieldEvery: 16 },
+        (bytes) => (bytes === null ? aggregate.badLine() : feedTranscriptLine(aggregate, bytes)),
+      );
+      context.onBytes(file.size);
+      const tail = Buffer.alloc(Math.min(TAIL_CHECK_BYTES, result.committedBytes));
+      await source.read(tail, 0, tail.length, result.committedBytes - tail.length);
+      return this.record(
+        file,
+        isSubagentFile,
+        memoryKey,
+        { offset: result.committedBytes, tailHex: tail.toString('hex'), summary: summarizeAggregate(aggregate), stateText: null },
+        project,
+      );
+    } finally {
+      await source.close();
+    }
+  }
+
   /** Keeps what one read of a file found, and saves its aggregate's state when it is big enough to be worth it. */
   private record(
     file: DiscoveredFile,
@@ -506,6 +571,7 @@ export class SessionCatalog {
       bytes: main?.size ?? 0,
       mtimeMs: main?.mtimeMs ?? newestAgent,
       hasSessionMemory: session.sessionMemoryPath !== null,
+      archived: session.archivedPaths?.includes(session.path) ?? false,
       main: summary,
       mainTranscript: main !== undefined,
       customTitle: session.customTitle,
@@ -559,6 +625,7 @@ export class SessionCatalog {
     const agents: DiscoveredSubagentFile[] = [...session.subagents, ...siblings];
     for (const agent of agents) this.readMeta(agent.metaPath);
     const key = sessionKeyOf(configRoot, slug, session.sessionId);
+    const archivedPaths = [...(session.main ? [session.main] : []), ...agents].filter((file) => file.fromArchive).map((file) => file.path);
     this.sessions.set(key, {
       configRoot,
       slug,
@@ -573,6 +640,7 @@ export class SessionCatalog {
         metaPath: agent.metaPath,
       })),
       sessionMemoryPath: session.sessionMemoryPath,
+      ...(archivedPaths.length > 0 ? { archivedPaths } : {}),
     });
     return key;
   }
@@ -597,7 +665,7 @@ export class SessionCatalog {
 
   private async runBuild(options: CatalogBuildOptions): Promise<CatalogBuildResult> {
     await this.loadCache();
-    const projects = await discoverSessionFiles(this.roots);
+    const projects = await this.withArchived(await discoverSessionFiles(this.roots));
     const allFiles: DiscoveredFile[] = projects.flatMap((p) => [...p.siblingAgents, ...p.sessions.flatMap((s) => filesOf(s))]);
     let done = 0;
     let bytesDone = 0;
@@ -663,7 +731,7 @@ export class SessionCatalog {
         worker: offload && {
           load: offload,
           // Files read whole from their start; the rest (continued from a saved state, or cached) stay here.
-          accepts: (item) => item.file.size > 0 && this.pendingBytes(item.file) === item.file.size,
+          accepts: (item) => item.file.size > 0 && !item.file.fromArchive && this.pendingBytes(item.file) === item.file.size,
           read: (item) => read(item, workerContext),
         },
         stopped: () => options.signal?.aborted ?? false,
@@ -720,7 +788,8 @@ export class SessionCatalog {
         const key = this.recordSession(session, siblingsOf.get(session) ?? []);
         seen.add(key);
         // A sub-agent file that went away changes the session as much as one that grew.
-        if (left.changed || !sameAgentFiles(previous, this.sessions.get(key)) || !this.entries.has(key)) {
+        const now = this.sessions.get(key);
+        if (left.changed || !sameAgentFiles(previous, now) || !sameArchivedFiles(previous, now) || !this.entries.has(key)) {
           batch.push(key);
           flushBatch(false);
         }
@@ -750,7 +819,9 @@ export class SessionCatalog {
     const removed: string[] = [];
     for (const { configRoot, slug, sessionId } of keys) {
       const key = sessionKeyOf(configRoot, slug, sessionId);
-      const discovered = discoverSession(configRoot, slug, sessionId);
+      // The live path asks the archive only about a session whose own file is gone (a full build merges the rest).
+      const found = discoverSession(configRoot, slug, sessionId);
+      const discovered = found?.main ? found : await this.withArchivedSession(configRoot, slug, sessionId, found);
       if (!discovered) {
         if (this.sessions.has(key)) removed.push(key);
         continue;
@@ -767,6 +838,65 @@ export class SessionCatalog {
     this.forget(removed);
     this.publishSessions([...new Set([...changed, ...this.takeProjectsToRepublish()])], []);
     this.scheduleSave();
+  }
+
+  /** Discovery's findings with what only the archive still holds (see `withArchivedFiles`). */
+  private async withArchived(projects: DiscoveredProject[]): Promise<DiscoveredProject[]> {
+    if (!this.archive) return projects;
+    await this.archive.load();
+    return withArchivedFiles(projects, this.archive.files(), this.roots);
+  }
+
+  /**
+   * A session whose own transcript is gone from disk (with or without its sub-agents left), completed from what the
+   * archive holds of it; as discovered when the archive holds nothing.
+   */
+  private async withArchivedSession(
+    configRoot: string,
+    slug: string,
+    sessionId: string,
+    discovered: DiscoveredSession | null,
+  ): Promise<DiscoveredSession | null> {
+    if (!this.archive) return discovered;
+    await this.archive.load();
+    const files = this.archive.files().filter((f) => f.configRoot === configRoot && f.slug === slug && f.sessionId === sessionId);
+    if (files.length === 0) return discovered;
+    const project = {
+      configRoot,
+      slug,
+      dir: join(configRoot, 'projects', slug),
+      sessions: discovered ? [discovered] : [],
+      siblingAgents: [],
+    };
+    return withArchivedFiles([project], files, this.roots)[0]?.sessions[0] ?? discovered;
+  }
+
+  /**
+   * The transcripts on disk as last read (of some sessions, or all), for the archive to keep up with. Files the catalog
+   * reads from the archive are left out.
+   */
+  transcriptFiles(sessions?: readonly SessionKey[]): CatalogTranscriptFile[] {
+    const keys = sessions ? sessions.map((s) => sessionKeyOf(s.configRoot, s.slug, s.sessionId)) : [...this.sessions.keys()];
+    const out: CatalogTranscriptFile[] = [];
+    for (const key of keys) {
+      const session = this.sessions.get(key);
+      if (!session) continue;
+      const archived = new Set(session.archivedPaths ?? []);
+      const cwd = this.files.get(session.path)?.summary.cwds[0] ?? null;
+      const memoryDir = this.memoryDirFor(session.configRoot, session.slug);
+      const files = [
+        { path: session.path, agentId: null, layout: 'session' as const },
+        ...session.subagents.map((agent) => ({ path: agent.path, agentId: agent.agentId, layout: agent.layout })),
+      ];
+      for (const { path, agentId, layout } of files) {
+        const file = this.files.get(path);
+        if (!file || archived.has(path)) continue;
+        const { configRoot, slug, sessionId } = session;
+        const identity = { fileId: file.fileId, size: file.size, mtimeNs: file.mtimeNs, mtimeMs: file.mtimeMs };
+        out.push({ path, configRoot, slug, sessionId, agentId, layout, identity, cwd, memoryDir });
+      }
+    }
+    return out;
   }
 
   /** The sessions of projects whose legacy summaries changed, once. */

@@ -51,6 +51,8 @@ export interface CachedSession {
     readonly metaPath: string | null;
   }[];
   readonly sessionMemoryPath: string | null;
+  /** Files of this session read from the transcript archive (Claude Code deleted them); absent when none. */
+  readonly archivedPaths?: readonly string[];
 }
 
 export interface CatalogIndex {

@@ -18,6 +18,8 @@ export interface FileIdentity {
 
 export interface DiscoveredFile extends FileIdentity {
   readonly path: string;
+  /** Claude Code deleted the file: it is read from the app's archived copy. */
+  readonly fromArchive?: boolean;
 }
 
 export interface DiscoveredSubagentFile extends DiscoveredFile {

@@ -29,6 +29,8 @@ export interface SessionFacts {
   readonly bytes: number;
   readonly mtimeMs: number;
   readonly hasSessionMemory: boolean;
+  /** The session's own transcript comes from the archive. */
+  readonly archived: boolean;
   /** The session file's summary; for a session whose file is gone (only its sub-agents are left), an empty one. */
   readonly main: FileSummary;
   readonly mainTranscript: boolean;
@@ -145,6 +147,7 @@ export function buildSessionEntry(facts: SessionFacts): SessionCatalogEntry {
     memoryReads: distinct([main.memoryReads, ...facts.subagents.map((agent) => agent.summary.memoryReads)]),
     memoryWrites: distinct([main.memoryWrites, ...facts.subagents.map((agent) => agent.summary.memoryWrites)]),
     hasSessionMemory: facts.hasSessionMemory,
+    archived: facts.archived,
     prLinks: main.prLinks,
     agentName: main.agentName,
     mode: main.mode,

@@ -11,6 +11,14 @@ export interface ScanOptions {
   readonly buffers?: ReadBuffers;
 }
 
+/** Feeds one complete line (without its newline) into an aggregate: blank, unreadable, or a record. */
+export function feedTranscriptLine(aggregate: TranscriptAggregate, line: Buffer): void {
+  if (isBlankLine(line)) return aggregate.blankLine();
+  const record = parseTranscriptLine(line);
+  if (record) aggregate.add(record);
+  else aggregate.badLine();
+}
+
 /**
  * Feeds the complete lines of a transcript, from `fromOffset` on, into an aggregate. Bad and over-long
  * lines are counted in the aggregate; a partial last line is left for the next scan.
@@ -24,12 +32,7 @@ export function scanTranscriptInto(path: string, aggregate: TranscriptAggregate,
     tailBytes: options.tailBytes,
     sizeHint: options.sizeHint,
     buffers: options.buffers,
-    onLine: (line) => {
-      if (isBlankLine(line)) return aggregate.blankLine();
-      const record = parseTranscriptLine(line);
-      if (record) aggregate.add(record);
-      else aggregate.badLine();
-    },
+    onLine: (line) => feedTranscriptLine(aggregate, line),
     onOversizedLine: () => aggregate.badLine(),
   });
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
-import { replaceFileAtomically } from './replaceFileAtomically';
+import { replaceFileAtomically, type ReplaceOptions } from './replaceFileAtomically';
 
 /** Body pieces are gathered into writes of about this many characters: few system calls, no large string. */
 const BATCH_CHARS = 64 * 1024;
@@ -47,27 +47,36 @@ export function writeChecksummedJson(path: string, format: string | number, valu
  * and written in batches, so it never exists as one string or buffer, however large. The header goes in last,
  * over a placeholder of the same length (a SHA-1 in hex is always 40 characters).
  */
-export function writeChecksummedJsonText(path: string, format: string | number, body: Iterable<string>): Promise<void> {
+export function writeChecksummedJsonText(
+  path: string,
+  format: string | number,
+  body: Iterable<string>,
+  options: ReplaceOptions = {},
+): Promise<void> {
   const headerFor = (hash: string): string => `${JSON.stringify({ format, sha1: hash })}\n`;
-  return replaceFileAtomically(path, async (handle) => {
-    const hash = createHash('sha1');
-    let position = Buffer.byteLength(headerFor(HASH_PLACEHOLDER));
-    let batch: string[] = [];
-    let batchChars = 0;
-    const flush = async (): Promise<void> => {
-      const bytes = Buffer.from(batch.join(''), 'utf8');
-      batch = [];
-      batchChars = 0;
-      hash.update(bytes);
-      await handle.write(bytes, 0, bytes.length, position);
-      position += bytes.length;
-    };
-    for (const piece of body) {
-      batch.push(piece);
-      batchChars += piece.length;
-      if (batchChars >= BATCH_CHARS) await flush();
-    }
-    await flush();
-    await handle.write(headerFor(hash.digest('hex')), 0, 'utf8');
-  });
+  return replaceFileAtomically(
+    path,
+    async (handle) => {
+      const hash = createHash('sha1');
+      let position = Buffer.byteLength(headerFor(HASH_PLACEHOLDER));
+      let batch: string[] = [];
+      let batchChars = 0;
+      const flush = async (): Promise<void> => {
+        const bytes = Buffer.from(batch.join(''), 'utf8');
+        batch = [];
+        batchChars = 0;
+        hash.update(bytes);
+        await handle.write(bytes, 0, bytes.length, position);
+        position += bytes.length;
+      };
+      for (const piece of body) {
+        batch.push(piece);
+        batchChars += piece.length;
+        if (batchChars >= BATCH_CHARS) await flush();
+      }
+      await flush();
+      await handle.write(headerFor(hash.digest('hex')), 0, 'utf8');
+    },
+    options,
+  );
 }

@@ -1,5 +1,6 @@
 import { promises as fs, readdirSync, statSync, type Dirent, type Stats } from 'node:fs';
 import type { ItemWarning } from '../../../shared/model/warnings';
+import { openFromDisk, type SourceOpener } from './randomAccessSource';
 
 export function warning(code: ItemWarning['code'], message: string, path: string | null): ItemWarning {
   return { code, message, path };
@@ -138,8 +139,8 @@ export interface HeadAndTail extends FileSlice {
 }
 
 /** Reads the first and the last `maxBytes` of a file (Claude Code's "lite" read for session lists). */
-export async function readHeadAndTail(path: string, maxBytes: number): Promise<HeadAndTail> {
-  const handle = await fs.open(path, 'r');
+export async function readHeadAndTail(path: string, maxBytes: number, opener: SourceOpener = openFromDisk): Promise<HeadAndTail> {
+  const handle = await opener(path);
   try {
     const stats = await handle.stat();
     const headLength = Math.min(maxBytes, stats.size);

@@ -1,6 +1,7 @@
 import { mergeNotes, type ChangeSetNote, type DreamReviewRecord } from './changeSetNotes';
 import type { HistoryEntry, HistoryStore } from './HistoryStore';
 import type { JsonlLog } from './jsonlLog';
+import type { ReconstructedHistory, ReconstructedLog, ReconstructedNote } from './provenance/reconstructedLog';
 
 function fileKey(folder: string, path: string): string {
   return `${folder}\0${path}`;
@@ -13,12 +14,24 @@ export interface IndexedChangeSet {
   readonly entries: readonly HistoryEntry[];
   /** Its notes merged (see `mergeNotes`). */
   readonly note: ChangeSetNote | null;
+  /** Reconstructed for the time before history recorded the folder (then `note` is its `ReconstructedNote`). */
+  readonly reconstructed: boolean;
+}
+
+/** The reconstructed part of the index, replaced as a whole when the reconstruction is. */
+interface ReconstructedPart {
+  readonly source: ReconstructedHistory;
+  readonly byFile: Map<string, HistoryEntry[]>;
+  readonly byChangeSet: Map<string, HistoryEntry[]>;
+  readonly notes: Map<string, ReconstructedNote>;
 }
 
 /**
  * Lookups over the history journal and its side notes, kept up to date incrementally: each refresh indexes
  * only the lines appended since the last one, so listing the versions of one file or the change sets of one
- * folder never scans the whole journal again.
+ * folder never scans the whole journal again. The reconstructed history (the time before the journal
+ * recorded a folder) comes first in each file's versions; what the recorder compares the disk with
+ * (`latest`, `latestInFolder`, `knowsFolder`) is the journal's alone.
  */
 export class HistoryIndex {
   private entryCount = 0;
@@ -33,14 +46,23 @@ export class HistoryIndex {
   private readonly notes = new Map<string, ChangeSetNote>();
   private readonly reviews = new Map<string, DreamReviewRecord>();
 
+  private reconstructedPart: ReconstructedPart | null = null;
+
   constructor(
     readonly store: HistoryStore,
     private readonly notesLog: JsonlLog<ChangeSetNote>,
     private readonly reviewsLog: JsonlLog<DreamReviewRecord>,
+    private readonly reconstructedLog: ReconstructedLog | null = null,
   ) {}
 
   async refresh(): Promise<void> {
-    const [entries, notes, reviews] = await Promise.all([this.store.load(), this.notesLog.load(), this.reviewsLog.load()]);
+    const [entries, notes, reviews, reconstructed] = await Promise.all([
+      this.store.load(),
+      this.notesLog.load(),
+      this.reviewsLog.load(),
+      this.reconstructedLog?.load() ?? null,
+    ]);
+    if (reconstructed && reconstructed !== this.reconstructedPart?.source) this.reconstructedPart = indexReconstructed(reconstructed);
     if (entries.length < this.entryCount || notes.length < this.noteCount || reviews.length < this.reviewCount) this.clear();
     for (let i = this.entryCount; i < entries.length; i++) this.addEntry(entries[i]);
     this.entryCount = entries.length;
@@ -64,9 +86,28 @@ export class HistoryIndex {
     return first ? (this.byChangeSet.get(first)?.[0] ?? null) : null;
   }
 
-  /** Every recorded change of one file, oldest first. */
+  /** Every version of one file, oldest first: the reconstructed ones, then the journal's. */
   versions(folder: string, path: string): readonly HistoryEntry[] {
-    return this.byFile.get(fileKey(folder, path)) ?? [];
+    const key = fileKey(folder, path);
+    const live = this.byFile.get(key) ?? [];
+    const earlier = this.reconstructedPart?.byFile.get(key);
+    return earlier ? [...earlier, ...live] : live;
+  }
+
+  /** Files the reconstructed history knows in a folder (deleted before history started included). */
+  reconstructedPaths(folder: string): string[] {
+    const prefix = `${folder}\0`;
+    return [...(this.reconstructedPart?.byFile.keys() ?? [])]
+      .filter((key) => key.startsWith(prefix))
+      .map((key) => key.slice(prefix.length));
+  }
+
+  get reconstructedChangeSetCount(): number {
+    return this.reconstructedPart?.notes.size ?? 0;
+  }
+
+  get reconstructedVersionCount(): number {
+    return this.reconstructedPart?.source.entries.length ?? 0;
   }
 
   /** The newest recorded line of one file, or null when it was never recorded. */
@@ -95,13 +136,23 @@ export class HistoryIndex {
 
   changeSet(id: string): IndexedChangeSet | null {
     const entries = this.byChangeSet.get(id);
-    if (!entries) return null;
-    return { id, folder: this.foldersByChangeSet.get(id) ?? entries[0].folder, entries, note: this.notes.get(id) ?? null };
+    if (!entries) {
+      const earlier = this.reconstructedPart?.byChangeSet.get(id);
+      if (!earlier) return null;
+      return { id, folder: earlier[0].folder, entries: earlier, note: this.reconstructedPart?.notes.get(id) ?? null, reconstructed: true };
+    }
+    return {
+      id,
+      folder: this.foldersByChangeSet.get(id) ?? entries[0].folder,
+      entries,
+      note: this.notes.get(id) ?? null,
+      reconstructed: false,
+    };
   }
 
-  /** Change set ids, newest first. */
+  /** Change set ids: the journal's newest first, then the reconstructed ones (all older than their folder's journal). */
   changeSetIdsNewestFirst(): string[] {
-    return [...this.changeSetOrder].reverse();
+    return [...this.changeSetOrder].reverse().concat([...(this.reconstructedPart?.byChangeSet.keys() ?? [])].reverse());
   }
 
   review(id: string): DreamReviewRecord | null {
@@ -145,4 +196,21 @@ export class HistoryIndex {
     const known = this.notes.get(note.changeSetId);
     this.notes.set(note.changeSetId, known ? mergeNotes(known, note) : note);
   }
+}
+
+function indexReconstructed(source: ReconstructedHistory): ReconstructedPart {
+  const part: ReconstructedPart = { source, byFile: new Map(), byChangeSet: new Map(), notes: new Map() };
+  // Oldest first within each file, whatever order the file was written in.
+  const entries = [...source.entries].sort((a, b) => a.time.localeCompare(b.time));
+  const add = (map: Map<string, HistoryEntry[]>, key: string, entry: HistoryEntry): void => {
+    const list = map.get(key);
+    if (list) list.push(entry);
+    else map.set(key, [entry]);
+  };
+  for (const entry of entries) {
+    add(part.byFile, fileKey(entry.folder, entry.path), entry);
+    add(part.byChangeSet, entry.changeSetId, entry);
+  }
+  for (const note of source.notes) part.notes.set(note.changeSetId, note);
+  return part;
 }

@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { join, sep } from 'node:path';
 import type { ChangeEvidence, TranscriptPlace } from '../../../shared/history/historyModel';
+import { mapLimit } from '../home/mapLimit';
 import { readConsolidationLockStatus } from '../lock/consolidationLockStatus';
 import type { LiveHome } from '../liveHome';
 import type { WatchedChange } from '../watch/watchedChange';
@@ -29,6 +30,11 @@ const EVIDENCE_LOOKBACK_MS = 30 * 60_000;
 const TRANSCRIPT_RETENTION_MS = 30 * 86_400_000;
 /** `memory_saved` lines are appended after the writes they report. */
 const EVIDENCE_LOOKAHEAD_MS = 10 * 60_000;
+/**
+ * A file this app announced writing is left to the app's own journal line for this long: a look between its
+ * write and its journal line would otherwise record the app's dream or extraction as someone else's change.
+ */
+const OWN_WRITE_HOLD_MS = 60_000;
 
 export interface HistoryRecorderOptions {
   readonly index: HistoryIndex;
@@ -91,6 +97,8 @@ export class HistoryRecorder {
   private readonly listeners = new Set<(report: RecordReport) => void>();
   private folderCache: readonly TrackedFolder[] = [];
   private disposed = false;
+  /** Absolute paths this app announced writing, and when. */
+  private readonly ownWrites = new Map<string, number>();
 
   constructor(private readonly options: HistoryRecorderOptions) {
     this.versions = new VersionReader(options.index.store);
@@ -130,13 +138,26 @@ export class HistoryRecorder {
     const unsubscribe = live.onDidChange((changes) => {
       for (const change of changes) void this.capture(change);
     });
+    const unsubscribeOwn = live.onDidExpectOwnWrite((path) => this.noteOwnWrite(path));
     this.reconcileTimer = setInterval(() => void this.recordAll('live').catch(() => undefined), RECONCILE_MS);
     this.reconcileTimer.unref?.();
     return () => {
       unsubscribe();
+      unsubscribeOwn();
       if (this.reconcileTimer) clearInterval(this.reconcileTimer);
       this.reconcileTimer = null;
     };
+  }
+
+  /** This app is about to write the file: its own journal line records it, so a look in between leaves it alone. */
+  noteOwnWrite(absolutePath: string): void {
+    this.ownWrites.set(absolutePath, this.now());
+  }
+
+  private heldForOwnWrite(paths: readonly string[]): boolean {
+    const now = this.now();
+    for (const [path, at] of this.ownWrites) if (now - at > OWN_WRITE_HOLD_MS) this.ownWrites.delete(path);
+    return paths.some((path) => this.ownWrites.has(path));
   }
 
   /** Waits for any recording in progress and any settled events (tests, shutdown). */
@@ -154,6 +175,11 @@ export class HistoryRecorder {
     if (this.reconcileTimer) clearInterval(this.reconcileTimer);
     await this.flush().catch(() => undefined);
     this.listeners.clear();
+  }
+
+  /** Runs work that must not overlap a recording (reconstruction reads the journal's first versions). */
+  exclusively<T>(work: () => Promise<T>): Promise<T> {
+    return this.serially(work);
   }
 
   private serially<T>(work: () => Promise<T>): Promise<T> {
@@ -241,13 +267,16 @@ export class HistoryRecorder {
     const index = this.options.index;
     await index.refresh();
     const state = await this.loadState();
-    const rebuilding = index.versionCount === 0 && Object.keys(state.folders).length === 0 && (await this.historyExistedBefore());
+    // Before history's very first look (or its rebuild) files already there are where history starts; after
+    // it, a file in a folder never seen before is a change like any other (a new project's first memory).
+    const started = index.versionCount > 0 || Object.keys(state.folders).length > 0;
+    const rebuilding = !started && (await this.historyExistedBefore());
     const folderStates: Record<string, FolderState> = { ...state.folders };
     const entries: NewHistoryEntry[] = [];
     const notes: ChangeSetNote[] = [];
     const touched: string[] = [];
     for (const folder of folders) {
-      const result = await this.recordFolder(folder, mode, state.folders[folder.memoryDir] ?? null, rebuilding);
+      const result = await this.recordFolder(folder, mode, state.folders[folder.memoryDir] ?? null, rebuilding, started);
       if (!result) continue;
       folderStates[folder.memoryDir] = result.state;
       entries.push(...result.entries);
@@ -299,10 +328,12 @@ export class HistoryRecorder {
     if (listing.unreadable.includes('')) return { list: [], readable: false };
     const latest = index.latestInFolder(folder.memoryDir);
     const current = new Map<string, FileVersionRead>();
-    for (const file of listing.files) {
-      const version = await this.versions.read(file.absolutePath);
+    // Several at once: each version read is stored durably, and the disk takes several syncs at a time.
+    const read = await mapLimit(listing.files, 8, (file) => this.versions.read(file.absolutePath));
+    listing.files.forEach((file, i) => {
+      const version = read[i];
       if (version) current.set(file.path, version);
-    }
+    });
     const list = versionTransitions({
       latest: new Map([...latest].map(([path, entry]) => [path, entry.after])),
       captured,
@@ -318,30 +349,38 @@ export class HistoryRecorder {
     mode: Mode,
     previous: FolderState | null,
     rebuilding: boolean,
+    started: boolean,
   ): Promise<{ state: FolderState; entries: NewHistoryEntry[]; notes: ChangeSetNote[] } | null> {
     const captured = this.captures.get(folder.memoryDir) ?? [];
     this.captures.delete(folder.memoryDir);
-    const { list, readable } = await this.transitions(folder, captured);
-    if (!readable) return null;
+    const found = await this.transitions(folder, captured);
+    if (!found.readable) return null;
+    let { list } = found;
     const now = this.now();
     const lock = this.lockMoves.get(folder.memoryDir) ?? (await this.readLock(folder.memoryDir));
     this.lockMoves.delete(folder.memoryDir);
     let dream = previous?.dream && previous.dream.takenAtMs + DREAM_MAX_MS > now ? previous.dream : null;
-    if (previous && lock && (!previous.lock || lock.mtimeMs > previous.lock.mtimeMs + 1))
+    // The lock taken by this process is this app applying its own job, which journals itself.
+    if (previous && lock && lock.holderPid !== process.pid && (!previous.lock || lock.mtimeMs > previous.lock.mtimeMs + 1))
       dream = { takenAtMs: lock.mtimeMs, holderPid: lock.holderPid, lastChangeMs: null, previousMs: previous.lock?.mtimeMs ?? null };
     // This app's own dream took the lock and journaled its change set itself: nothing of it is left to explain.
     if (dream && this.appDreamSince(folder.memoryDir, dream.takenAtMs)) dream = null;
     const state: FolderState = { lastLookMs: now, lock: sameLock(previous?.lock ?? null, lock) ? (previous?.lock ?? null) : lock, dream };
     if (list.length === 0) return { state, entries: [], notes: [] };
 
-    const firstSight = previous === null && !this.options.index.knowsFolder(folder.memoryDir);
+    const firstSight = !started && previous === null && !this.options.index.knowsFolder(folder.memoryDir);
     if (firstSight) return { state, ...this.firstSightRecords(folder, list, rebuilding) };
 
     const sinceMs = previous?.lastLookMs ?? this.lastRecordedMs(folder.memoryDir);
     const aliases = await aliasesOf(folder.memoryDir);
+    const spellings = (path: string) => aliases.map((dir) => join(dir, ...path.split('/')));
+    // The app's own writes in flight: their journal lines come from the app; the next look sees what is left.
+    const held = new Set(list.filter((t) => this.heldForOwnWrite(spellings(t.path))).map((t) => t.path));
+    if (held.size > 0) list = list.filter((t) => !held.has(t.path));
+    if (list.length === 0) return { state, entries: [], notes: [] };
     const changes: ObservedChange[] = list.map((t) => ({
       path: t.path,
-      absolutePaths: aliases.map((dir) => join(dir, ...t.path.split('/'))),
+      absolutePaths: spellings(t.path),
       before: t.before,
       after: t.after,
       afterText: t.afterText,

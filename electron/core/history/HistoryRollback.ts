@@ -47,15 +47,22 @@ export class HistoryRollback {
     const chosen = paths ? files.filter((file) => paths.includes(file.path)) : files;
     if (set.note?.firstSight)
       throw new CodedError('INVALID_INPUT', 'This is where history starts, not a change: there is nothing before it to go back to');
+    const unknownBytes = chosen.filter((file) => file.certainty !== 'exact' || !file.beforeKnown).map((file) => file.path);
+    if (unknownBytes.length > 0)
+      throw new CodedError(
+        'INVALID_INPUT',
+        `The bytes of ${unknownBytes.join(', ')} before or after this change are not known (reconstructed from a trace of it): it cannot be reverted`,
+      );
     return { memoryDir: set.folder, targets: chosen.map((file) => ({ path: file.path, expected: file.after, target: file.before })) };
   }
 
   /** One file set to a version from its history; `expected` null means "whatever history last recorded". */
   restoreTarget(memoryDir: string, path: string, version: string, expected: string | null | undefined): RollbackTarget {
     const versions = this.index.versions(memoryDir, path);
+    // Only versions whose bytes are known are targets (an inferred version has no hash to name).
     if (!versions.some((entry) => entry.after === version || entry.before === version))
       throw new CodedError('NOT_FOUND', `Version ${short(version)} of ${path} is not in the history`);
-    const latest = versions[versions.length - 1]?.after ?? null;
+    const latest = this.index.latest(memoryDir, path)?.after ?? versions[versions.length - 1]?.after ?? null;
     return { path, expected: expected === undefined ? latest : expected, target: version };
   }
 

@@ -3,14 +3,21 @@ import type { BackupExport, ImportPreview, ImportResult } from '../../../shared/
 import { changeKind, changeSetTotals, netFileChanges } from '../../../shared/history/changeSetFiles';
 import type {
   ChangeCause,
+  ChangeEvidence,
   ChangeSetPage,
   ChangeSetSummary,
   DreamReviewItem,
+  FileBlame,
   FileChangeSummary,
+  FileOrigin,
+  FileOriginStep,
   FileVersion,
   HistoryStatus,
+  ReconstructionStatus,
   RollbackPlan,
   RollbackResult,
+  SessionMemoryWrites,
+  TranscriptPlace,
   VersionPair,
 } from '../../../shared/history/historyModel';
 import type { ProjectRef } from '../../../shared/model/home';
@@ -24,10 +31,14 @@ import type { ChangeSetWriter, WrittenChangeSet } from './changeSetWriter';
 import { HistoryIndex, type IndexedChangeSet } from './HistoryIndex';
 import { HistoryRecorder, type RecordReport } from './HistoryRecorder';
 import { HistoryRollback } from './HistoryRollback';
-import type { HistoryStore } from './HistoryStore';
+import type { HistoryEntry, HistoryStore } from './HistoryStore';
 import type { JsonlLog } from './jsonlLog';
 import { writeRootOf } from './knownWriteRoots';
 import { LineStatsCache } from './lineStatsCache';
+import { blameChain } from './provenance/blame';
+import { ProvenanceReconstructor, type ReconstructionReport } from './provenance/ProvenanceReconstructor';
+import { ReconstructedLog } from './provenance/reconstructedLog';
+import { DiskTranscriptFeed, type TranscriptFeed } from './provenance/transcriptFeed';
 import { trackedFolders, type TrackedFolder } from './trackedFolders';
 import { decodeText } from './versionText';
 import type { WriteRoot } from './writeRoot';
@@ -42,6 +53,8 @@ export interface HistoryServiceOptions {
   readonly live: LiveHome | null;
   readonly now?: () => number;
   readonly settleMs?: number;
+  /** Where reconstruction reads transcripts from (default: the disk; an archive of deleted ones can join it). */
+  readonly transcriptFeed?: TranscriptFeed;
 }
 
 export interface HistoryQuery {
@@ -54,12 +67,18 @@ export interface HistoryQuery {
   readonly path?: string | null;
   /** Include the first records of files that were already there (the start of history). Default false. */
   readonly includeFirstSight?: boolean;
+  /** Only change sets that happened at or after this time (ISO). */
+  readonly since?: string | null;
   readonly offset?: number;
   readonly limit?: number;
 }
 
 const DEFAULT_PAGE = 200;
 const FOLDERS_TTL_MS = 2000;
+/** Evidence is copied out of new transcript bytes this often while the app runs (Claude Code deletes old transcripts). */
+const RECONSTRUCT_EVERY_MS = 30 * 60_000;
+/** A new transcript (a new session, a restored one) is read this long after the last one appeared. */
+const NEW_TRANSCRIPT_SETTLE_MS = 30_000;
 
 function sameProject(a: ProjectRef | null, b: ProjectRef | null): boolean {
   return a !== null && b !== null && a.configRoot === b.configRoot && a.slug === b.slug;
@@ -74,6 +93,7 @@ function sameProject(a: ProjectRef | null, b: ProjectRef | null): boolean {
 export class HistoryService {
   readonly index: HistoryIndex;
   readonly recorder: HistoryRecorder;
+  readonly reconstructor: ProvenanceReconstructor;
   private readonly notes: JsonlLog<ChangeSetNote>;
   private readonly reviews: JsonlLog<DreamReviewRecord>;
   private readonly lineStats: LineStatsCache;
@@ -84,12 +104,26 @@ export class HistoryService {
   private readonly disposers: (() => void)[] = [];
   /** Set on dispose: a look the watcher's start would still trigger must not write history after it. */
   private disposed = false;
+  /** Cancels a reconstruction in progress on dispose. */
+  private readonly aborter = new AbortController();
+  private reconstructTimer: NodeJS.Timeout | null = null;
+  private newTranscriptTimer: NodeJS.Timeout | null = null;
+  private readonly progressListeners = new Set<(status: ReconstructionStatus) => void>();
 
   constructor(private readonly options: HistoryServiceOptions) {
     const now = options.now ?? Date.now;
     this.notes = changeSetNotesLog(options.historyDir);
     this.reviews = dreamReviewsLog(options.historyDir);
-    this.index = new HistoryIndex(options.store, this.notes, this.reviews);
+    const reconstructed = new ReconstructedLog(options.historyDir);
+    this.index = new HistoryIndex(options.store, this.notes, this.reviews, reconstructed);
+    this.reconstructor = new ProvenanceReconstructor({
+      index: this.index,
+      log: reconstructed,
+      historyDir: options.historyDir,
+      feed: options.transcriptFeed ?? new DiskTranscriptFeed(),
+      folders: () => this.trackedFolders(true),
+      now,
+    });
     this.lineStats = new LineStatsCache(options.historyDir, options.store);
     this.recorder = new HistoryRecorder({
       index: this.index,
@@ -105,6 +139,13 @@ export class HistoryService {
     this.disposers.push(this.recorder.onDidRecord((report) => this.emit(report)));
     this.disposers.push(options.writer.onDidWrite((written) => this.announce(written)));
     this.disposers.push(options.home.onDidChangeHome(() => (this.folders = null)));
+    this.disposers.push(this.reconstructor.onDidProgress((status) => this.progressListeners.forEach((listener) => listener(status))));
+  }
+
+  /** Reconstruction progress (running, bytes read, done), for the shells. */
+  onDidProgress(listener: (status: ReconstructionStatus) => void): () => void {
+    this.progressListeners.add(listener);
+    return () => this.progressListeners.delete(listener);
   }
 
   onDidChange(listener: (report: RecordReport) => void): () => void {
@@ -116,12 +157,50 @@ export class HistoryService {
   start(): void {
     // Events are caught from the start; recording them waits for the start-up look (recording runs one at a time).
     if (this.options.live) this.disposers.push(this.recorder.follow(this.options.live));
-    void this.recorder.recordAll('startup').catch(() => undefined);
+    void this.recorder
+      .recordAll('startup')
+      .then(() => this.reconstruct())
+      .catch(() => undefined);
     // What changed between that look and the watcher's first scan raised no event: look once more then.
     void this.options.live?.ready.then(() => (this.disposed ? undefined : this.recorder.recordAll('live'))).catch(() => undefined);
-    // New projects and memory folders, or a different home (the demo): take their first versions right away.
+    // New projects and memory folders, or a different home (the demo): take their first versions right away,
+    // and read the transcripts that came with them.
     if (this.options.live)
-      this.disposers.push(this.options.home.onDidChangeHome(() => void this.recorder.recordAll('live').catch(() => undefined)));
+      this.disposers.push(
+        this.options.home.onDidChangeHome(
+          () =>
+            void this.recorder
+              .recordAll('live')
+              .then(() => this.reconstruct())
+              .catch(() => undefined),
+        ),
+      );
+    // Evidence is copied out of transcripts as they grow, before Claude Code's cleanup deletes them, and out of a
+    // transcript that appears (a new session, or an old one brought back) soon after it does.
+    this.reconstructTimer = setInterval(() => void this.reconstruct().catch(() => undefined), RECONSTRUCT_EVERY_MS);
+    this.reconstructTimer.unref?.();
+    if (this.options.live)
+      this.disposers.push(
+        this.options.live.onDidChange((changes) => {
+          if (!changes.some((c) => (c.kind === 'transcript' || c.kind === 'subagent-transcript') && c.event === 'add')) return;
+          if (this.newTranscriptTimer) clearTimeout(this.newTranscriptTimer);
+          this.newTranscriptTimer = setTimeout(() => void this.reconstruct().catch(() => undefined), NEW_TRANSCRIPT_SETTLE_MS);
+          this.newTranscriptTimer.unref?.();
+        }),
+      );
+  }
+
+  /**
+   * Reconstructs the time before history recorded each folder, from the transcripts, file-history and
+   * frontmatter Claude Code left (only transcript bytes not read before are read). Runs between recordings,
+   * never beside one, so both see the same journal.
+   */
+  async reconstruct(): Promise<ReconstructionReport | null> {
+    if (this.disposed) return null;
+    const report = await this.recorder.exclusively(() => this.reconstructor.run(this.aborter.signal));
+    if (report.rebuilt && report.changeSetIds.length > 0)
+      this.emit({ versions: report.changeSetIds.length, changeSetIds: report.changeSetIds, folders: report.folders });
+    return report;
   }
 
   /** Another watcher saw these folders change (agent memory inside projects): record them once events settle. */
@@ -129,21 +208,36 @@ export class HistoryService {
     this.recorder.foldersChanged(memoryDirs);
   }
 
-  /** Records any change found since the last look (the CLI runs this first). */
-  recordNow(): Promise<RecordReport> {
-    return this.recorder.recordAll('startup');
+  /** Records any change found since the last look, then reconstructs what came before (the CLI runs this first). */
+  async recordNow(): Promise<RecordReport> {
+    const report = await this.recorder.recordAll('startup');
+    await this.reconstruct();
+    return report;
   }
 
   async status(): Promise<HistoryStatus> {
     await this.index.refresh();
     const first = this.index.firstEntry();
     const rebuiltAt = await this.recorder.rebuiltAt();
+    const reconstruction = this.reconstructor.status();
+    let reconstructedFrom: string | null = null;
+    for (const id of this.index.changeSetIdsNewestFirst()) {
+      const set = this.index.changeSet(id);
+      if (set?.reconstructed && set.note && (reconstructedFrom === null || set.note.time < reconstructedFrom))
+        reconstructedFrom = set.note.time;
+    }
     return {
       startedAt: first?.time ?? null,
       rebuilt: rebuiltAt !== null,
       rebuiltAt,
       versionCount: this.index.versionCount,
       changeSetCount: this.index.changeSetCount,
+      reconstruction: {
+        ...reconstruction,
+        reconstructedFrom,
+        versionCount: this.index.reconstructedVersionCount,
+        changeSetCount: this.index.reconstructedChangeSetCount,
+      },
     };
   }
 
@@ -159,6 +253,7 @@ export class HistoryService {
       if (query.causes && !query.causes.includes(this.causeOf(set))) continue;
       if (query.sessionId && set.note?.sessionId !== query.sessionId) continue;
       if (query.path && !set.entries.some((entry) => entry.path === query.path)) continue;
+      if (query.since && this.timeOf(set) < query.since) continue;
       if (netFileChanges(set.entries).length === 0) continue;
       matching.push(set);
     }
@@ -180,19 +275,88 @@ export class HistoryService {
     const memoryDir = await this.memoryDirOf(folder);
     await this.index.refresh();
     return this.index.versions(memoryDir, path).map((entry): FileVersion => {
-      const note = this.index.changeSet(entry.changeSetId)?.note ?? null;
+      const set = this.index.changeSet(entry.changeSetId);
+      const note = set?.note ?? null;
       return {
         changeSetId: entry.changeSetId,
-        time: note?.time ?? entry.time,
+        time: set?.reconstructed ? entry.time : (note?.time ?? entry.time),
         cause: note?.cause ?? entry.cause,
-        kind: changeKind(entry.before, entry.after),
+        kind: entry.kind ?? changeKind(entry.before, entry.after),
         before: entry.before,
         after: entry.after,
         size: entry.size,
         summary: entry.summary,
         firstSight: note?.firstSight ?? false,
+        certainty: entry.certainty ?? 'exact',
+        reconstructed: set?.reconstructed ?? false,
+        sessionId: note?.sessionId ?? null,
+        turnUuid: this.turnOf(entry, note?.evidence ?? null),
+        gap: entry.gap ?? null,
       };
     });
+  }
+
+  /** Each line of a file's newest version with the version that brought it in. */
+  async blame(folder: MemoryFolderRef, path: string): Promise<FileBlame> {
+    const memoryDir = await this.memoryDirOf(folder);
+    await this.index.refresh();
+    const versions = this.index.versions(memoryDir, path);
+    if (versions.length === 0) throw new CodedError('NOT_FOUND', `${path} has no history`);
+    const steps = versions.map((entry) => {
+      const set = this.index.changeSet(entry.changeSetId);
+      const note = set?.note ?? null;
+      return {
+        entry,
+        time: set?.reconstructed ? entry.time : (note?.time ?? entry.time),
+        cause: note?.cause ?? entry.cause,
+        sessionId: note?.sessionId ?? null,
+        turnUuid: this.turnOf(entry, note?.evidence ?? null),
+        place: placeOfEvidence(note?.evidence ?? null),
+        firstSight: note?.firstSight ?? false,
+      };
+    });
+    return { path, memoryDir, ...(await blameChain(steps, (hash) => this.options.store.readBlob(hash))) };
+  }
+
+  /** Where a file came from: the version that created it (or the oldest history has) and the newest one. */
+  async origin(folder: MemoryFolderRef, path: string): Promise<FileOrigin> {
+    const versions = (await this.listFileVersions(folder, path)).filter((v) => !v.firstSight);
+    const stepOf = (version: FileVersion | undefined): FileOriginStep | null => {
+      if (!version) return null;
+      const note = this.index.changeSet(version.changeSetId)?.note ?? null;
+      return {
+        changeSetId: version.changeSetId,
+        time: version.time,
+        cause: version.cause,
+        sessionId: version.sessionId,
+        turnUuid: version.turnUuid,
+        certainty: version.certainty,
+        reconstructed: version.reconstructed,
+        place: placeOfEvidence(note?.evidence ?? null),
+      };
+    };
+    const created = [...versions].reverse().find((v) => v.kind === 'added') ?? versions[0];
+    const live = versions.filter((v) => v.kind !== 'deleted');
+    return { path, created: stepOf(created), lastChanged: stepOf(live[live.length - 1]), versionCount: versions.length };
+  }
+
+  /** What history says each session did to memory (its own writes, the extraction after its turns, a dream it reported). */
+  async sessionMemoryWrites(sessionIds?: readonly string[] | null): Promise<SessionMemoryWrites[]> {
+    await this.index.refresh();
+    const wanted = sessionIds ? new Set(sessionIds) : null;
+    const bySession = new Map<string, { changeSets: number; files: Set<string> }>();
+    for (const id of this.index.changeSetIdsNewestFirst()) {
+      const set = this.index.changeSet(id);
+      const sessionId = set?.note?.sessionId;
+      if (!set || !sessionId || set.note?.firstSight || (wanted && !wanted.has(sessionId))) continue;
+      const files = netFileChanges(set.entries);
+      if (files.length === 0) continue;
+      const known = bySession.get(sessionId) ?? { changeSets: 0, files: new Set<string>() };
+      known.changeSets++;
+      for (const file of files) known.files.add(join(set.folder, ...file.path.split('/')));
+      bySession.set(sessionId, known);
+    }
+    return [...bySession].map(([sessionId, { changeSets, files }]) => ({ sessionId, changeSets, files: [...files].sort() }));
   }
 
   /** Two versions of one file as text, for the diff viewer (null = the file did not exist). */
@@ -220,6 +384,8 @@ export class HistoryService {
     const items: DreamReviewItem[] = [];
     for (let i = 0; i < page.changeSets.length; i++) {
       const changeSet = page.changeSets[i];
+      // Dreams from before history started are history (listed there), not dreams to keep or revert now.
+      if (changeSet.reconstructed) continue;
       const previous = page.changeSets.slice(i + 1).find((other) => other.memoryDir === changeSet.memoryDir) ?? null;
       const review = this.reviewOf(changeSet.id);
       items.push({
@@ -239,7 +405,8 @@ export class HistoryService {
     const counts = new Map<string, { configRoot: string; slug: string; count: number }>();
     for (const id of this.index.changeSetIdsNewestFirst()) {
       const set = this.index.changeSet(id);
-      if (!set || this.causeOf(set) !== 'dream' || set.note?.firstSight || this.reviewOf(id)) continue;
+      // Dreams reconstructed from before history started are history, not waiting for a review.
+      if (!set || set.reconstructed || this.causeOf(set) !== 'dream' || set.note?.firstSight || this.reviewOf(id)) continue;
       const project = folders.find((f) => f.memoryDir === set.folder)?.project;
       if (!project) continue;
       const key = `${project.configRoot}\0${project.slug}`;
@@ -314,6 +481,10 @@ export class HistoryService {
 
   async dispose(): Promise<void> {
     this.disposed = true;
+    this.aborter.abort();
+    if (this.reconstructTimer) clearInterval(this.reconstructTimer);
+    if (this.newTranscriptTimer) clearTimeout(this.newTranscriptTimer);
+    this.progressListeners.clear();
     for (const dispose of this.disposers) dispose();
     this.disposers.length = 0;
     await this.recorder.dispose();
@@ -418,6 +589,12 @@ export class HistoryService {
     return madeByThisApp(set.note, set.entries[0].cause);
   }
 
+  /** The turn a version belongs to: the journal line's, or the session evidence's prompt. */
+  private turnOf(entry: HistoryEntry, evidence: ChangeEvidence | null): string | null {
+    if (entry.turnUuid) return entry.turnUuid;
+    return evidence?.kind === 'session' ? evidence.turnUuid : null;
+  }
+
   private reviewOf(id: string): { decision: DreamReviewRecord['decision']; time: string } | null {
     const review = this.index.review(id);
     if (review) return review;
@@ -433,12 +610,31 @@ export class HistoryService {
     return set.note?.time ?? set.entries[0].time;
   }
 
+  private turnOfSet(set: IndexedChangeSet): string | null {
+    const note = set.note as (ChangeSetNote & { turnUuid?: string | null }) | null;
+    if (note?.turnUuid) return note.turnUuid;
+    for (const entry of set.entries) if (entry.turnUuid) return entry.turnUuid;
+    return note?.evidence?.kind === 'session' ? note.evidence.turnUuid : null;
+  }
+
   private async summarize(sets: readonly IndexedChangeSet[], folders: readonly TrackedFolder[]): Promise<ChangeSetSummary[]> {
     const nets = sets.map((set) => netFileChanges(set.entries));
-    const stats = await this.lineStats.statsFor(nets.flat().map((file) => ({ before: file.before, after: file.after })));
-    let at = 0;
+    // Unknown bytes have no lines to count.
+    const countable = nets.flat().filter((file) => file.certainty === 'exact' && file.beforeKnown);
+    const stats = await this.lineStats.statsFor(countable.map((file) => ({ before: file.before, after: file.after })));
+    const statsOf = new Map(countable.map((file, i) => [file, stats[i]]));
     return sets.map((set, i): ChangeSetSummary => {
-      const files: FileChangeSummary[] = nets[i].map((file) => ({ ...file, ...stats[at++] }));
+      const files: FileChangeSummary[] = nets[i].map((file) => ({
+        path: file.path,
+        kind: file.kind,
+        before: file.before,
+        after: file.after,
+        linesAdded: statsOf.get(file)?.linesAdded ?? 0,
+        linesRemoved: statsOf.get(file)?.linesRemoved ?? 0,
+        certainty: file.certainty,
+        gap: file.gap,
+      }));
+      const note = set.note as (ChangeSetNote & { timeKnown?: boolean }) | null;
       const tracked = folders.find((f) => f.memoryDir === set.folder) ?? null;
       return {
         id: set.id,
@@ -446,6 +642,9 @@ export class HistoryService {
         recordedAt: set.entries[0].time,
         cause: this.causeOf(set),
         sessionId: set.note?.sessionId ?? null,
+        turnUuid: this.turnOfSet(set),
+        reconstructed: set.reconstructed,
+        timeKnown: note?.timeKnown ?? true,
         memoryDir: set.folder,
         folder: tracked?.ref ?? null,
         folderLabel: tracked?.label ?? set.folder,
@@ -460,6 +659,7 @@ export class HistoryService {
   }
 
   private async pair(path: string, before: string | null, after: string | null): Promise<VersionPair> {
+    // A side whose bytes are not known reads as absent here; the change set says it is inferred.
     const text = async (hash: string | null) => (hash === null ? null : decodeText(await this.options.store.readBlob(hash)));
     const [beforeText, afterText] = await Promise.all([text(before), text(after)]);
     const binary = (before !== null && beforeText === null) || (after !== null && afterText === null);
@@ -485,4 +685,11 @@ export class HistoryService {
     }
     return count;
   }
+}
+
+/** Where a change's evidence sits in a transcript, for a link to that turn. */
+function placeOfEvidence(evidence: ChangeEvidence | null): TranscriptPlace | null {
+  if (evidence?.kind === 'session' || evidence?.kind === 'extraction') return evidence.place;
+  if (evidence?.kind === 'dream') return evidence.improved;
+  return null;
 }

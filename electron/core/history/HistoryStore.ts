@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { CERTAINTIES, type Certainty, type FileChangeKind } from '../../../shared/history/historyModel';
 import { CodedError } from '../../../shared/result';
 import { contentHash, isContentHash } from '../fs/contentHash';
 import { replaceFileAtomically } from '../fs/replaceFileAtomically';
@@ -27,13 +28,24 @@ export interface HistoryEntry {
   readonly changeSetId: string;
   /** What the change was, in words, for history views. */
   readonly summary: string;
+  // Optional fields, added later: lines written before they existed load unchanged (absent = exact, known).
+  /** `inferred` when the version after is not known: then `after` is null although the file was not deleted. */
+  readonly certainty?: Certainty;
+  /** `inferred` when the version before is not known: then `before` is null although the file may have existed. */
+  readonly beforeCertainty?: Certainty;
+  /** What the change was, for lines whose unknown bytes leave `before`/`after` silent about it. */
+  readonly kind?: FileChangeKind;
+  /** The prompt that started the turn the change happened in (or followed), when known. */
+  readonly turnUuid?: string | null;
+  /** Why the story of the file has a hole here (reconstructed lines only). */
+  readonly gap?: string;
 }
 
 export type NewHistoryEntry = Omit<HistoryEntry, 'v' | 'time'>;
 
 const JOURNAL = 'journal.jsonl';
 
-function isEntry(value: unknown): value is HistoryEntry {
+export function isEntry(value: unknown): value is HistoryEntry {
   const e = value as Partial<HistoryEntry> | null;
   return (
     typeof e === 'object' &&
@@ -43,8 +55,21 @@ function isEntry(value: unknown): value is HistoryEntry {
     typeof e.path === 'string' &&
     typeof e.changeSetId === 'string' &&
     (e.before === null || (typeof e.before === 'string' && isContentHash(e.before))) &&
-    (e.after === null || (typeof e.after === 'string' && isContentHash(e.after)))
+    (e.after === null || (typeof e.after === 'string' && isContentHash(e.after))) &&
+    (e.certainty === undefined || CERTAINTIES.includes(e.certainty)) &&
+    (e.beforeCertainty === undefined || CERTAINTIES.includes(e.beforeCertainty)) &&
+    (e.certainty !== 'inferred' || e.after === null)
   );
+}
+
+/** Whether a journal line's version after the change has known bytes (or is a known deletion). */
+export function afterKnown(entry: Pick<HistoryEntry, 'certainty'>): boolean {
+  return (entry.certainty ?? 'exact') === 'exact';
+}
+
+/** Whether a journal line's version before the change is known (bytes, or known absent). */
+export function beforeKnown(entry: Pick<HistoryEntry, 'beforeCertainty'>): boolean {
+  return (entry.beforeCertainty ?? 'exact') === 'exact';
 }
 
 /**

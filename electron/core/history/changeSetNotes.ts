@@ -58,7 +58,7 @@ export function madeByThisApp(note: ChangeSetNote | null, cause: ChangeCause): b
   return cause !== 'external' && cause !== 'session';
 }
 
-function isNote(value: unknown): value is ChangeSetNote {
+export function isNote(value: unknown): value is ChangeSetNote {
   const note = value as Partial<ChangeSetNote> | null;
   return (
     typeof note === 'object' &&

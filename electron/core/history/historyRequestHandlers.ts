@@ -27,5 +27,8 @@ export function historyRequestHandlers(history: HistoryService): HistoryHandlers
     exportMemoryBackup: ({ folder, asOf }) => history.exportBackup(folder, asOf),
     previewMemoryImport: ({ folder, archive }) => history.previewImport(folder, archiveBytes(archive)),
     applyMemoryImport: ({ folder, archive, expected }) => history.applyImport(folder, archiveBytes(archive), expected),
+    blameFile: ({ folder, path }) => history.blame(folder, path),
+    getFileOrigin: ({ folder, path }) => history.origin(folder, path),
+    listSessionMemoryWrites: ({ sessionIds }) => history.sessionMemoryWrites(sessionIds),
   };
 }

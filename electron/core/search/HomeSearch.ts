@@ -1,7 +1,7 @@
 import { inSearchScope, type SearchHit, type SearchScope } from '../../../shared/model/search';
 import { previewSecretSpans } from '../../../shared/memory/secretMask';
 import { SecretMasker } from '../memory/secretMasker';
-import { listSearchTargets, type MemoryFolderTarget, type SearchTarget } from './searchCorpus';
+import { listSearchTargets, type ArchivedSearchTarget, type MemoryFolderTarget, type SearchTarget } from './searchCorpus';
 import { searchPatternsFor } from './searchPattern';
 import type { SearchPart, UnitResult } from './searchWorker';
 import { SearchWorkerPool } from './SearchWorkerPool';
@@ -21,6 +21,8 @@ export interface HomeSearchOptions {
   readonly workers?: number;
   /** Files larger than this are cut into ranges of this size, scanned in parallel; default 16 MiB. */
   readonly unitBytes?: number;
+  /** Transcripts the archive holds: those Claude Code deleted are searched in their archived copies. */
+  readonly archived?: () => Promise<readonly ArchivedSearchTarget[]>;
 }
 
 export interface SearchOptions {
@@ -72,11 +74,21 @@ function planUnits(targets: readonly SearchTarget[], unitBytes: number): Planned
       flush();
       for (let start = 0; start < target.size; start += unitBytes) {
         const end = Math.min(target.size, start + unitBytes);
-        units.push([{ target, part: { path: target.path, kind: partKind(target), start, end }, lastOfFile: end >= target.size }]);
+        units.push([
+          {
+            target,
+            part: { path: target.path, kind: partKind(target), start, end, archive: target.archive },
+            lastOfFile: end >= target.size,
+          },
+        ]);
       }
       continue;
     }
-    batch.push({ target, part: { path: target.path, kind: partKind(target), start: 0, end: target.size }, lastOfFile: true });
+    batch.push({
+      target,
+      part: { path: target.path, kind: partKind(target), start: 0, end: target.size, archive: target.archive },
+      lastOfFile: true,
+    });
     batchBytes += target.size;
     if (batchBytes >= BATCH_BYTES || batch.length >= BATCH_FILES) flush();
   }
@@ -130,7 +142,8 @@ export class HomeSearch {
     // Listed afresh by every search (fast enough since the threads list, see searchListing.ts) rather than
     // reusing the last listing: files created or grown since then are read in their place, newest first,
     // where a reused listing would put the session being written after every older file.
-    const listed = await listSearchTargets(this.roots, memoryFolders, (jobs) => this.pool.list(jobs));
+    const archived = (await this.options.archived?.()) ?? [];
+    const listed = await listSearchTargets(this.roots, memoryFolders, (jobs) => this.pool.list(jobs), archived);
     const scope = options.scope;
     const targets = scope ? listed.filter((target) => inSearchScope(target, scope)) : listed;
     const planned = planUnits(targets, this.options.unitBytes ?? DEFAULT_UNIT_BYTES);
@@ -177,6 +190,7 @@ export class HomeSearch {
               fileTime: new Date(target.mtimeMs).toISOString(),
               agentType: target.agentType,
               requestRecord: hit.requestRecord,
+              archived: target.archive !== null,
             });
             hitCount++;
             if (hitCount >= limit) {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ANY_SCOPE, type SearchDoneEvent, type SearchHit, type SearchHitsEvent, type SearchScope } from '../../../shared/model/search';
 import { HomeSearch, DEFAULT_SEARCH_LIMIT } from './HomeSearch';
 import type { HomeService } from '../home/HomeService';
+import type { ArchivedSearchTarget } from './searchCorpus';
 import { searchableMemoryFolders } from './searchMemoryFolders';
 
 /** Hits are sent to the UI in small batches: often enough to stream, rarely enough not to flood the socket. */
@@ -12,6 +13,8 @@ export interface SearchServiceOptions {
   readonly home: HomeService;
   /** The config roots the engine starts with (the home may switch to the demo later). */
   readonly roots: readonly string[];
+  /** The transcripts the archive holds: those Claude Code deleted are searched in their archived copies. */
+  readonly archived?: () => Promise<readonly ArchivedSearchTarget[]>;
 }
 
 /**
@@ -27,7 +30,11 @@ export class SearchService {
   private readonly unsubscribe: () => void;
 
   constructor(options: SearchServiceOptions) {
-    this.search = new HomeSearch({ roots: options.roots, memoryFolders: () => searchableMemoryFolders(options.home) });
+    this.search = new HomeSearch({
+      roots: options.roots,
+      memoryFolders: () => searchableMemoryFolders(options.home),
+      archived: options.archived,
+    });
     this.unsubscribe = options.home.onDidChangeHome((snapshot) =>
       this.search.setRoots(snapshot.roots.filter((root) => root.exists).map((root) => root.path)),
     );

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { SearchHitKind } from '../../../shared/model/search';
 import { listDir } from '../fs/readSafely';
 import type { ListedFile, ListedRole, ListingJob } from './searchListing';
+import type { ArchivedBytes } from './searchWorker';
 
 /** One file a search reads. */
 export interface SearchTarget {
@@ -15,6 +16,19 @@ export interface SearchTarget {
   readonly agentId: string | null;
   readonly size: number;
   readonly mtimeMs: number;
+  /** Claude Code deleted the file: it is read from the app's archived copy. Null for a file on disk. */
+  readonly archive: ArchivedBytes | null;
+}
+
+/** A transcript the archive holds, with where its bytes are. */
+export interface ArchivedSearchTarget {
+  readonly path: string;
+  readonly configRoot: string;
+  readonly slug: string;
+  readonly sessionId: string;
+  readonly agentId: string | null;
+  readonly mtimeMs: number;
+  readonly archive: ArchivedBytes;
 }
 
 /**
@@ -46,13 +60,15 @@ const KIND_OF_ROLE: Readonly<Record<ListedRole, SearchHitKind>> = {
 };
 
 /**
- * Every transcript (sessions and sub-agents) and memory file of the config roots, newest first. Reads only.
+ * Every transcript (sessions and sub-agents) and memory file of the config roots, newest first, with the archived
+ * copies of transcripts no longer on disk. Reads only.
  * `memoryFolders` null means every `<root>/projects/<slug>/memory`.
  */
 export async function listSearchTargets(
   roots: readonly string[],
   memoryFolders: readonly MemoryFolderTarget[] | null,
   listFolders: FolderLister,
+  archived: readonly ArchivedSearchTarget[] = [],
 ): Promise<SearchTarget[]> {
   const projectJobs: OwnedJob[] = [];
   const defaultMemoryFolders: MemoryFolderTarget[] = [];
@@ -87,8 +103,15 @@ export async function listSearchTargets(
     // Spelled out, not spread: spreading thousands of objects that came through postMessage took tens of ms.
     for (const { role, path, size, mtimeMs, sessionId, agentId } of listed[index]) {
       const kind = agentType !== null ? 'agent-memory' : KIND_OF_ROLE[role];
-      targets.push({ kind, agentType, path, configRoot: job.configRoot, slug: job.slug, sessionId, agentId, size, mtimeMs });
+      targets.push({ kind, agentType, path, configRoot: job.configRoot, slug: job.slug, sessionId, agentId, size, mtimeMs, archive: null });
     }
+  }
+  // Transcripts Claude Code deleted are searched in their archived copies, where they would have been in the listing.
+  const listedPaths = new Set(targets.map((target) => target.path));
+  for (const file of archived) {
+    if (listedPaths.has(file.path) || !roots.includes(file.configRoot)) continue;
+    const { path, configRoot, slug, sessionId, agentId, mtimeMs, archive } = file;
+    targets.push({ kind: 'transcript', agentType: null, path, configRoot, slug, sessionId, agentId, size: archive.size, mtimeMs, archive });
   }
   return targets.sort((a, b) => b.mtimeMs - a.mtimeMs || a.path.localeCompare(b.path));
 }

@@ -11,6 +11,16 @@ import type { ListedFile, ListingJob } from './searchListing';
  * the newest cancelled generation.
  */
 
+/**
+ * Where an archived transcript's bytes are (Claude Code deleted the file): a data file of independent brotli frames,
+ * each `[offset in the transcript, offset in the data file, length, stored length, CRC-32]` (history/archive).
+ */
+export interface ArchivedBytes {
+  readonly dataPath: string;
+  readonly size: number;
+  readonly frames: readonly (readonly [number, number, number, number, number])[];
+}
+
 /** One byte range of one file. */
 export interface SearchPart {
   readonly path: string;
@@ -19,6 +29,8 @@ export interface SearchPart {
   /** Matches must start in [start, end); lines are counted from `start`. */
   readonly start: number;
   readonly end: number;
+  /** Read from the archived copy instead of `path`; null for a file on disk. */
+  readonly archive: ArchivedBytes | null;
 }
 
 /** What one message to a worker asks for: a few parts (many small files, or one range of a big one). */
@@ -76,6 +88,7 @@ export interface SearchWorkerData {
 export function searchWorkerMain(listFolder: (job: ListingJob) => ListedFile[]): void {
   const threads = process.getBuiltinModule('node:worker_threads');
   const fs = process.getBuiltinModule('node:fs');
+  const zlib = process.getBuiltinModule('node:zlib');
   const port = threads.parentPort;
   if (!port) return;
   const cancelled = new Int32Array((threads.workerData as SearchWorkerData).cancel);
@@ -97,6 +110,77 @@ export function searchWorkerMain(listFolder: (job: ListingJob) => ListedFile[]):
   const REQUEST_RECORD_START = /^\{"type":"(?:api-request|api-request-blob|api-request-shape|cost-state|atis-latch)"/;
   const PROMPT_SNAPSHOT = /"attachment":\{"type":"prompt_snapshot"/;
   let buffer = Buffer.allocUnsafe(CHUNK + 4096);
+
+  /** Positional reads of a part's bytes: the file itself, or its archived copy decoded frame by frame. */
+  interface Reader {
+    readonly size: number;
+    read(target: Buffer, offset: number, length: number, position: number): number;
+    close(): void;
+  }
+
+  const FRAME_HEADER = 20;
+
+  function diskReader(path: string): Reader {
+    const fd = fs.openSync(path, 'r');
+    try {
+      const size = fs.fstatSync(fd).size;
+      return {
+        size,
+        read: (target, offset, length, position) => fs.readSync(fd, target, offset, length, position),
+        close: () => fs.closeSync(fd),
+      };
+    } catch (error) {
+      fs.closeSync(fd);
+      throw error;
+    }
+  }
+
+  /** The archived copy: decodes only the frames a read touches (two kept), each checked against its length and CRC-32. */
+  function archiveReader(archive: ArchivedBytes): Reader {
+    const fd = fs.openSync(archive.dataPath, 'r');
+    const decoded: { index: number; bytes: Buffer }[] = [];
+    const frameBytes = (index: number): Buffer => {
+      const known = decoded.find((entry) => entry.index === index);
+      if (known) return known.bytes;
+      const [, position, length, stored, crc] = archive.frames[index];
+      const raw = Buffer.allocUnsafe(FRAME_HEADER + stored);
+      const read = fs.readSync(fd, raw, 0, raw.length, position);
+      if (read !== raw.length || raw.toString('latin1', 0, 4) !== 'CCAR') throw new Error('archive frame is cut short');
+      const bytes = zlib.brotliDecompressSync(raw.subarray(FRAME_HEADER));
+      if (bytes.length !== length || zlib.crc32(bytes) !== crc) throw new Error('archive frame fails its checksum');
+      decoded.push({ index, bytes });
+      if (decoded.length > 2) decoded.shift();
+      return bytes;
+    };
+    const frameAt = (at: number): number => {
+      let low = 0;
+      let high = archive.frames.length - 1;
+      while (low < high) {
+        const mid = (low + high + 1) >> 1;
+        if (archive.frames[mid][0] <= at) low = mid;
+        else high = mid - 1;
+      }
+      return low;
+    };
+    return {
+      size: archive.size,
+      read: (target, offset, length, position) => {
+        const end = Math.min(position + length, archive.size);
+        let at = position;
+        while (at < end) {
+          const index = frameAt(at);
+          const bytes = frameBytes(index);
+          const from = at - archive.frames[index][0];
+          const take = Math.min(end - at, bytes.length - from);
+          if (take <= 0) break;
+          bytes.copy(target, offset + (at - position), from, from + take);
+          at += take;
+        }
+        return Math.max(0, at - position);
+      },
+      close: () => fs.closeSync(fd),
+    };
+  }
 
   function countNewlines(bytes: Buffer, from: number, to: number): number {
     let count = 0;
@@ -142,7 +226,7 @@ export function searchWorkerMain(listFolder: (job: ListingJob) => ListedFile[]):
 
   /** The readable text around a match, or null when the match sits inside base64 data (an image, a signature). */
   function previewAt(
-    fd: number,
+    reader: Reader,
     size: number,
     matchAt: number,
     matchBytes: number,
@@ -152,7 +236,7 @@ export function searchWorkerMain(listFolder: (job: ListingJob) => ListedFile[]):
     const windowStart = Math.max(0, matchAt - PREVIEW_BEFORE - 8);
     const windowEnd = Math.min(size, matchAt + matchBytes + PREVIEW_AFTER + 8);
     const window = Buffer.alloc(windowEnd - windowStart);
-    const read = fs.readSync(fd, window, 0, window.length, windowStart);
+    const read = reader.read(window, 0, window.length, windowStart);
     const bytes = window.subarray(0, read);
     const at = matchAt - windowStart;
     let runStart = at;
@@ -196,12 +280,12 @@ export function searchWorkerMain(listFolder: (job: ListingJob) => ListedFile[]):
   }
 
   /** Where the line holding `offset` starts: the byte after the newline before it (read backwards), or 0. */
-  function lineStartBefore(fd: number, offset: number): number {
+  function lineStartBefore(reader: Reader, offset: number): number {
     const step = Buffer.alloc(BACKWARD_STEP);
     let end = offset;
     while (end > 0) {
       const start = Math.max(0, end - BACKWARD_STEP);
-      const read = fs.readSync(fd, step, 0, end - start, start);
+      const read = reader.read(step, 0, end - start, start);
       const newline = step.subarray(0, read).lastIndexOf(NEWLINE);
       if (newline >= 0) return start + newline + 1;
       end = start;
@@ -209,9 +293,9 @@ export function searchWorkerMain(listFolder: (job: ListingJob) => ListedFile[]):
     return 0;
   }
 
-  function isRequestRecord(fd: number, lineStart: number): boolean {
+  function isRequestRecord(reader: Reader, lineStart: number): boolean {
     const head = Buffer.alloc(LINE_HEAD_BYTES);
-    const read = fs.readSync(fd, head, 0, LINE_HEAD_BYTES, lineStart);
+    const read = reader.read(head, 0, LINE_HEAD_BYTES, lineStart);
     const text = head.toString('latin1', 0, read);
     return REQUEST_RECORD_START.test(text) || PROMPT_SNAPSHOT.test(text);
   }
@@ -227,18 +311,18 @@ export function searchWorkerMain(listFolder: (job: ListingJob) => ListedFile[]):
     let newlines = 0;
     let bytes = 0;
     let lastHitLine = -1;
-    let fd = -1;
+    let reader: Reader | null = null;
     try {
-      fd = fs.openSync(part.path, 'r');
-      const size = fs.fstatSync(fd).size;
+      reader = part.archive ? archiveReader(part.archive) : diskReader(part.path);
+      const size = reader.size;
       const end = Math.min(part.end, size);
       let position = part.start;
       // Where the line at the start of the current chunk began (lines may start before this part's range).
-      let carriedLineStart = part.kind === 'transcript' && part.start > 0 ? lineStartBefore(fd, part.start) : part.start;
+      let carriedLineStart = part.kind === 'transcript' && part.start > 0 ? lineStartBefore(reader, part.start) : part.start;
       while (position < end) {
         if (Atomics.load(cancelled, 0) >= unit.generation) return null;
         const wanted = Math.min(CHUNK, end - position);
-        const read = fs.readSync(fd, buffer, 0, Math.min(wanted + overlap, size - position), position);
+        const read = reader.read(buffer, 0, Math.min(wanted + overlap, size - position), position);
         if (read === 0) break;
         const chunkEnd = Math.min(wanted, read);
         let text = buffer.toString('latin1', 0, read);
@@ -257,9 +341,11 @@ export function searchWorkerMain(listFolder: (job: ListingJob) => ListedFile[]):
           if (newlines !== lastHitLine) {
             const before = at > 0 ? buffer.lastIndexOf(NEWLINE, at - 1) : -1;
             const lineStart = before >= 0 ? position + before + 1 : carriedLineStart;
-            const requestRecord = part.kind === 'transcript' && isRequestRecord(fd, lineStart);
+            const requestRecord = part.kind === 'transcript' && isRequestRecord(reader, lineStart);
             const hit =
-              requestRecord && !unit.includeRequestRecords ? null : previewAt(fd, size, position + at, raw.length, part.kind, unit.query);
+              requestRecord && !unit.includeRequestRecords
+                ? null
+                : previewAt(reader, size, position + at, raw.length, part.kind, unit.query);
             if (hit) {
               hits.push({ ...hit, newlinesBefore: newlines, requestRecord });
               lastHitLine = newlines;
@@ -282,7 +368,7 @@ export function searchWorkerMain(listFolder: (job: ListingJob) => ListedFile[]):
     } catch (error) {
       return { newlines: 0, bytes, hits: [], error: error instanceof Error ? error.message : String(error) };
     } finally {
-      if (fd >= 0) fs.closeSync(fd);
+      reader?.close();
     }
   }
 

@@ -20,6 +20,7 @@ import {
 import { buildTranscriptRows, type TranscriptRows } from '../../../shared/transcript/transcriptRows';
 import { dedupeTurns, type TurnUsage } from '../../../shared/transcript/turnUsage';
 import { normaliseLine, withResult, type NormaliseOptions } from './entryNormaliser';
+import type { SourceOpener } from '../fs/randomAccessSource';
 import { readLineTexts } from './lineTextReader';
 import { TranscriptIndex, type IndexUpdate } from './TranscriptIndex';
 
@@ -97,9 +98,9 @@ export class TranscriptDocument {
    */
   static async open(
     path: string,
-    options: { maxLineBytes?: number; budgetMs?: number; missingIsEmpty?: boolean } = {},
+    options: { maxLineBytes?: number; budgetMs?: number; missingIsEmpty?: boolean; opener?: SourceOpener } = {},
   ): Promise<TranscriptDocument> {
-    const document = new TranscriptDocument(new TranscriptIndex(path, options.maxLineBytes, options.missingIsEmpty));
+    const document = new TranscriptDocument(new TranscriptIndex(path, options.maxLineBytes, options.missingIsEmpty, options.opener));
     await document.refresh(options.budgetMs);
     return document;
   }
@@ -248,7 +249,7 @@ export class TranscriptDocument {
   /** Normalised entries for some lines, read by offset; a line whose parent is missing from the file says so. */
   async readEntries(numbers: Iterable<number>, options: NormaliseOptions = PAGE_OPTIONS): Promise<Map<number, TranscriptEntry>> {
     const lines = this.indexedLines(numbers);
-    const texts = await readLineTexts(this.path, lines);
+    const texts = await readLineTexts(this.path, lines, this.index.opener);
     const tree = this.tree();
     return new Map(
       lines.map((line) => {
@@ -263,7 +264,7 @@ export class TranscriptDocument {
   /** The parsed JSON of some lines (for the few facts entries do not carry, such as an Agent call's prompt). */
   async readRecords(numbers: Iterable<number>): Promise<Map<number, Record<string, unknown>>> {
     const lines = this.indexedLines(numbers);
-    const texts = await readLineTexts(this.path, lines);
+    const texts = await readLineTexts(this.path, lines, this.index.opener);
     const out = new Map<number, Record<string, unknown>>();
     for (const [number, text] of texts) {
       if (text === null) continue;
@@ -426,7 +427,7 @@ export class TranscriptDocument {
     let truncated = false;
     for (let i = 0; i < searched.length && !truncated; i += FIND_BATCH_LINES) {
       const batch = searched.slice(i, i + FIND_BATCH_LINES);
-      const texts = await readLineTexts(this.path, batch);
+      const texts = await readLineTexts(this.path, batch, this.index.opener);
       const candidates = batch.filter((line) => {
         const text = texts.get(line.line)?.toLowerCase();
         return text !== undefined && (text.includes(needle) || text.includes(escapedNeedle));

@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import { openFromDisk, type RandomAccessSource, type SourceOpener } from '../fs/randomAccessSource';
 import { unreadableLine, type IndexedLine } from '../../../shared/transcript/indexedLine';
 import { scanEnvelope } from './envelopeScanner';
 import { MAX_LINE_BYTES, readLines } from './jsonlLineReader';
@@ -38,6 +38,8 @@ export class TranscriptIndex {
     readonly path: string,
     private readonly maxLineBytes = MAX_LINE_BYTES,
     private readonly missingIsEmpty = false,
+    /** Where the bytes come from: the disk, or the archived copy once Claude Code deleted the file. */
+    readonly opener: SourceOpener = openFromDisk,
   ) {}
 
   /** Every indexed line in file order (the provisional last line included). */
@@ -68,9 +70,9 @@ export class TranscriptIndex {
    * `deadline` (a `performance.now()` time) it stops early and the next update goes on from there.
    */
   async update(deadline?: number): Promise<IndexUpdate> {
-    let handle: Awaited<ReturnType<typeof open>>;
+    let handle: RandomAccessSource;
     try {
-      handle = await open(this.path, 'r');
+      handle = await this.opener(this.path);
     } catch (error) {
       if (!this.missingIsEmpty || (error as { code?: string }).code !== 'ENOENT' || this.committedBytes > 0) throw error;
       this.generation = Math.max(this.generation, 1);
@@ -130,7 +132,7 @@ export class TranscriptIndex {
     }
   }
 
-  private async headUnchanged(handle: Awaited<ReturnType<typeof open>>): Promise<boolean> {
+  private async headUnchanged(handle: RandomAccessSource): Promise<boolean> {
     if (this.head.length === 0) return true;
     const now = Buffer.alloc(this.head.length);
     const { bytesRead } = await handle.read(now, 0, this.head.length, 0);

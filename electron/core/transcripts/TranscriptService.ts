@@ -31,10 +31,11 @@ import type { LiveHome } from '../liveHome';
 import { SecretMasker } from '../memory/secretMasker';
 import type { WatchedChange } from '../watch/watchedChange';
 import { readOrphanSessionInfo, readSessionQuickInfo } from './sessionQuickInfo';
-import { findSubagentFiles, type SiblingOwnerCache } from './subagentFiles';
+import { findSubagentFiles, type SiblingOwnerCache, type SubagentFile } from './subagentFiles';
 import { linkSubagents, type LinkedSubagent } from './subagentLinks';
 import { MAIN_SCOPE, TranscriptDocument, type ConversationScope, type ResolvedView } from './TranscriptDocument';
 import { exportFileName, renderExportChunk } from './transcriptExport';
+import { DISK_SOURCES, type TranscriptSources } from './transcriptSources';
 import { readTextPage } from './textPage';
 
 /** Names one session file: the slug is only unique within a config root. */
@@ -79,6 +80,11 @@ const BACKGROUND_START_DELAY_MS = 150;
 const PROGRESS_EVERY_MS = 400;
 /** Session memory filed under another project's folder is looked for again at most this often. */
 const MEMORY_LOOKUP_EVERY_MS = 60_000;
+
+/** Why an archived session cannot be resumed: Claude Code looks for the transcript it deleted, not for our copy. */
+export const ARCHIVED_RESUME_REASON =
+  'Claude Code deleted this transcript (it removes sessions older than cleanupPeriodDays), so `claude --resume` cannot find it. ' +
+  "What you see is the copy in this app's archive.";
 
 /** When a newly opened file is indexed only in part before the first answer (tests shrink these to force it). */
 export interface FirstScreenOptions {
@@ -170,6 +176,8 @@ export class TranscriptService {
     private readonly home: HomeService,
     live: LiveHome | null,
     private readonly firstScreen: FirstScreenOptions = FIRST_SCREEN,
+    /** Where files are read: the disk, then the archive for what Claude Code deleted. */
+    private readonly sources: TranscriptSources = DISK_SOURCES,
   ) {
     this.unsubscribeLive = live ? live.onDidChange((changes) => void this.onFilesChanged(changes)) : null;
   }
@@ -206,7 +214,9 @@ export class TranscriptService {
           return { configRoot: root.path, slug, sessionId };
       }
     }
-    return null;
+    const archived = await this.sources.archive?.archivedSessions(sessionId);
+    const known = archived?.find((place) => snapshot.roots.some((root) => root.path === place.configRoot));
+    return known ? { configRoot: known.configRoot, slug: known.slug, sessionId } : null;
   }
 
   async outline(ref: SessionRef, spec: TranscriptViewSpec, focusLine: number | null = null): Promise<TranscriptOutline> {
@@ -227,6 +237,7 @@ export class TranscriptService {
     const mainView = session.document.resolve(MAIN_SCOPE, { ...LIVE_VIEW, showMeta: spec.showMeta, showMetadata: spec.showMetadata });
     const info = await this.quickInfo(session);
     const cwdExists = await directoryExists(info.cwd);
+    const archived = (await this.sources.archivedOnly(session.path)) !== null;
     const lines = target.document.lines;
     const tree = view.tree;
     const outline: TranscriptOutline = {
@@ -271,6 +282,8 @@ export class TranscriptService {
       },
       hasSessionMemory: (await this.sessionMemoryPath(session)) !== null,
       resume: resumeCommands(ref.sessionId, info.cwd),
+      archived,
+      resumeUnavailable: archived ? ARCHIVED_RESUME_REASON : null,
     };
     this.indexInBackground(session);
     return outline;
@@ -307,9 +320,11 @@ export class TranscriptService {
     const next = page.start + page.rows.length;
     const last = next >= total;
     const info = await this.quickInfo(session);
+    const archived = cursor === 0 && (await this.sources.archivedOnly(session.path)) !== null;
     const rendered = renderExportChunk(
       format,
       {
+        archived,
         title: info.title,
         sessionId: ref.sessionId,
         cwd: info.cwd,
@@ -353,8 +368,10 @@ export class TranscriptService {
     return { fileName, path, ...read };
   }
 
+  /** Where and how to resume a session; refused (NOT_FOUND, with the reason) for one only the archive still holds. */
   async resumeTarget(ref: SessionRef): Promise<ResumeTarget> {
     const session = await this.session(ref, 'as-is');
+    if ((await this.sources.archivedOnly(session.path)) !== null) throw new CodedError('NOT_FOUND', ARCHIVED_RESUME_REASON);
     const info = await this.quickInfo(session);
     const cwdExists = await directoryExists(info.cwd);
     return { sessionId: ref.sessionId, cwd: info.cwd, cwdExists, commands: resumeCommands(ref.sessionId, info.cwd) };
@@ -386,6 +403,9 @@ export class TranscriptService {
     const path = join(ref.configRoot, 'projects', ref.slug, `${ref.sessionId}.jsonl`);
     const stats = await statOrNull(path);
     if (stats?.isFile()) return { path, bytes: stats.size, mainTranscript: true };
+    // Deleted by Claude Code's cleanup: the archived copy reads the same.
+    const archived = await this.sources.archivedOnly(path);
+    if (archived) return { path, bytes: archived.bytes, mainTranscript: true };
     if ((await statOrNull(join(dirname(path), ref.sessionId, 'subagents')))?.isDirectory())
       return { path, bytes: 0, mainTranscript: false };
     throw new CodedError('NOT_FOUND', `No session ${ref.sessionId} in ${ref.slug}`);
@@ -408,7 +428,7 @@ export class TranscriptService {
         ref,
         path,
         mainTranscript,
-        document: await TranscriptDocument.open(path, { budgetMs, missingIsEmpty: !mainTranscript }),
+        document: await TranscriptDocument.open(path, { budgetMs, missingIsEmpty: !mainTranscript, opener: this.sources.open }),
         subagents: null,
         agentDocuments: new Map(),
         quickInfo: null,
@@ -462,7 +482,7 @@ export class TranscriptService {
     if (session.quickInfo?.key !== key) {
       const { ref } = session;
       let info = session.mainTranscript
-        ? await readSessionQuickInfo(session.path, ref.sessionId)
+        ? await readSessionQuickInfo(session.path, ref.sessionId, this.sources.open)
         : await readOrphanSessionInfo(dirname(session.path), ref.sessionId);
       if (info.titleSource === 'first-prompt' || info.titleSource === 'none') {
         // A legacy summary in another file of the project may title it (the project listing resolves those).
@@ -478,9 +498,20 @@ export class TranscriptService {
     const version = `${session.document.generation}:${session.document.lines.length}`;
     if (session.subagents?.version === version) return session.subagents.list;
     const files = await findSubagentFiles(session.path, session.ref.sessionId, this.siblingOwners);
-    const list = await linkSubagents(session.document, files);
+    const list = await linkSubagents(
+      session.document,
+      [...files, ...(await this.archivedSubagentFiles(session.ref, files))],
+      this.sources.open,
+    );
     session.subagents = { version, list };
     return list;
+  }
+
+  /** Sub-agent transcripts of the session that only the archive still holds (the disk's are listed already). */
+  private async archivedSubagentFiles(ref: SessionRef, onDisk: readonly SubagentFile[]): Promise<SubagentFile[]> {
+    const archived = (await this.sources.archive?.archivedSubagents(ref.configRoot, ref.slug, ref.sessionId)) ?? [];
+    const found = new Set(onDisk.map((file) => file.path));
+    return archived.filter((file) => !found.has(file.path));
   }
 
   /** The document and scope a view reads from: the session file, or a sub-agent's file or inline run. */
@@ -496,7 +527,7 @@ export class TranscriptService {
       return { document: session.document, scope: { kind: 'inline-agent', rootUuid: agent.rootUuid as string }, agent };
     let document = session.agentDocuments.get(agent.path);
     if (!document) {
-      document = await TranscriptDocument.open(agent.path);
+      document = await TranscriptDocument.open(agent.path, { opener: this.sources.open });
       session.agentDocuments.set(agent.path, document);
     } else {
       await document.refresh();

@@ -1,4 +1,4 @@
-import type { FileHandle } from 'node:fs/promises';
+import type { RandomAccessSource } from '../fs/randomAccessSource';
 
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
@@ -45,11 +45,11 @@ function trimCarriageReturn(bytes: Buffer): Buffer {
 }
 
 /**
- * Streams the complete JSONL lines of a file region by byte offset, never holding more than one chunk plus one
+ * Streams the complete JSONL lines of a file region (on disk or archived) by byte offset, never holding more than one chunk plus one
  * line: a partial last line is held back (returned as `partialTail`, not visited), and a line longer than the
  * limit is skipped without being kept.
  */
-export async function readLines(handle: FileHandle, options: LineReadOptions, visit: LineVisitor): Promise<LineReadResult> {
+export async function readLines(handle: RandomAccessSource, options: LineReadOptions, visit: LineVisitor): Promise<LineReadResult> {
   const maxLineBytes = options.maxLineBytes ?? MAX_LINE_BYTES;
   // Two buffers: while the lines of one are visited, the next chunk is read into the other on the thread pool.
   // Sized to the read (a live append is often a few hundred bytes); the second exists only once a read-ahead does.

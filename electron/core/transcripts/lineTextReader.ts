@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import { openFromDisk, type SourceOpener } from '../fs/randomAccessSource';
 import type { IndexedLine } from '../../../shared/transcript/indexedLine';
 
 /** Lines closer than this are read in one go (skipping a small gap is cheaper than another read call). */
@@ -11,12 +11,16 @@ const MAX_SPAN_BYTES = 4 * 1024 * 1024;
  * lines (and lines that changed under us) map to null. Never reads more of the file than the lines asked for,
  * plus small gaps between them.
  */
-export async function readLineTexts(path: string, lines: readonly IndexedLine[]): Promise<Map<number, string | null>> {
+export async function readLineTexts(
+  path: string,
+  lines: readonly IndexedLine[],
+  opener: SourceOpener = openFromDisk,
+): Promise<Map<number, string | null>> {
   const out = new Map<number, string | null>();
   const wanted = lines.filter((line) => line.unreadable === null).sort((a, b) => a.offset - b.offset);
   for (const line of lines) if (line.unreadable !== null) out.set(line.line, null);
   if (wanted.length === 0) return out;
-  const handle = await open(path, 'r');
+  const handle = await opener(path);
   try {
     let i = 0;
     while (i < wanted.length) {

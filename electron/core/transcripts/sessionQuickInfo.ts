@@ -3,6 +3,7 @@ import type { ItemWarning } from '../../../shared/model/warnings';
 import { dirname, join } from 'node:path';
 import { isLocalCommandCaveat, toTitle, typedPrompt } from '../../../shared/claude/promptText';
 import { listDir, readHeadAndTail, statOrNull, warning, describeFsError } from '../fs/readSafely';
+import type { SourceOpener } from '../fs/randomAccessSource';
 import { customTitlePath, readCustomTitleFile } from './customTitleFile';
 import { parseWindowLines } from './jsonlWindow';
 
@@ -111,11 +112,11 @@ function lastField(records: readonly JsonRecord[], field: string): string | null
 }
 
 /** Reads what a session list needs from the first and last 64 KiB of a transcript; never the whole file. */
-export async function readSessionQuickInfo(file: string, sessionId: string): Promise<SessionQuickInfo> {
+export async function readSessionQuickInfo(file: string, sessionId: string, opener?: SourceOpener): Promise<SessionQuickInfo> {
   const warnings: ItemWarning[] = [];
   let read;
   try {
-    read = await readHeadAndTail(file, LITE_READ_BYTES);
+    read = await readHeadAndTail(file, LITE_READ_BYTES, opener);
   } catch (error) {
     return emptyInfo(file, sessionId, 0, new Date(0).toISOString(), [
       warning('unreadable', `Cannot read transcript: ${describeFsError(error)}`, file),

@@ -27,7 +27,8 @@ export interface SubagentFile {
   readonly meta: SubagentMeta | null;
 }
 
-async function readMeta(jsonlPath: string): Promise<SubagentMeta | null> {
+/** The `.meta.json` beside a sub-agent transcript, as far as it can be read (it is optional). */
+export async function readMeta(jsonlPath: string): Promise<SubagentMeta | null> {
   try {
     const value: unknown = JSON.parse(await readSmallText(jsonlPath.replace(/\.jsonl$/, '.meta.json'), MAX_META_BYTES));
     if (!value || typeof value !== 'object') return null;

@@ -1,5 +1,5 @@
-import { open } from 'node:fs/promises';
 import { helperAgentType, workflowRunOf } from '../../../shared/claude/sessionFiles';
+import { openFromDisk, type SourceOpener } from '../fs/randomAccessSource';
 import type { SubagentLayout } from '../../../shared/transcript/transcriptOutline';
 import type { SubagentFile } from './subagentFiles';
 import type { TranscriptDocument } from './TranscriptDocument';
@@ -52,9 +52,9 @@ function promptOf(record: JsonObject | undefined): string | null {
 }
 
 /** The first record of a file, read up to its first newline in growing steps. */
-async function readFirstRecord(path: string): Promise<JsonObject | undefined> {
+async function readFirstRecord(path: string, opener: SourceOpener): Promise<JsonObject | undefined> {
   try {
-    const handle = await open(path, 'r');
+    const handle = await opener(path);
     try {
       const size = (await handle.stat()).size;
       for (let length = 64 * 1024; ; length *= 4) {
@@ -110,7 +110,11 @@ async function agentCalls(main: TranscriptDocument): Promise<AgentCall[]> {
  * left no trace of the id (Claude Code 1.0 inline runs, a rejected call), the call whose prompt is the run's first
  * message. Inline runs are the sidechain roots of the session file's own tree.
  */
-export async function linkSubagents(main: TranscriptDocument, files: readonly SubagentFile[]): Promise<LinkedSubagent[]> {
+export async function linkSubagents(
+  main: TranscriptDocument,
+  files: readonly SubagentFile[],
+  opener: SourceOpener = openFromDisk,
+): Promise<LinkedSubagent[]> {
   const tree = main.tree();
   const byResult = new Map<string, string>();
   const byProgress = new Map<string, string>();
@@ -146,7 +150,7 @@ export async function linkSubagents(main: TranscriptDocument, files: readonly Su
     });
   }
   for (const file of files) {
-    const first = await readFirstRecord(file.path);
+    const first = await readFirstRecord(file.path, opener);
     candidates.push({
       agentId: file.agentId,
       layout: file.layout,

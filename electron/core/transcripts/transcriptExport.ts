@@ -4,6 +4,8 @@ import type { TranscriptExportFormat } from '../../../shared/transcript/transcri
 
 /** What the export's header says about the session. */
 export interface ExportHeader {
+  /** Claude Code deleted the transcript: the export comes from the app's archived copy. */
+  readonly archived?: boolean;
   readonly title: string | null;
   readonly sessionId: string;
   readonly cwd: string | null;
@@ -11,6 +13,8 @@ export interface ExportHeader {
   readonly firstTimestamp: string | null;
   readonly lastTimestamp: string | null;
 }
+
+const ARCHIVED_NOTE = "Claude Code deleted this transcript; exported from this app's archived copy";
 
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
@@ -146,6 +150,7 @@ function markdownHeader(header: ExportHeader): string {
     header.cwd ? `- Folder: \`${header.cwd}\`` : null,
     header.gitBranch ? `- Branch: \`${header.gitBranch}\`` : null,
     header.firstTimestamp ? `- From ${header.firstTimestamp} to ${header.lastTimestamp ?? '?'}` : null,
+    header.archived ? `- Archived: ${ARCHIVED_NOTE}` : null,
   ].filter((line) => line !== null);
   return `# ${header.title ?? 'Claude Code session'}\n\n${facts.join('\n')}\n\n`;
 }
@@ -272,6 +277,7 @@ function htmlHeader(header: ExportHeader): string {
     ['Branch', header.gitBranch],
     ['From', header.firstTimestamp],
     ['To', header.lastTimestamp],
+    ['Archived', header.archived ? ARCHIVED_NOTE : null],
   ]
     .filter(([, value]) => value)
     .map(([label, value]) => `<dt>${label}</dt><dd>${escapeHtml(value as string)}</dd>`)

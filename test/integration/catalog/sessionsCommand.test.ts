@@ -47,6 +47,7 @@ const sessionJsonSchema = z.strictObject({
   memoryWrites: z.array(z.string()),
   versions: z.array(z.string()),
   hasSessionMemory: z.boolean(),
+  archived: z.boolean(),
   bytes: z.number().int().nonnegative(),
   badLines: z.number().int().nonnegative(),
 });
@@ -111,6 +112,7 @@ describe('ccmem sessions on a scenario home', () => {
       memoryWrites: [],
       versions: ['2.1.128'],
       hasSessionMemory: false,
+      archived: false,
       bytes: checkout.bytes,
       badLines: 0,
     });

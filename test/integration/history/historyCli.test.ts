@@ -16,6 +16,8 @@ const historyJsonSchema = z.strictObject({
       time: z.iso.datetime(),
       cause: z.enum(['app-edit', 'session', 'extraction', 'dream', 'external']),
       sessionId: z.string().nullable(),
+      turnUuid: z.string().nullable(),
+      reconstructed: z.boolean(),
       files: z.array(
         z.strictObject({
           path: z.string().min(1),
@@ -24,6 +26,7 @@ const historyJsonSchema = z.strictObject({
           after: hash.nullable(),
           linesAdded: z.number().int().nonnegative(),
           linesRemoved: z.number().int().nonnegative(),
+          certainty: z.enum(['exact', 'inferred']),
         }),
       ),
     }),
@@ -61,7 +64,17 @@ describe('ccmem history, restore and revert on a scenario home', () => {
 
   it('records first sight on the first run without listing it as a change, and writes nothing under the config root', async () => {
     const before = await snapshotTree(scenario.home.root);
-    expect(await history([], env)).toEqual([]);
+    // Listed: only what came before history started, reconstructed (here the frontmatter of one file).
+    const listed = await history([], env);
+    expect(listed).toEqual([
+      expect.objectContaining({
+        cause: 'session',
+        reconstructed: true,
+        sessionId: scenario.webshop.topics['user_prefers_pnpm.md'].originSessionId,
+        turnUuid: null,
+        files: [expect.objectContaining({ path: 'user_prefers_pnpm.md', kind: 'added', certainty: 'exact', before: null })],
+      }),
+    ]);
     expect(await snapshotTree(scenario.home.root)).toEqual(before);
   });
 
@@ -78,19 +91,29 @@ describe('ccmem history, restore and revert on a scenario home', () => {
     ]);
     await writeFile(file, edited);
     await setMtime(file, now);
-    const all = await history([], env);
+    const all = (await history([], env)).filter((c) => !c.reconstructed);
     expect(all).toHaveLength(1);
     expect(all[0]).toMatchObject({ cause: 'session', sessionId: session.sessionId });
     expect(all[0].files).toEqual([
-      { path: rel, kind: 'modified', before: expect.any(String), after: expect.any(String), linesAdded: 1, linesRemoved: 1 },
+      {
+        path: rel,
+        kind: 'modified',
+        before: expect.any(String),
+        after: expect.any(String),
+        linesAdded: 1,
+        linesRemoved: 1,
+        certainty: 'exact',
+      },
     ]);
     expect(await history(['--project', scenario.webshop.slug, '--file', rel], env)).toEqual(all);
+    expect(await history(['--since', new Date(now.getTime() - 60_000).toISOString()], env)).toEqual(all);
+    expect(await history(['--since', new Date(now.getTime() + 60_000).toISOString()], env)).toEqual([]);
     expect(await history(['--project', scenario.webshop.slug, '--file', 'MEMORY.md'], env)).toEqual([]);
     expect(await history(['--project', scenario.monorepo.memorySlug], env)).toEqual([]);
   });
 
   it('restores a version: --dry-run prints the diff and writes nothing; then it writes and is recorded as an app edit', async () => {
-    const [change] = await history([], env);
+    const [change] = (await history([], env)).filter((c) => !c.reconstructed);
     const version = change.files[0].before as string;
     const before = await snapshotTree(scenario.home.root);
     const dry = await ccmem(

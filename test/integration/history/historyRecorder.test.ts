@@ -49,8 +49,17 @@ describe('recording', () => {
     expect(report.versions).toBeGreaterThan(0);
     expect(await snapshotTree(scenario.home.root)).toEqual(before);
 
-    // First sight is the start of history, not a change: hidden unless asked for.
-    expect(await changesOfWebshop()).toEqual([]);
+    // First sight is the start of history, not a change: hidden unless asked for. What is listed is what came
+    // before it, reconstructed: here only the frontmatter of one file names the session that wrote it.
+    const listed = await changesOfWebshop();
+    expect(listed.map((c) => [c.reconstructed, c.cause, c.sessionId, c.files.map((f) => [f.path, f.kind, f.certainty])])).toEqual([
+      [true, 'session', scenario.webshop.topics['user_prefers_pnpm.md'].originSessionId, [['user_prefers_pnpm.md', 'added', 'exact']]],
+    ]);
+    expect(listed[0].evidence).toEqual({
+      kind: 'frontmatter',
+      originSessionId: scenario.webshop.topics['user_prefers_pnpm.md'].originSessionId,
+      modified: null,
+    });
     const all = await opened.history.listChangeSets({ includeFirstSight: true });
     const webshop = all.changeSets.find((c) => c.memoryDir === scenario.webshop.memoryDir);
     expect(webshop?.firstSight).toBe(true);
@@ -106,7 +115,7 @@ describe('recording', () => {
     await writeMemory('feedback_run_tests.md', topic, at(-2900));
     await writeMemory('MEMORY.md', indexText, at(-1900));
     await opened.history.recordNow();
-    const changes = await changesOfWebshop();
+    const changes = (await changesOfWebshop()).filter((c) => !c.reconstructed);
     expect(changes).toHaveLength(1);
     const [turn] = changes;
     expect(turn.cause).toBe('session');
@@ -180,7 +189,7 @@ describe('recording', () => {
     await opened.history.recordNow();
     const status = await opened.history.status();
     expect(status.rebuilt).toBe(true);
-    const firstSight = (await opened.history.listChangeSets({ includeFirstSight: true })).changeSets;
+    const firstSight = (await opened.history.listChangeSets({ includeFirstSight: true })).changeSets.filter((c) => !c.reconstructed);
     expect(firstSight.length).toBeGreaterThan(0);
     expect(firstSight.every((c) => c.evidence?.kind === 'first-sight' && c.evidence.rebuilt)).toBe(true);
   });

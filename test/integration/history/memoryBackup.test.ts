@@ -54,13 +54,14 @@ describe('memory backups', () => {
       version: 1,
       source: { memoryDir: scenario.webshop.memoryDir },
     });
-    expect(now.manifest.history.filter((line) => line.path === rel).map((line) => line.cause)).toEqual(['external', 'external']);
+    // What came before history started, reconstructed from the file's frontmatter, then first sight and the edit.
+    expect(now.manifest.history.filter((line) => line.path === rel).map((line) => line.cause)).toEqual(['session', 'external', 'external']);
 
     const then = await opened.history.exportBackup(webshop(), new Date(firstRecorded).toISOString());
     expect(then.fileName).toMatch(/^memory-webshop-\d{8}-\d{6}Z\.tar\.gz$/);
     const old = unpack(then.base64);
     expect(old.memory.get(rel)).toBe(before);
-    expect(old.manifest.history.filter((line) => line.path === rel)).toHaveLength(1);
+    expect(old.manifest.history.filter((line) => line.path === rel)).toHaveLength(2);
   });
 
   it('previews an import into another folder as a diff, then writes it as one app edit; files it does not hold stay', async () => {

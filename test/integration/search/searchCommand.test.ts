@@ -15,6 +15,7 @@ const hitSchema = z.strictObject({
   preview: z.string(),
   agentType: z.string().nullable(),
   requestRecord: z.boolean(),
+  archived: z.boolean(),
 });
 
 async function ccmem(argv: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -49,6 +50,7 @@ describe('ccmem search on a scenario home', () => {
       preview: 'Rewrite the checkout flow to use the new payment API',
       agentType: null,
       requestRecord: false,
+      archived: false,
     });
     expect(hits).toContainEqual({
       kind: 'memory',
@@ -58,6 +60,7 @@ describe('ccmem search on a scenario home', () => {
       preview: 'description: Checkout moves to the payment API v3 before 2026-06-01',
       agentType: null,
       requestRecord: false,
+      archived: false,
     });
     expect(await snapshotTree(scenario.home.root)).toEqual(before);
   });

@@ -90,6 +90,17 @@ const EXPECTED_FLAGS: Readonly<Record<RequestName, Flag>> = {
   exportMemoryBackup: 'reads',
   previewMemoryImport: 'reads',
   applyMemoryImport: 'mutates',
+  getArchiveStatus: 'reads',
+  // Copies what the transcripts gained into the app's own archive, as the server does after every catalog build.
+  updateArchive: 'reads',
+  // Stops the archive run every client sees.
+  cancelArchiveUpdate: 'mutates',
+  setArchiveSettings: 'mutates',
+  pruneArchive: 'mutates',
+  deleteProjectArchive: 'mutates',
+  blameFile: 'reads',
+  getFileOrigin: 'reads',
+  listSessionMemoryWrites: 'reads',
   rendererReady: 'reads',
 };
 

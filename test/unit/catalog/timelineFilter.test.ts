@@ -35,6 +35,7 @@ function session(id: string, start: string, more: Partial<SessionCatalogEntry> =
     memoryReads: [],
     memoryWrites: [],
     hasSessionMemory: false,
+    archived: false,
     prLinks: [],
     agentName: null,
     mode: null,

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { attributeChanges, DREAM_QUIET_MS, type ObservedChange } from '../../../electron/core/history/attribution/attributeChanges';
-import type { TranscriptEvent, TranscriptFileRef } from '../../../electron/core/history/attribution/transcriptEvents';
+import { bodyHashOf, type TranscriptEvent, type TranscriptFileRef } from '../../../electron/core/history/attribution/transcriptEvents';
 
 const DIR = '/home/me/.claude/projects/-home-me-app/memory';
 const T = Date.parse('2026-06-01T12:00:00.000Z');
@@ -118,6 +118,70 @@ describe('attributeChanges', () => {
     // Agent memory is never written by extraction.
     const [agent] = attribute([change('b.md', 'y', T + 110_000)], [turnEnd], null, false);
     expect(agent.cause).toBe('external');
+  });
+
+  it('splits an extraction and the dream seconds after it in one turn by their memory_saved lines', () => {
+    for (const takenAtMs of [T + 2000, T - 1000]) {
+      const extraction = event('memory-saved', T + 1000, { writtenPaths: [`${DIR}/feedback_x.md`, `${DIR}/MEMORY.md`], verb: null });
+      const improved = event('memory-saved', T + 4000, {
+        writtenPaths: [`${DIR}/feedback_y.md`, `${DIR}/feedback_y_dup.md`, `${DIR}/MEMORY.md`],
+        verb: 'Improved',
+      });
+      const turnEnd = event('turn-end', T - 500);
+      const changes = [
+        change('feedback_x.md', 'new fact', T + 500, { before: null }),
+        change('MEMORY.md', 'index with x', T + 700),
+        change('feedback_y.md', 'merged', T + 3000),
+        change('feedback_y_dup.md', null, T + 3200),
+        change('MEMORY.md', 'index rewritten', T + 3500, { before: sha('index with x') }),
+      ];
+      const [x, index1, y, dup, index2] = attribute(changes, [turnEnd, extraction, improved], { takenAtMs });
+      for (const a of [x, index1]) {
+        expect(a).toMatchObject({ cause: 'extraction', groupKey: `extraction:s1:${extraction.uuid}` });
+        expect(a.evidence).toMatchObject({ kind: 'extraction', reason: 'memory-saved' });
+      }
+      for (const a of [y, dup, index2]) {
+        expect(a.cause).toBe('dream');
+        expect(a.evidence).toMatchObject({ kind: 'dream', improved: { uuid: improved.uuid } });
+      }
+      expect(new Set([y.groupKey, dup.groupKey, index2.groupKey]).size).toBe(1);
+    }
+  });
+
+  it('does not fold a manual edit seconds after a dream into the dream', () => {
+    const improved = event('memory-saved', T + 2000, { writtenPaths: [`${DIR}/a.md`], verb: 'Improved' });
+    const changes = [
+      change('a.md', 'merged', T + 1000),
+      change('MEMORY.md', 'index rewritten', T + 1500),
+      change('b.md', 'by hand', T + 3500),
+      change('a.md', 'by hand too', T + 6000, { before: sha('merged') }),
+    ];
+    const [a, index, b, again] = attribute(changes, [improved], { takenAtMs: T });
+    expect([a.cause, index.cause]).toEqual(['dream', 'dream']);
+    expect([b.cause, again.cause]).toEqual(['external', 'external']);
+  });
+
+  it('does not take a change right after a turn for extraction when that turn reported what it extracted', () => {
+    const turnEnd = event('turn-end', T - 10_000);
+    const saved = event('memory-saved', T - 5000, { writtenPaths: [`${DIR}/x.md`], verb: null });
+    const [other] = attribute([change('other.md', 'by hand', T)], [turnEnd, saved]);
+    expect(other.cause).toBe('external');
+  });
+
+  it('knows a Write whose frontmatter Claude Code stamped by the rest of its content', () => {
+    const prompt = event('prompt', T - 60_000);
+    const sent = '---\nname: Tea\ntype: feedback\n---\n\nGreen tea.\n';
+    const onDisk = '---\nname: tea\nmetadata:\n  node_type: memory\n  type: feedback\n  originSessionId: s1\n---\nGreen tea.\n';
+    const write = event('tool-write', T - 2000, {
+      tool: 'Write',
+      filePath: `${DIR}/a.md`,
+      contentHash: sha(sent),
+      bodyHash: bodyHashOf(sent),
+      newStrings: [],
+    });
+    const [a] = attribute([change('a.md', onDisk)], [prompt, write], { takenAtMs: T - 3000 });
+    expect(a).toMatchObject({ cause: 'session' });
+    expect(a.evidence).toMatchObject({ kind: 'session', contentMatched: true });
   });
 
   it('leaves anything else to an outside change, saying when it was found at start-up', () => {

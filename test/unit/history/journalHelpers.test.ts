@@ -19,13 +19,35 @@ describe('netFileChanges', () => {
       { path: 'c.md', before: h('5'), after: null },
       { path: 'b.md', before: h('3'), after: null },
     ]);
+    const known = { certainty: 'exact', beforeKnown: true, gap: null };
     expect(net).toEqual([
-      { path: 'a.md', kind: 'modified', before: h('1'), after: h('4') },
-      { path: 'c.md', kind: 'deleted', before: h('5'), after: null },
+      { path: 'a.md', kind: 'modified', before: h('1'), after: h('4'), ...known },
+      { path: 'c.md', kind: 'deleted', before: h('5'), after: null, ...known },
     ]);
     const totals = changeSetTotals(net.map((f) => ({ ...f, linesAdded: 2, linesRemoved: 1 })));
     expect(totals).toEqual({ added: 0, modified: 1, deleted: 1, linesAdded: 4, linesRemoved: 2 });
     expect(describeTotals(totals)).toBe('1 modified, 1 deleted · +4 −2');
+  });
+
+  it('tells a reconstructed change whose bytes are unknown from a deletion, and keeps its gap', () => {
+    const net = netFileChanges([
+      { path: 'a.md', before: h('1'), after: null, certainty: 'inferred', kind: 'modified' },
+      { path: 'b.md', before: null, after: null, certainty: 'inferred', beforeCertainty: 'inferred', kind: 'added' },
+      { path: 'c.md', before: null, after: h('2'), beforeCertainty: 'inferred', kind: 'modified', gap: 'an edit that does not replay' },
+    ]);
+    expect(net).toEqual([
+      { path: 'a.md', kind: 'modified', before: h('1'), after: null, certainty: 'inferred', beforeKnown: true, gap: null },
+      { path: 'b.md', kind: 'added', before: null, after: null, certainty: 'inferred', beforeKnown: false, gap: null },
+      {
+        path: 'c.md',
+        kind: 'modified',
+        before: null,
+        after: h('2'),
+        certainty: 'exact',
+        beforeKnown: false,
+        gap: 'an edit that does not replay',
+      },
+    ]);
   });
 });
 

@@ -104,6 +104,15 @@ function fakeHandlers(): RequestHandlers {
     exportMemoryBackup: vi.fn(() => Promise.reject(new Error('not used'))),
     previewMemoryImport: vi.fn(() => Promise.reject(new Error('not used'))),
     applyMemoryImport: vi.fn(() => Promise.reject(new Error('not used'))),
+    getArchiveStatus: vi.fn(() => Promise.reject(new Error('not used'))),
+    updateArchive: vi.fn(() => Promise.resolve(null)),
+    cancelArchiveUpdate: vi.fn(() => Promise.resolve(null)),
+    setArchiveSettings: vi.fn(() => Promise.reject(new Error('not used'))),
+    pruneArchive: vi.fn(() => Promise.reject(new Error('not used'))),
+    deleteProjectArchive: vi.fn(() => Promise.reject(new Error('not used'))),
+    blameFile: vi.fn(() => Promise.reject(new Error('not used'))),
+    getFileOrigin: vi.fn(() => Promise.reject(new Error('not used'))),
+    listSessionMemoryWrites: vi.fn(() => Promise.reject(new Error('not used'))),
     rendererReady: vi.fn(() => Promise.resolve(null)),
   };
 }

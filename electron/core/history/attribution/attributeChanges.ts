@@ -1,8 +1,21 @@
 import type { ChangeCause, ChangeEvidence } from '../../../../shared/history/historyModel';
-import type { MemorySavedEvent, ToolShellEvent, ToolWriteEvent, TranscriptEvent, TurnEndEvent } from './transcriptEvents';
+import {
+  bodyHashOf,
+  type MemorySavedEvent,
+  type ToolShellEvent,
+  type ToolWriteEvent,
+  type TranscriptEvent,
+  type TurnEndEvent,
+} from './transcriptEvents';
 
 /** Clocks of the transcript writer and the file system differ a little; times closer than this count as the same. */
 const CLOCK_SLACK_MS = 5_000;
+/**
+ * `memory_saved` is appended right after the writes it reports, by the same process on the same clock: a change
+ * belongs to the first such line after it, give or take the file system's time granularity. A change more than
+ * this after a line is not that line's (a manual edit seconds after a dream).
+ */
+const SAVED_SLACK_MS = 1_000;
 /** A tool call is written before the tool runs, and a person may take a while to allow it. */
 const SESSION_LOOKBACK_MS = 30 * 60_000;
 /** Claude Code's HOLDER_STALE_MS: no dream runs longer than the lock protects it. */
@@ -91,7 +104,11 @@ function listsFile(event: MemorySavedEvent, change: ObservedChange): boolean {
 }
 
 function contentMatches(event: ToolWriteEvent, change: ObservedChange): boolean {
-  if (event.contentHash !== null) return event.contentHash === change.after;
+  if (event.contentHash !== null)
+    return (
+      event.contentHash === change.after ||
+      (event.bodyHash !== null && change.afterText !== null && bodyHashOf(change.afterText) === event.bodyHash)
+    );
   return change.afterText !== null && event.newStrings.length > 0 && event.newStrings.every((s) => change.afterText?.includes(s));
 }
 
@@ -132,13 +149,19 @@ function turnOf(event: TranscriptEvent, events: readonly TranscriptEvent[]): Tra
   return prompt;
 }
 
-function improvedAfter(change: ObservedChange, events: readonly TranscriptEvent[]): MemorySavedEvent | null {
+/**
+ * The first `memory_saved` line after a change that lists its file: extraction's (no verb) or a dream's
+ * (`Improved`, whose list includes the files it deleted). Two events of one turn, an extraction and a dream
+ * seconds later, each get the changes written before their own line.
+ */
+function firstSavedAfter(change: ObservedChange, events: readonly TranscriptEvent[], extractionPossible: boolean): MemorySavedEvent | null {
   const { from, to } = span(change);
   let found: MemorySavedEvent | null = null;
   for (const event of events) {
-    if (event.kind !== 'memory-saved' || event.verb !== 'Improved') continue;
-    if (event.timeMs < from - CLOCK_SLACK_MS || event.timeMs > to + DREAM_MAX_MS) continue;
-    if (change.after !== null && !listsFile(event, change)) continue;
+    if (event.kind !== 'memory-saved' || !listsFile(event, change)) continue;
+    if (event.verb !== 'Improved' && !extractionPossible) continue;
+    const limit = event.verb === 'Improved' ? DREAM_MAX_MS : EXTRACTION_SAVED_AFTER_MS;
+    if (event.timeMs < from - SAVED_SLACK_MS || event.timeMs > to + limit) continue;
     if (!found || event.timeMs < found.timeMs) found = event;
   }
   return found;
@@ -152,20 +175,13 @@ function inDream(change: ObservedChange, dream: DreamWindow, events: readonly Tr
   const last = dream.lastChangeMs ?? dream.takenAtMs;
   if (change.timeMs - last > DREAM_QUIET_MS) return false;
   // The dream said it was done: later changes are someone else's.
-  const ended = events.some(
-    (e) => e.kind === 'memory-saved' && e.verb === 'Improved' && e.timeMs >= dream.takenAtMs && e.timeMs + CLOCK_SLACK_MS < change.timeMs,
+  return !events.some(
+    (e) =>
+      e.kind === 'memory-saved' &&
+      e.verb === 'Improved' &&
+      e.timeMs >= dream.takenAtMs - SAVED_SLACK_MS &&
+      e.timeMs + SAVED_SLACK_MS < change.timeMs,
   );
-  return !ended;
-}
-
-function extractionSaved(change: ObservedChange, events: readonly TranscriptEvent[]): MemorySavedEvent | null {
-  const { from, to } = span(change);
-  for (const event of events) {
-    if (event.kind !== 'memory-saved' || event.verb === 'Improved') continue;
-    if (event.timeMs < from - CLOCK_SLACK_MS || event.timeMs > to + EXTRACTION_SAVED_AFTER_MS) continue;
-    if (listsFile(event, change)) return event;
-  }
-  return null;
 }
 
 function turnEndBefore(change: ObservedChange, events: readonly TranscriptEvent[]): TurnEndEvent | null {
@@ -176,11 +192,24 @@ function turnEndBefore(change: ObservedChange, events: readonly TranscriptEvent[
     if (event.timeMs > change.timeMs + CLOCK_SLACK_MS || event.timeMs < change.timeMs - EXTRACTION_AFTER_TURN_MS) continue;
     if (!found || event.timeMs > found.timeMs) found = event;
   }
+  // That turn's extraction (or dream) reported what it saved, and this file is not in it: someone else's change.
+  const end = found;
+  if (end && events.some((e) => e.kind === 'memory-saved' && e.file.path === end.file.path && e.timeMs >= end.timeMs)) return null;
   return found;
 }
 
 function eventKey(event: TranscriptEvent): string {
   return event.uuid ?? `${event.file.path}@${event.offset}`;
+}
+
+function asExtraction(marker: MemorySavedEvent | TurnEndEvent, reason: 'memory-saved' | 'end-of-turn'): Attribution {
+  return {
+    cause: 'extraction',
+    evidence: { kind: 'extraction', reason, place: place(marker) },
+    groupKey: `extraction:${marker.file.sessionId}:${eventKey(marker)}`,
+    sessionId: marker.file.sessionId,
+    source: sourceOf(marker),
+  };
 }
 
 function attributeOne(change: ObservedChange, input: AttributionInput, dream: DreamWindow | null): Attribution {
@@ -204,7 +233,9 @@ function attributeOne(change: ObservedChange, input: AttributionInput, dream: Dr
   };
   if (write?.matched) return asSession(write);
 
-  const improved = improvedAfter(change, events);
+  const saved = firstSavedAfter(change, events, input.extractionPossible);
+  if (saved && saved.verb !== 'Improved') return asExtraction(saved, 'memory-saved');
+  const improved = saved;
   const lockDream = dream && (!write || write.event.timeMs < dream.takenAtMs) && inDream(change, dream, events);
   if (lockDream || improved) {
     return {
@@ -227,18 +258,8 @@ function attributeOne(change: ObservedChange, input: AttributionInput, dream: Dr
   if (write) return asSession(write);
 
   if (input.extractionPossible) {
-    const saved = extractionSaved(change, events);
-    const turnEnd = saved ? null : turnEndBefore(change, events);
-    const marker = saved ?? turnEnd;
-    if (marker) {
-      return {
-        cause: 'extraction',
-        evidence: { kind: 'extraction', reason: saved ? 'memory-saved' : 'end-of-turn', place: place(marker) },
-        groupKey: `extraction:${marker.file.sessionId}:${eventKey(marker)}`,
-        sessionId: marker.file.sessionId,
-        source: sourceOf(marker),
-      };
-    }
+    const turnEnd = turnEndBefore(change, events);
+    if (turnEnd) return asExtraction(turnEnd, 'end-of-turn');
   }
   return {
     cause: 'external',

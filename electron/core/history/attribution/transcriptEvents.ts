@@ -1,3 +1,4 @@
+import { bodyStartOf } from '../../../../shared/memory/frontmatterBlock';
 import { contentHash } from '../../fs/contentHash';
 
 /** The transcript a line came from: a session's main file, or one of its sub-agents' files. */
@@ -24,6 +25,11 @@ export interface ToolWriteEvent extends EventBase {
   readonly filePath: string;
   /** sha256 of a Write's whole content, else null. */
   readonly contentHash: string | null;
+  /**
+   * sha256 of a Write's content after its frontmatter (see `bodyHashOf`): Claude Code 2.1.146+ rewrites the
+   * frontmatter of every memory file it writes, so the whole content never matches the file, the rest does.
+   */
+  readonly bodyHash: string | null;
   /** The texts an Edit or MultiEdit put in, to check them against the new version. */
   readonly newStrings: readonly string[];
 }
@@ -54,6 +60,11 @@ export interface PromptEvent extends EventBase {
 export type TranscriptEvent = ToolWriteEvent | ToolShellEvent | MemorySavedEvent | TurnEndEvent | PromptEvent;
 
 const WRITE_TOOLS = new Set(['Write', 'Edit', 'MultiEdit']);
+
+/** The hash of a memory file's text after its frontmatter, blank lines at its start left out (stamping drops one). */
+export function bodyHashOf(text: string): string {
+  return contentHash(text.slice(bodyStartOf(text)).replace(/^(?:\r?\n)+/, ''));
+}
 const SHELL_TOOLS = new Set(['Bash', 'PowerShell']);
 const REMOVING_COMMAND = /(^|[\s;&|(])(rm|unlink|mv|del|Remove-Item|Move-Item)(\s|$)/;
 
@@ -91,6 +102,7 @@ function toolEvents(record: Record<string, unknown>, base: EventBase): Transcrip
         tool: b.name,
         filePath,
         contentHash: written === null ? null : contentHash(written),
+        bodyHash: written === null ? null : bodyHashOf(written),
         newStrings,
       });
     } else if (SHELL_TOOLS.has(b.name)) {
@@ -102,7 +114,8 @@ function toolEvents(record: Record<string, unknown>, base: EventBase): Transcrip
   return events;
 }
 
-function isTypedPrompt(record: Record<string, unknown>): boolean {
+/** Whether a user line is a prompt a person typed (not a tool result, meta line, command wrapper or compaction summary). */
+export function isTypedPrompt(record: Record<string, unknown>): boolean {
   if (record.isMeta === true || record.isCompactSummary === true || record.isSidechain === true) return false;
   const content = (record.message as { content?: unknown } | undefined)?.content;
   if (typeof content === 'string') return !content.startsWith('<');

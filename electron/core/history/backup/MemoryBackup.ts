@@ -214,7 +214,8 @@ export class MemoryBackup {
     for (const path of paths) {
       let version: string | null = null;
       for (const entry of this.index.versions(memoryDir, path))
-        if (this.timeOf(entry.changeSetId, entry.time) <= asOfMs) version = entry.after;
+        // A reconstructed version with unknown bytes has nothing to put in a backup: the last known one stands.
+        if (this.timeOf(entry.changeSetId, entry.time) <= asOfMs && (entry.certainty ?? 'exact') === 'exact') version = entry.after;
       if (version !== null) out.push({ path, bytes: await this.index.store.readBlob(version) });
     }
     return out;
@@ -225,7 +226,7 @@ export class MemoryBackup {
     for (const path of [...this.index.latestInFolder(memoryDir).keys()].sort()) {
       for (const entry of this.index.versions(memoryDir, path)) {
         const time = this.timeOf(entry.changeSetId, entry.time);
-        if (time > asOfMs) continue;
+        if (time > asOfMs || (entry.certainty ?? 'exact') !== 'exact') continue;
         const note = this.index.changeSet(entry.changeSetId)?.note;
         lines.push({
           changeSetId: entry.changeSetId,

@@ -53,6 +53,8 @@ export function ChangeSetDetail({ changeSet, wholeRevertElsewhere = false }: Cha
   const pairs = useRequest(`${changeSet.id}\0${revision}`, () => api.readChangeSetDiff({ id: changeSet.id }));
   const [pending, setPending] = useState<PendingRollback | null>(null);
   const [message, setMessage] = useState<string | null>(null);
+  // A version whose bytes are not known cannot be gone back to (or from).
+  const revertable = changeSet.files.every((file) => file.certainty === 'exact' && (file.before !== null || file.kind === 'added'));
 
   const askRevert = async (paths?: readonly string[]) => {
     setMessage(null);
@@ -75,12 +77,14 @@ export function ChangeSetDetail({ changeSet, wholeRevertElsewhere = false }: Cha
           <CauseBadge cause={changeSet.cause} /> {changeSet.summary}
         </h2>
         <p className="muted small">
+          {changeSet.timeKnown ? '' : 'some time after '}
           <RelativeTime iso={changeSet.time} /> · {changeSet.folderLabel} · {describeTotals(changeSet.totals)}
           {changeSet.foundAtStartup ? ' · found when the app started' : ''}
+          {changeSet.reconstructed ? ' · reconstructed from what Claude Code left behind, before history started' : ''}
         </p>
         <EvidenceView evidence={changeSet.evidence} />
         <div className="actions">
-          {!changeSet.firstSight && !wholeRevertElsewhere ? (
+          {!changeSet.firstSight && !wholeRevertElsewhere && revertable ? (
             <button type="button" disabled={readOnly} onClick={() => void askRevert()}>
               Revert this change set
             </button>
@@ -115,15 +119,22 @@ export function ChangeSetDetail({ changeSet, wholeRevertElsewhere = false }: Cha
             <div className="change-file-head">
               <code>{file.path}</code>
               <span className={`badge kind-${file.kind}`}>{file.kind}</span>
-              <span className="muted small">
-                +{file.linesAdded} −{file.linesRemoved}
-              </span>
+              {file.certainty === 'exact' ? (
+                <span className="muted small">
+                  +{file.linesAdded} −{file.linesRemoved}
+                </span>
+              ) : (
+                <span className="badge muted-badge" title="Only the fact of this change is known: its bytes were never recorded anywhere">
+                  content not known
+                </span>
+              )}
+              {file.gap ? <span className="muted small gap-note">{file.gap}</span> : null}
               {changeSet.folder ? (
                 <button type="button" className="link" onClick={() => showFileVersions(changeSet.id, file.path)}>
                   All versions
                 </button>
               ) : null}
-              {!changeSet.firstSight && changeSet.files.length > 1 ? (
+              {!changeSet.firstSight && changeSet.files.length > 1 && file.certainty === 'exact' ? (
                 <button type="button" className="link" disabled={readOnly} onClick={() => void askRevert([file.path])}>
                   Revert this file
                 </button>

@@ -75,6 +75,19 @@ export function EvidenceView({ evidence }: { readonly evidence: ChangeEvidence |
       );
     case 'external':
       return <p className="small">{evidence.note}.</p>;
+    case 'frontmatter':
+      return (
+        <p className="small">
+          The file&apos;s own frontmatter says it was written in session {evidence.originSessionId.slice(0, 8)}
+          {evidence.modified ? (
+            <>
+              {' '}
+              (<code>modified: {evidence.modified}</code>)
+            </>
+          ) : null}
+          ; no transcript of that write is left.
+        </p>
+      );
     case 'first-sight':
       return (
         <p className="small">

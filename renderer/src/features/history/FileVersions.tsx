@@ -21,6 +21,7 @@ export interface FileVersionsProps {
 type Choice = string | null;
 
 function label(version: FileVersion): string {
+  if (version.certainty === 'inferred') return 'not known';
   return version.after === null ? 'deleted' : version.after.slice(0, 10);
 }
 
@@ -118,35 +119,41 @@ export function FileVersions({ folder, path }: FileVersionsProps) {
             {[...list].reverse().map((version, index) => (
               <tr key={`${version.changeSetId}\0${index}`} className={version.after === to ? 'selected-row' : undefined}>
                 <td>
-                  <input
-                    type="radio"
-                    name="compare-from"
-                    aria-label={`Compare from ${label(version)}`}
-                    checked={from === version.after}
-                    onChange={() => setChoice({ from: version.after, to })}
-                  />
+                  {version.certainty === 'exact' ? (
+                    <input
+                      type="radio"
+                      name="compare-from"
+                      aria-label={`Compare from ${label(version)}`}
+                      checked={from === version.after}
+                      onChange={() => setChoice({ from: version.after, to })}
+                    />
+                  ) : null}
                 </td>
                 <td>
-                  <input
-                    type="radio"
-                    name="compare-to"
-                    aria-label={`Compare to ${label(version)}`}
-                    checked={to === version.after}
-                    onChange={() => setChoice({ from, to: version.after })}
-                  />
+                  {version.certainty === 'exact' ? (
+                    <input
+                      type="radio"
+                      name="compare-to"
+                      aria-label={`Compare to ${label(version)}`}
+                      checked={to === version.after}
+                      onChange={() => setChoice({ from, to: version.after })}
+                    />
+                  ) : null}
                 </td>
                 <td>
                   <RelativeTime iso={version.time} />
                 </td>
                 <td>
                   <CauseBadge cause={version.cause} /> <span className="small">{version.firstSight ? 'first seen' : version.summary}</span>
+                  {version.reconstructed ? <span className="badge muted-badge">reconstructed</span> : null}
+                  {version.gap ? <div className="muted small gap-note">{version.gap}</div> : null}
                 </td>
                 <td>
                   <code>{label(version)}</code>
                   {version.after === latest && index === 0 ? <span className="badge muted-badge">current</span> : null}
                 </td>
                 <td>
-                  {version.after !== null && version.after !== latest ? (
+                  {version.certainty === 'exact' && version.after !== null && version.after !== latest ? (
                     <button type="button" disabled={readOnly} onClick={() => void askRestore(version.after as string)}>
                       Restore this version
                     </button>

@@ -15,6 +15,28 @@ import { countOf } from '../../components/plural';
 
 const PAGE_SIZE = 1000;
 
+/** Reconstruction of what came before history started: its progress while it runs, then how far back it reaches. */
+function ReconstructionLine({ status }: { readonly status: ChangeSetPage['status'] }) {
+  const live = useHistoryStore((s) => s.reconstruction);
+  const current = live ?? status.reconstruction;
+  if (current.state === 'running') {
+    const share = current.bytesTotal > 0 ? Math.round((100 * current.bytesRead) / current.bytesTotal) : 0;
+    return (
+      <p className="muted small" role="status" aria-label="Reconstruction">
+        Reconstructing earlier history from Claude Code&apos;s transcripts… {share}% ({current.transcriptsRead} transcripts read)
+      </p>
+    );
+  }
+  if (current.state === 'failed') return <p className="error small">Reconstructing earlier history failed: {current.error}</p>;
+  if (!status.reconstruction.reconstructedFrom) return null;
+  return (
+    <p className="muted small" aria-label="Reconstruction">
+      Reconstructed from what Claude Code left behind back to <RelativeTime iso={status.reconstruction.reconstructedFrom} /> ·{' '}
+      {status.reconstruction.changeSetCount} earlier change sets
+    </p>
+  );
+}
+
 function StatusLine({ status }: { readonly status: ChangeSetPage['status'] }) {
   if (status.rebuilt)
     return (
@@ -60,6 +82,7 @@ export function HistoryPage({ project }: { readonly project: ProjectSummary }) {
           app&apos;s data folder.
         </p>
         {page.status === 'done' ? <StatusLine status={page.value.status} /> : null}
+        {page.status === 'done' ? <ReconstructionLine status={page.value.status} /> : null}
       </header>
       <div className="history-controls">
         <div className="segmented" role="group" aria-label="Scope">

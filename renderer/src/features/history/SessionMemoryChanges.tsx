@@ -27,7 +27,10 @@ export function SessionMemoryChanges({ configRoot, slug, sessionId }: SessionMem
     <section className="session-memory-changes" aria-label="Memory changes of this session">
       <h3>Memory changes</h3>
       {list.length === 0 ? (
-        <p className="muted small">This session changed no memory that history recorded.</p>
+        <p className="muted small">
+          No memory change of this session is known: not from its transcript, its file-history backups or the memory files&apos;
+          frontmatter.
+        </p>
       ) : (
         <ul className="plain-list">
           {list.map((changeSet) => (
@@ -46,6 +49,7 @@ export function SessionMemoryChanges({ configRoot, slug, sessionId }: SessionMem
               </button>{' '}
               <span className="muted small">
                 <RelativeTime iso={changeSet.time} /> · {describeTotals(changeSet.totals)}
+                {changeSet.reconstructed ? ' · reconstructed' : ''}
               </span>
             </li>
           ))}

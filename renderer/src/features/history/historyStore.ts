@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { UnreviewedDreamCount } from '../../../../shared/history/historyRequestSchemas';
-import { CHANGE_CAUSES, type ChangeCause } from '../../../../shared/history/historyModel';
+import { CHANGE_CAUSES, type ChangeCause, type ReconstructionStatus } from '../../../../shared/history/historyModel';
 import { api } from '../../api/connectApi';
 
 export type HistoryScope = 'project' | 'all';
@@ -16,6 +16,8 @@ interface HistoryState {
   readonly fileView: { readonly changeSetId: string; readonly path: string } | null;
   readonly layout: DiffLayout;
   readonly unreviewed: readonly UnreviewedDreamCount[];
+  /** The reconstruction of what came before history started, while it runs (from its progress events). */
+  readonly reconstruction: ReconstructionStatus | null;
 }
 
 export const useHistoryStore = create<HistoryState>()(() => ({
@@ -26,6 +28,7 @@ export const useHistoryStore = create<HistoryState>()(() => ({
   fileView: null,
   layout: 'side-by-side',
   unreviewed: [],
+  reconstruction: null,
 }));
 
 export function setScope(scope: HistoryScope): void {
@@ -67,4 +70,9 @@ export function historyChanged(): void {
 }
 
 api.onHistoryChanged(() => historyChanged());
+api.onHistoryReconstruction((status) => {
+  const wasRunning = useHistoryStore.getState().reconstruction?.state === 'running';
+  useHistoryStore.setState({ reconstruction: status });
+  if (wasRunning && status.state !== 'running') historyChanged();
+});
 void loadUnreviewedDreams();

@@ -7,6 +7,7 @@ import type { MemoryFileContent, MemoryReview, ReviewedMemoryFile } from '../../
 import { api } from '../../api/connectApi';
 import { MarkdownView } from '../../components/MarkdownView';
 import { SecretsNotice, useCanRevealSecrets } from '../../components/SecretsNotice';
+import { FileProvenance } from './FileProvenance';
 import { FindingBadge, TypeBadge } from './MemoryBadges';
 import { MemoryEditor } from './MemoryEditor';
 import { offerUndo, refreshAll, selectFile, setMode, useMemoryReviewStore } from './memoryReviewStore';
@@ -160,6 +161,7 @@ export function FileDetail({ folder, review, entry }: FileDetailProps) {
           </button>
         </div>
       </header>
+      <FileProvenance folder={folder} path={entry.relativePath} revision={revision + changedAt} />
       {file && !file.editable ? <p className="muted">Not editable here: {file.notEditableReason}</p> : null}
       {file && file.editable && !canEdit && readOnly === null ? (
         <p className="muted">

@@ -85,6 +85,11 @@ export function SearchResults({ hits, projectNames, sessionTitles }: SearchResul
               <button type="button" className="search-hit" onClick={() => open(hit)} title={`${hit.path}:${hit.line}`}>
                 <span className="search-hit-where small">
                   <span className="badge">{hit.kind}</span>
+                  {hit.archived ? (
+                    <span className="badge archived-badge" title="Claude Code deleted this transcript; found in the app's archived copy">
+                      archived
+                    </span>
+                  ) : null}
                   {hit.sessionId !== null ? (
                     <span className="search-hit-title">
                       {sessionTitles.get(`${hit.configRoot}\0${hit.slug}\0${hit.sessionId}`) ?? 'untitled session'}

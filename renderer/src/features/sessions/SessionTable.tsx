@@ -1,5 +1,6 @@
 import { useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
+import type { SessionMemoryWrites } from '../../../../shared/history/historyModel';
 import type { SessionCatalogEntry } from '../../../../shared/model/catalog';
 import { PRICES_AS_OF } from '../../../../shared/model/modelPricing';
 import { formatUsd } from '../../components/formatUsd';
@@ -19,6 +20,8 @@ export interface SessionTableProps {
   readonly showProject: boolean;
   /** Display names of projects by `configRoot\0slug`. */
   readonly projectNames: ReadonlyMap<string, string>;
+  /** What memory history says each session changed; null until loaded (then the catalog's own count is shown). */
+  readonly memoryWrites: ReadonlyMap<string, SessionMemoryWrites> | null;
 }
 
 const ROW_HEIGHT = 66;
@@ -32,7 +35,17 @@ function SessionCost({ session }: { readonly session: SessionCatalogEntry }) {
   return <span title={`At API list prices as of ${PRICES_AS_OF}`}> · {formatUsd(cost)}</span>;
 }
 
-function SessionRow({ session, projectName }: { readonly session: SessionCatalogEntry; readonly projectName: string | null }) {
+function SessionRow({
+  session,
+  projectName,
+  history,
+}: {
+  readonly session: SessionCatalogEntry;
+  readonly projectName: string | null;
+  /** Memory history's record of the session (undefined: it changed no memory), or null while not loaded. */
+  readonly history: SessionMemoryWrites | undefined | null;
+}) {
+  const writes = history === null ? session.memoryWrites : (history?.files ?? []);
   const open = () => openTranscript({ configRoot: session.configRoot, slug: session.slug, sessionId: session.sessionId });
   return (
     <div
@@ -48,6 +61,14 @@ function SessionRow({ session, projectName }: { readonly session: SessionCatalog
       <div role="cell" className="session-title-cell">
         <div className="session-title">{session.title ?? <span className="muted">untitled</span>}</div>
         <div className="session-sub muted small">
+          {session.archived ? (
+            <span
+              className="badge archived-badge"
+              title="Claude Code deleted this transcript (cleanupPeriodDays); the app's archive keeps a copy"
+            >
+              archived
+            </span>
+          ) : null}
           {projectName ? <span className="session-project">{projectName}</span> : null}
           {session.gitBranches.length > 0 ? <span className="badge">{session.gitBranches.at(-1)}</span> : null}
           {session.models.slice(0, 2).map((model) => (
@@ -55,9 +76,9 @@ function SessionRow({ session, projectName }: { readonly session: SessionCatalog
               {model}
             </span>
           ))}
-          {session.memoryWrites.length > 0 ? (
-            <span className="badge mem-badge" title={session.memoryWrites.join('\n')}>
-              {session.memoryWrites.length} memory {session.memoryWrites.length === 1 ? 'write' : 'writes'}
+          {writes.length > 0 ? (
+            <span className="badge mem-badge" title={writes.join('\n')}>
+              {writes.length} memory {writes.length === 1 ? 'write' : 'writes'}
             </span>
           ) : null}
           {session.compactions.length > 0 ? (
@@ -110,7 +131,7 @@ function SessionRow({ session, projectName }: { readonly session: SessionCatalog
 }
 
 /** The sessions as a virtualised table: only the rows in view are in the page, however many there are. */
-export function SessionTable({ sessions, showProject, projectNames }: SessionTableProps) {
+export function SessionTable({ sessions, showProject, projectNames, memoryWrites }: SessionTableProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: sessions.length,
@@ -155,6 +176,7 @@ export function SessionTable({ sessions, showProject, projectNames }: SessionTab
                 <SessionRow
                   session={session}
                   projectName={showProject ? (projectNames.get(projectKeyOf(session)) ?? session.slug) : null}
+                  history={memoryWrites === null ? null : memoryWrites.get(session.sessionId)}
                 />
               </div>
             );

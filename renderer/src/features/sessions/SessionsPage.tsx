@@ -2,11 +2,19 @@ import { useEffect, useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { ProjectSummary } from '../../../../shared/model/home';
 import { useHomeStore } from '../../stores/homeStore';
+import { useSessionMemoryWrites } from '../history/sessionMemoryWrites';
 import { ActivityChart } from './ActivityChart';
 import { CatalogStatus } from './CatalogStatus';
 import { loadSessionCatalog, useSessionCatalogStore } from './sessionCatalogStore';
 import { SessionTable } from './SessionTable';
-import { distinctValues, filterIgnoringDates, filterSessions, projectKeyOf, type TimelineFilter } from './timelineFilter';
+import {
+  distinctValues,
+  filterIgnoringDates,
+  filterSessions,
+  projectKeyOf,
+  type MemoryWriteCount,
+  type TimelineFilter,
+} from './timelineFilter';
 import { TimelineFilters } from './TimelineFilters';
 import { setTimelineFilter, useTimelineFilterStore } from './timelineFilterStore';
 import './timeline.css';
@@ -32,8 +40,14 @@ export function SessionsPage({ project }: { readonly project: ProjectSummary }) 
     [baseFilter, allProjects, project],
   );
   const scoped = useMemo(() => filterIgnoringDates(sessions, { ...filter, branch: null, model: null }), [sessions, filter]);
-  const chartSessions = useMemo(() => filterIgnoringDates(sessions, filter), [sessions, filter]);
-  const visible = useMemo(() => filterSessions(sessions, filter), [sessions, filter]);
+  const memoryWrites = useSessionMemoryWrites();
+  // Memory history's answer once it has loaded (the same one the transcript and History show), the catalog's until then.
+  const writeCount: MemoryWriteCount | undefined = useMemo(
+    () => (memoryWrites ? (session) => memoryWrites.get(session.sessionId)?.files.length ?? 0 : undefined),
+    [memoryWrites],
+  );
+  const chartSessions = useMemo(() => filterIgnoringDates(sessions, filter, writeCount), [sessions, filter, writeCount]);
+  const visible = useMemo(() => filterSessions(sessions, filter, writeCount), [sessions, filter, writeCount]);
   const branches = useMemo(() => distinctValues(scoped, (s) => s.gitBranches), [scoped]);
   const models = useMemo(() => distinctValues(scoped, (s) => s.models), [scoped]);
   const projectNames = useMemo(() => new Map(projects.map((p) => [projectKeyOf(p), p.displayName])), [projects]);
@@ -62,7 +76,9 @@ export function SessionsPage({ project }: { readonly project: ProjectSummary }) 
         </p>
       ) : null}
       {loaded && visible.length === 0 ? <p className="muted">{building ? 'Reading transcripts…' : 'No sessions match.'}</p> : null}
-      {loaded && visible.length > 0 ? <SessionTable sessions={visible} showProject={allProjects} projectNames={projectNames} /> : null}
+      {loaded && visible.length > 0 ? (
+        <SessionTable sessions={visible} showProject={allProjects} projectNames={projectNames} memoryWrites={memoryWrites} />
+      ) : null}
     </section>
   );
 }

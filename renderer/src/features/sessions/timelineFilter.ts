@@ -54,22 +54,35 @@ function matchesText(session: SessionCatalogEntry, needle: string): boolean {
   return haystack.includes(needle);
 }
 
+/** How many memory files a session changed: the catalog's count of its Write/Edit calls unless a better source is given. */
+export type MemoryWriteCount = (session: SessionCatalogEntry) => number;
+
+const catalogWrites: MemoryWriteCount = (session) => session.memoryWrites.length;
+
 /** Every filter except the date range: the chart shows this set, so picking a day does not empty it. */
-export function filterIgnoringDates(sessions: readonly SessionCatalogEntry[], filter: TimelineFilter): SessionCatalogEntry[] {
+export function filterIgnoringDates(
+  sessions: readonly SessionCatalogEntry[],
+  filter: TimelineFilter,
+  memoryWrites: MemoryWriteCount = catalogWrites,
+): SessionCatalogEntry[] {
   const needle = filter.text.trim().toLowerCase();
   return sessions.filter(
     (session) =>
       (filter.project === null || projectKeyOf(session) === filter.project) &&
       (filter.branch === null || session.gitBranches.includes(filter.branch)) &&
       (filter.model === null || session.models.includes(filter.model)) &&
-      (!filter.withMemoryWrites || session.memoryWrites.length > 0) &&
+      (!filter.withMemoryWrites || memoryWrites(session) > 0) &&
       (!filter.withCompactions || session.compactions.length > 0) &&
       matchesText(session, needle),
   );
 }
 
-export function filterSessions(sessions: readonly SessionCatalogEntry[], filter: TimelineFilter): SessionCatalogEntry[] {
-  return filterIgnoringDates(sessions, filter).filter((session) => {
+export function filterSessions(
+  sessions: readonly SessionCatalogEntry[],
+  filter: TimelineFilter,
+  memoryWrites: MemoryWriteCount = catalogWrites,
+): SessionCatalogEntry[] {
+  return filterIgnoringDates(sessions, filter, memoryWrites).filter((session) => {
     if (filter.from === null && filter.to === null) return true;
     const day = sessionDay(session);
     return (filter.from === null || day >= filter.from) && (filter.to === null || day <= filter.to);

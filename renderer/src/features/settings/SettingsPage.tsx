@@ -1,6 +1,7 @@
 import { WarningList } from '../../components/WarningList';
 import { AppearanceSettings } from '../../shell/AppearanceSettings';
 import { refreshHome, useHomeStore } from '../../stores/homeStore';
+import { ArchiveSettingsSection } from './ArchiveSettingsSection';
 import { LlmSettingsSection } from './LlmSettingsSection';
 import { MiddleTruncate } from '../../components/MiddleTruncate';
 
@@ -39,6 +40,7 @@ export function SettingsPage() {
       <button type="button" disabled={busy} onClick={() => void refreshHome()}>
         Rescan
       </button>
+      <ArchiveSettingsSection readOnly={home.readOnly} />
       <AppearanceSettings />
       <LlmSettingsSection readOnly={home.readOnly} />
     </section>

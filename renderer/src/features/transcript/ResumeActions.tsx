@@ -13,6 +13,8 @@ export function ResumeActions({ outline }: { readonly outline: TranscriptOutline
   const [status, setStatus] = useState<Status>(null);
   const [busy, setBusy] = useState(false);
   const canLaunch = shell === 'electron';
+  // An archived session cannot be resumed: Claude Code no longer has its transcript.
+  const unavailable = outline.resumeUnavailable;
   const session = { configRoot: outline.configRoot, slug: outline.slug, sessionId: outline.sessionId };
 
   const copy = async (text: string) => {
@@ -32,7 +34,11 @@ export function ResumeActions({ outline }: { readonly outline: TranscriptOutline
 
   return (
     <section className="tx-resume" aria-label="Resume">
-      {outline.cwd === null ? (
+      {unavailable !== null ? (
+        <p className="warning small" role="note" aria-label="Resume unavailable">
+          Resume is not available: {unavailable}
+        </p>
+      ) : outline.cwd === null ? (
         <p className="warning small">The session does not record its folder; run the command in the project folder yourself.</p>
       ) : !outline.cwdExists ? (
         <p className="warning small">
@@ -43,24 +49,45 @@ export function ResumeActions({ outline }: { readonly outline: TranscriptOutline
       <div className="actions">
         {canLaunch ? (
           <>
-            <button type="button" disabled={busy || !outline.cwdExists} onClick={() => void launch(false)}>
+            <button
+              type="button"
+              disabled={busy || !outline.cwdExists || unavailable !== null}
+              title={unavailable ?? undefined}
+              onClick={() => void launch(false)}
+            >
               Resume in terminal
             </button>
-            <button type="button" disabled={busy || !outline.cwdExists} onClick={() => void launch(true)}>
+            <button
+              type="button"
+              disabled={busy || !outline.cwdExists || unavailable !== null}
+              title={unavailable ?? undefined}
+              onClick={() => void launch(true)}
+            >
               Fork
             </button>
           </>
         ) : null}
-        <button type="button" onClick={() => void copy(outline.resume.copyResume)}>
+        <button
+          type="button"
+          disabled={unavailable !== null}
+          title={unavailable ?? undefined}
+          onClick={() => void copy(outline.resume.copyResume)}
+        >
           Copy command
         </button>
-        <button type="button" onClick={() => void copy(outline.resume.copyFork)}>
+        <button
+          type="button"
+          disabled={unavailable !== null}
+          title={unavailable ?? undefined}
+          onClick={() => void copy(outline.resume.copyFork)}
+        >
           Copy fork command
         </button>
       </div>
       <input
         className="tx-command-field"
         readOnly
+        disabled={unavailable !== null}
         aria-label="Resume command"
         value={outline.resume.copyResume}
         onFocus={(event) => event.currentTarget.select()}

@@ -53,6 +53,12 @@ export function TranscriptPage({ project, route }: TranscriptPageProps) {
         ) : null}
       </header>
       {error ? <p className="error">{error}</p> : null}
+      {outline?.archived ? (
+        <p className="tx-archived small" role="note" aria-label="Archived copy">
+          <span className="badge archived-badge">archived</span> Claude Code deleted this transcript (it removes sessions older than
+          cleanupPeriodDays). You are reading the copy this app kept in its archive.
+        </p>
+      ) : null}
       {outline?.indexing ? (
         <p className="muted small" role="status" aria-label="Indexing">
           Reading the transcript… {formatBytes(outline.indexing.indexedBytes)} of {formatBytes(outline.indexing.totalBytes)}{' '}
