@@ -124,17 +124,29 @@ function stringEnd(line: Buffer, open: number): number {
   return closingQuote(line, open);
 }
 
+/** A raw control character, which JSON forbids inside a string. */
+const CONTROL_CHARACTER = /[\u0000-\u001f]/;
+
+/** A string with escapes or raw control characters: `JSON.parse` decodes it, or refuses it as it would the line. */
+function parseString(line: Buffer, open: number, close: number): string | undefined {
+  try {
+    return JSON.parse(line.toString('utf8', open, close + 1)) as string;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The string between the quotes at `open` and `close`, exactly as `JSON.parse` gives it, or undefined when it is not valid. */
 function decodeString(line: Buffer, open: number, close: number): string | undefined {
+  if (close - open > INLINE_STRING_BYTES) {
+    // Long texts (prompts, answers) are checked natively: a search for a backslash, then one for control characters.
+    if (line.subarray(open + 1, close).indexOf(BACKSLASH) >= 0) return parseString(line, open, close);
+    const text = line.toString(asciiLine ? 'latin1' : 'utf8', open + 1, close);
+    return CONTROL_CHARACTER.test(text) ? parseString(line, open, close) : text;
+  }
   for (let i = open + 1; i < close; i++) {
     const byte = line[i];
-    if (byte === BACKSLASH || byte < 0x20) {
-      try {
-        return JSON.parse(line.toString('utf8', open, close + 1)) as string;
-      } catch {
-        return undefined;
-      }
-    }
+    if (byte === BACKSLASH || byte < 0x20) return parseString(line, open, close);
   }
   return line.toString(asciiLine ? 'latin1' : 'utf8', open + 1, close);
 }

@@ -21,6 +21,8 @@ describe('parseTranscriptLine', () => {
     expect(parseTranscriptLine(line('{"type":"user"} {"type":"user"}'))).toBeNull();
     // A raw control character in a field the catalog reads is refused, as JSON.parse refuses it.
     expect(parseTranscriptLine(line('{"type":"user","cwd":"/work/a\tb"}'))).toBeNull();
+    expect(parseTranscriptLine(line(`{"type":"user","cwd":"/work/${'a'.repeat(100)}\tb"}`))).toBeNull();
+    expect(parseTranscriptLine(line(`{"type":"user","cwd":"/work/${'a'.repeat(100)}\\tb"}`))?.cwd).toBe(`/work/${'a'.repeat(100)}\tb`);
   });
 
   it('tolerates a CRLF line end', () => {
