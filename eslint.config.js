@@ -25,6 +25,7 @@ const wrappedPackages = {
   yaml: 'electron/core/memory/frontmatter.ts',
   'gray-matter': 'electron/core/memory/frontmatter.ts',
   '@anthropic-ai/sdk': 'electron/core/llm/',
+  '@modelcontextprotocol/sdk': 'electron/core/llm/mcpToolServer.ts',
 };
 
 /** Raw IPC objects may only be touched by the typed wrappers. */

@@ -7,6 +7,7 @@ import type { WarmStartInput, WarmStartOutput } from '../probes/catalogWarmStart
 import type { CeilingsInput, CeilingsOutput } from '../probes/ceilings';
 import type { DiscoveryInput, DiscoveryOutput } from '../probes/discovery';
 import type { DoctorInput, DoctorOutput } from '../probes/doctor';
+import type { DreamGateCheckInput, DreamGateCheckOutput } from '../probes/dreamGateCheck';
 import type { HistoryReconstructionInput, HistoryReconstructionOutput } from '../probes/historyReconstruction';
 import type { EngineFirstStartInput, EngineFirstStartOutput } from '../probes/engineFirstStart';
 import type { SearchInput, SearchOutput } from '../probes/search';
@@ -49,6 +50,7 @@ const VIEWER_PAGE_ROWS = 100;
 /** A text no generated file contains: the search must read everything to be sure. */
 const ABSENT_TEXT = 'zx-no-such-text-qv';
 const APPENDS_PER_RUN = 20;
+const GATE_CHECK_EVENTS = 5_000;
 /** Transcript bytes each codec compresses for the codec figures: enough for steady figures, quick on any home. */
 const CODEC_SAMPLE_BYTES = 64 * 1024 * 1024;
 const APPEND_INTERVAL_MS = 150;
@@ -202,6 +204,19 @@ export const FIGURE_GROUPS: readonly FigureGroup[] = [
         slug: context.home.doctorProject.slug,
       });
       return { doctorWarmMs: output.warmMs, doctorColdMs: output.coldMs };
+    },
+  },
+  {
+    name: 'reviewed-dream gate check',
+    figures: ['dreamGateCheckMeanMs', 'dreamGateCheckP99Ms'],
+    note: `BackgroundJobScheduler.sessionsChanged() in a new process, reviewed dreams on for every project and automatic extraction on, after the gates were read once: ${GATE_CHECK_EVENTS} session changes (one session growing each), the synchronous part of each timed; mean and p99 per change`,
+    async measure(context) {
+      const output = await runProbe<DreamGateCheckInput, DreamGateCheckOutput>('dreamGateCheck', {
+        root: context.home.root,
+        dataDir: context.newDataDir('dream-gate'),
+        events: GATE_CHECK_EVENTS,
+      });
+      return { dreamGateCheckMeanMs: output.meanMs, dreamGateCheckP99Ms: output.p99Ms };
     },
   },
   {

@@ -24,6 +24,8 @@ export const FIGURES = {
   doctorColdMs: { label: 'doctor, 1,000 topic files (cold)', unit: 'ms' },
   enginePeakRssMB: { label: 'engine peak RSS (first start)', unit: 'MB' },
   catalogBuildPeakRssMB: { label: 'catalog cold build peak RSS', unit: 'MB' },
+  dreamGateCheckMeanMs: { label: 'reviewed-dream gate check per session change, mean', unit: 'ms' },
+  dreamGateCheckP99Ms: { label: 'reviewed-dream gate check per session change, p99', unit: 'ms' },
   projectDiscoveryColdMs: { label: 'project discovery, cold', unit: 'ms' },
   projectDiscoveryWarmMs: { label: 'project discovery, warm', unit: 'ms' },
   ceilingRawReadMBps: { label: 'ceiling: raw read (readSync, 1 MiB)', unit: 'MB/s' },

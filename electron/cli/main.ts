@@ -4,6 +4,7 @@ import { runArchive } from './commands/archive';
 import { runBlame } from './commands/blame';
 import { runDoctorCommand } from './commands/doctor';
 import { runDream } from './commands/dream';
+import { runDueDreams } from './commands/dreamDue';
 import { runExtract } from './commands/extract';
 import { runProjects } from './commands/projects';
 import { runSearch } from './commands/search';
@@ -25,11 +26,16 @@ Commands:
                                               Lines of every transcript, tool output and memory file with the text, newest first
   doctor [--project SLUG] [--json] [--strict] [--agents]
                                               Check memory folders: what the model sees, stale, duplicate, secret, broken
+  doctor --fix CODE [--cure KIND] [--file PATH] [--project SLUG] [--dry-run] [--json]
+                                              Cure every finding with that code; prints each file's diff
   agents [--json]                             List agent memory in the user, project and local scopes, with snapshot status
-  snapshot --agent TYPE --project SLUG (--create | --initialize | --replace) [--scope project|local] [--dry-run]
+  snapshot --agent TYPE --project SLUG (--create | --initialize | --replace) [--scope project|local] [--dry-run] [--overwrite-newer]
                                               Create a project agent's memory snapshot, or initialise/replace its memory from it
-  dream --project SLUG [--json] [--apply]     Consolidate a project's memory with the model; prints the proposed changes
-  extract --session ID [--turns A-B] [--json] [--apply]
+  dream --project SLUG [--via claude-code|api] [--json] [--apply]
+                                              Consolidate a project's memory with the model; prints the proposed changes
+  dream --due [--via claude-code|api] [--json]
+                                              A staged dream for every project whose Claude Code gate would fire now (cron)
+  extract --session ID [--turns A-B] [--via claude-code|api] [--json] [--apply]
                                               Replay memory extraction over a session; prints the proposed changes
   transcript <sessionId> [--json | --html | --usage [--json]] [--agent ID]
                                               A session's live branch: Markdown, HTML, normalised entries as JSON, or token use per turn
@@ -47,7 +53,9 @@ Commands:
 Environment:
   CLAUDE_CONFIG_DIR   Claude Code's config folder(s), comma-separated (default ~/.claude)
   CCMEM_DATA_DIR      Where this app keeps its own data
-  ANTHROPIC_API_KEY   The key dream and extract use; ANTHROPIC_BASE_URL points them at a proxy
+  ANTHROPIC_API_KEY   The key dream and extract use with --via api (the default when it is set); ANTHROPIC_BASE_URL
+                      points them at a proxy. Without a key they run through Claude Code (your own claude, logged in)
+  CCMEM_CLAUDE_PATH   The claude that --via claude-code runs (default: the one on the PATH)
 `;
 
 const COMMANDS: Readonly<Record<string, (argv: readonly string[], io: CliIo) => Promise<number>>> = {
@@ -58,7 +66,7 @@ const COMMANDS: Readonly<Record<string, (argv: readonly string[], io: CliIo) => 
   doctor: runDoctorCommand,
   agents: runAgents,
   snapshot: runSnapshot,
-  dream: runDream,
+  dream: (argv, io) => (argv.includes('--due') ? runDueDreams(argv, io) : runDream(argv, io)),
   extract: runExtract,
   transcript: runTranscript,
   history: runHistory,

@@ -8,8 +8,12 @@ import { ChangeSetWriter } from './history/changeSetWriter';
 import { HistoryService } from './history/HistoryService';
 import { HistoryStore } from './history/HistoryStore';
 import { HomeService, type HomeServiceOptions } from './home/HomeService';
+import { BackgroundJobScheduler } from './jobs/BackgroundJobScheduler';
 import { JobService } from './jobs/JobService';
+import { ReviewInbox } from './jobs/ReviewInbox';
 import { createLiveHome, type LiveHome } from './liveHome';
+import { MemoryFixService } from './memory/MemoryFixService';
+import { MemoryFolderAnalyzer } from './memory/memoryFolderAnalyzer';
 import { MemoryReviewService } from './memory/MemoryReviewService';
 import { llmEnvironmentFrom, LlmSettingsService, type LlmEnvironment } from './settings/LlmSettingsService';
 import { SessionSecretStore, type SecretStore } from './settings/secretStore';
@@ -46,8 +50,14 @@ export interface EngineServices {
   readonly llmSettings: LlmSettingsService;
   /** Dreams and extraction replays. */
   readonly jobs: JobService;
+  /** Every proposal set waiting for the user, across projects and agent memories. */
+  readonly inbox: ReviewInbox;
+  /** Reviewed dreams on Claude Code's schedule and automatic extraction replays (running only in the app shells). */
+  readonly background: BackgroundJobScheduler;
   /** Memory review: findings, what the model sees, safe edits with undo. */
   readonly memory: MemoryReviewService;
+  /** Cures for the review's findings: planned with their diff, applied as one change set with one undo. */
+  readonly memoryFixes: MemoryFixService;
   /** The transcript viewer: indexed session files, pages, find, export, live appends. */
   readonly transcripts: TranscriptService;
   /** The session catalog (timeline), cached in the app data folder and updated live. */
@@ -84,6 +94,10 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   // Agent memory inside projects has its own watcher; it tells the live home of an own write as well.
   const agentWatch = live ? AgentMemoryWatch.start(home, live) : null;
   const writer = new ChangeSetWriter({ history, onOwnWrite: (path) => (agentWatch ?? live)?.expectOwnWrite(path) });
+  // The watcher passes over this app's own writes, so a memory file added or removed here rescans the project list itself.
+  writer.onDidWrite((written) => {
+    if (written.written.some((file) => file.event !== 'change')) live?.rescanSoon();
+  });
   const memoryHistory = new HistoryService({ home, store: history, historyDir, live, writer });
   if (live) memoryHistory.start();
   agentWatch?.onDidChange((folders) => memoryHistory.foldersChanged(folders));
@@ -91,7 +105,13 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const llm = options.llm ?? { secrets: new SessionSecretStore(), environment: llmEnvironmentFrom(process.env, { useApiKey: true }) };
   const llmSettings = new LlmSettingsService(options.dataDir, llm.secrets, llm.environment);
   const jobs = new JobService({ home, llm: llmSettings, writer, dataDir: options.dataDir });
-  const memory = new MemoryReviewService({ home, writer, live });
+  const inbox = new ReviewInbox(jobs);
+  // One analyzer for the review and its fixes: a plan reads the folder as warm as the page that asked for it.
+  const analyzer = new MemoryFolderAnalyzer();
+  const memory = new MemoryReviewService({ home, writer, live, analyzer });
+  const memoryFixes = new MemoryFixService({ home, writer, analyzer });
+  // Edits by Claude Code, an editor or this app may leave a waiting proposal stale.
+  const stopStaleness = memory.onDidChangeMemory((change) => void inbox.folderChanged(change.folder));
   const transcriptArchive = new TranscriptArchive(archiveDir(options.dataDir));
   const transcriptSources = new TranscriptSources(transcriptArchive);
   const transcripts = new TranscriptService(home, live, undefined, transcriptSources);
@@ -115,6 +135,18 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       .finally(() => live.start());
   }
   const search = new SearchService({ home, roots, archived: () => transcriptArchive.searchTargets() });
+  const background = new BackgroundJobScheduler({
+    home,
+    jobs,
+    inbox,
+    catalog,
+    live,
+    writer,
+    dataDir: options.dataDir,
+    readOnly: options.readOnly,
+  });
+  // At start, once the watcher follows the home, so no session change between the first check and the events is missed.
+  if (live) void live.ready.then(() => background.start()).catch(() => undefined);
   // The agent watch's own `ready` includes the live home's; it already guards against an unawaited failure.
   const ready = agentWatch?.ready ?? Promise.resolve();
   if (live) archive.start(ready);
@@ -128,7 +160,10 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     agentWatch,
     llmSettings,
     jobs,
+    inbox,
+    background,
     memory,
+    memoryFixes,
     transcripts,
     catalog,
     search,
@@ -141,7 +176,10 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     ready,
     subscribe: (sink) => forwardEngineEvents(services, sink),
     async dispose() {
+      await background.dispose();
       await jobs.dispose();
+      stopStaleness();
+      inbox.dispose();
       memory.dispose();
       transcripts.dispose();
       await search.dispose();

@@ -5,13 +5,15 @@ export type EventSink = <E extends EventName>(event: E, payload: EventPayloads[E
 
 /** Forwards every engine service event to a shell's sink (a window or a socket); returns the unsubscribe. */
 export function forwardEngineEvents(
-  { home, jobs, memory, agentWatch, transcripts, catalog, search, memoryHistory, archive }: EngineServices,
+  { home, jobs, inbox, background, memory, agentWatch, transcripts, catalog, search, memoryHistory, archive }: EngineServices,
   sink: EventSink,
 ): () => void {
   const disposers = [
     home.onDidChangeHome((snapshot) => sink('homeChanged', snapshot)),
     jobs.onDidProgress((progress) => sink('jobProgress', progress)),
     jobs.onDidFinish((summary) => sink('jobFinished', summary)),
+    inbox.onDidChange((change) => sink('reviewInboxChanged', change)),
+    background.onDidChangeStatus((status) => sink('backgroundStatusChanged', status)),
     memory.onDidChangeMemory((change) => sink('memoryChanged', change)),
     transcripts.onDidChangeTranscript(({ configRoot, slug, sessionId, generation, bytes }) =>
       sink('transcriptChanged', { configRoot, slug, sessionId, generation, bytes }),

@@ -32,6 +32,9 @@ export interface LiveHome {
   onDidChange(listener: (changes: readonly WatchedChange[]) => void): () => void;
   /** Our own next write to this path is not a foreign change. */
   expectOwnWrite(path: string): void;
+  /** This app added or removed a file the project list counts: rescan it soon, as a foreign change would. */
+  rescanSoon(): void;
+
   /** Every own write announced through `expectOwnWrite` (history holds such a change back until the app journals it). */
   onDidExpectOwnWrite(listener: (path: string) => void): () => void;
   dispose(): Promise<void>;
@@ -72,16 +75,20 @@ export function createLiveHome(home: HomeService, options: { usePolling?: boolea
   const ownWritesBeforeStart: string[] = [];
   const ownWriteListeners = new Set<(path: string) => void>();
 
+  const rescanSoon = () => {
+    if (disposed) return;
+    timer ??= setTimeout(() => {
+      timer = null;
+      void home.refresh();
+    }, RESCAN_DELAY_MS);
+  };
+
   const follow = async (next: HomeSnapshot): Promise<void> => {
     const created = watcherFor(next, options.usePolling);
     for (const path of ownWritesBeforeStart.splice(0)) created.expectOwnWrite(path);
     created.onDidChange((changes) => {
       for (const listener of listeners) listener(changes);
-      if (!changes.some(changesProjectList)) return;
-      timer ??= setTimeout(() => {
-        timer = null;
-        void home.refresh();
-      }, RESCAN_DELAY_MS);
+      if (changes.some(changesProjectList)) rescanSoon();
     });
     watcher = created;
     await created.start();
@@ -132,6 +139,7 @@ export function createLiveHome(home: HomeService, options: { usePolling?: boolea
       ownWriteListeners.add(listener);
       return () => ownWriteListeners.delete(listener);
     },
+    rescanSoon,
     async dispose() {
       disposed = true;
       begin();

@@ -8,6 +8,7 @@ import { createEngine } from '../core/engine';
 import { configRootsFromEnv } from '../core/home/configRoots';
 import { llmEnvironmentFrom } from '../core/settings/LlmSettingsService';
 import { bindRequestHandlers, EventBridge, mainFrameSenderCheck } from './ipc';
+import { notifyInboxArrivals } from './inboxNotifier';
 import { KeychainSecretStore } from './secretStore';
 import { resumeRequestHandlers, TerminalLauncher } from './terminalLauncher';
 import { applyContentSecurityPolicy, buildContentSecurityPolicy, denyAllPermissions, lockDownAllWebContents } from './security';
@@ -82,6 +83,12 @@ async function start(): Promise<void> {
     mainWindow = window;
   };
   openMainWindow();
+  const stopNotifying = notifyInboxArrivals(engine.inbox, () => {
+    if (mainWindow === null) openMainWindow();
+    if (mainWindow?.isMinimized()) mainWindow.restore();
+    mainWindow?.show();
+    mainWindow?.focus();
+  });
 
   // macOS keeps the app running without windows; clicking the dock icon brings the window back.
   app.on('activate', () => {
@@ -94,6 +101,7 @@ async function start(): Promise<void> {
     event.preventDefault();
     unbindRequests();
     stopForwarding();
+    stopNotifying();
     void engine.dispose().finally(() => {
       engineDisposed = true;
       app.quit();

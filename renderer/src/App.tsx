@@ -10,7 +10,12 @@ import { SearchPage } from './features/search/SearchPage';
 import { SessionsPage } from './features/sessions/SessionsPage';
 import { SettingsPage } from './features/settings/SettingsPage';
 import { TranscriptPage } from './features/transcript/TranscriptPage';
+import { InboxCount } from './features/sidebar/InboxCount';
 import { ProjectSidebar } from './features/sidebar/ProjectSidebar';
+import { WarningsPage } from './features/warnings/WarningsPage';
+import { useAgentsStore } from './features/agents/agentsStore';
+import { useInboxStore } from './features/dreams/inboxStore';
+import { useSessionCatalogStore } from './features/sessions/sessionCatalogStore';
 import { assertNever } from '../../shared/result';
 import { MiddleTruncate } from './components/MiddleTruncate';
 import { CommandPalette } from './shell/CommandPalette';
@@ -21,10 +26,47 @@ import { useGlobalShortcuts } from './shell/useGlobalShortcuts';
 import { useAccessStore } from './api/accessStore';
 import { useHomeStore } from './stores/homeStore';
 import { navigate, PAGE_TITLES, PAGES, sameProject, useNavigationStore, type Page } from './stores/navigationStore';
+import { pageTitle } from './stores/pageTitle';
 import { toggleSidebar, useUiPreferences } from './stores/uiPreferencesStore';
-import type { ProjectSummary } from '../../shared/model/home';
+import type { HomeSnapshot, ProjectSummary } from '../../shared/model/home';
 
-function ProjectPage({ page, project }: { readonly page: Page; readonly project: ProjectSummary | null }) {
+/** What is selected on the page, in words for the window title: a memory file, an agent (and its file), a session. */
+function useSelectionName(): string | null {
+  const { page, file, agent, transcript } = useNavigationStore(
+    useShallow((s) => ({ page: s.page, file: s.file, agent: s.agent, transcript: s.transcript })),
+  );
+  const agentName = useAgentsStore((s) => {
+    const found = agent ? s.agents?.find((a) => a.dir === agent) : undefined;
+    return found ? `${found.agentType} (${found.scope})` : (agent?.split(/[/\\]/).pop() ?? null);
+  });
+  const sessionTitle = useSessionCatalogStore((s) =>
+    transcript ? (s.sessions.find((session) => session.sessionId === transcript.sessionId)?.title ?? null) : null,
+  );
+  if (page === 'transcript' && transcript) return sessionTitle ?? `session ${transcript.sessionId.slice(0, 8)}`;
+  if (page === 'agents') return [file, agentName].filter(Boolean).join(' · ') || null;
+  return file;
+}
+
+/** Keeps the window's title on what it shows, so a tab, a bookmark or the window list names it. */
+function useDocumentTitle(page: Page, project: ProjectSummary | null): void {
+  const selection = useSelectionName();
+  const waiting = useInboxStore((s) => s.waiting);
+  const projectPage = page !== 'agents' && page !== 'settings' && page !== 'search';
+  const title = pageTitle({ selection, page: PAGE_TITLES[page], project: projectPage ? (project?.displayName ?? null) : null, waiting });
+  useEffect(() => {
+    document.title = title;
+  }, [title]);
+}
+
+function ProjectPage({
+  page,
+  project,
+  home,
+}: {
+  readonly page: Page;
+  readonly project: ProjectSummary | null;
+  readonly home: HomeSnapshot;
+}) {
   const transcript = useNavigationStore((s) => s.transcript);
   switch (page) {
     case 'transcript':
@@ -36,6 +78,8 @@ function ProjectPage({ page, project }: { readonly page: Page; readonly project:
       return <AgentsPage />;
     case 'settings':
       return <SettingsPage />;
+    case 'warnings':
+      return <WarningsPage project={project} home={home} />;
     case 'memory':
     case 'sessions':
     case 'dreams':
@@ -55,6 +99,7 @@ export function App() {
   const accessProblem = useAccessStore((s) => s.problem);
   const { page, selected } = useNavigationStore(useShallow((s) => ({ page: s.page, selected: s.project })));
   const project = home?.projects.find((p) => sameProject(selected, p)) ?? null;
+  useDocumentTitle(page, project);
 
   useEffect(() => {
     // Select the most recently active project when none (or a vanished one) is selected.
@@ -73,7 +118,7 @@ export function App() {
   if (error && !home) return <p className="error">Cannot load: {error}</p>;
   if (!home) return <p className="muted">Loading…</p>;
   if (home.empty) return <EmptyHome />;
-  return <Shell project={project} page={page} />;
+  return <Shell project={project} page={page} home={home} />;
 }
 
 function Overlays() {
@@ -84,8 +129,7 @@ function Overlays() {
 }
 
 /** The frame around every page: the project sidebar (collapsible), the page tabs, the palette and the page. */
-function Shell({ project, page }: { readonly project: ProjectSummary | null; readonly page: Page }) {
-  const home = useHomeStore((s) => s.home);
+function Shell({ project, page, home }: { readonly project: ProjectSummary | null; readonly page: Page; readonly home: HomeSnapshot }) {
   const collapsed = useUiPreferences((s) => s.sidebarCollapsed);
   useGlobalShortcuts();
   return (
@@ -94,9 +138,10 @@ function Shell({ project, page }: { readonly project: ProjectSummary | null; rea
         <aside className="side" id="project-sidebar" aria-label="Sidebar">
           <div className="brand">
             Claude Memory Manager
-            {home?.demo ? <span className="badge">demo</span> : null}
-            {home?.readOnly ? <span className="badge">read-only</span> : null}
+            {home.demo ? <span className="badge">demo</span> : null}
+            {home.readOnly ? <span className="badge">read-only</span> : null}
           </div>
+          <InboxCount />
           <ProjectSidebar />
         </aside>
       )}
@@ -137,7 +182,7 @@ function Shell({ project, page }: { readonly project: ProjectSummary | null; rea
             {project.path === null ? <span className="badge muted-badge">path unknown</span> : null}
           </p>
         ) : null}
-        <ProjectPage page={page} project={project} />
+        <ProjectPage page={page} project={project} home={home} />
       </main>
       <Overlays />
     </div>

@@ -1,8 +1,16 @@
-import type { SnapshotCommand, SnapshotOperation, SnapshotPlan, SnapshotRefusal, SnapshotSecret } from '../model/agents';
+import type {
+  SnapshotCommand,
+  SnapshotNewerWarning,
+  SnapshotOperation,
+  SnapshotPlan,
+  SnapshotRefusal,
+  SnapshotSecret,
+} from '../model/agents';
 import { assertNever } from '../result';
 import { compareSnapshotSides, localMemoryFiles, type SnapshotSideListing } from './snapshotComparison';
 import {
   SNAPSHOT_META_FILE,
+  snapshotAction,
   snapshotMetaText,
   SYNCED_META_FILE,
   syncedMetaText,
@@ -171,14 +179,38 @@ function blockedBy(input: SnapshotPlanInput, operations: readonly SnapshotOperat
   return null;
 }
 
+/**
+ * Whether creating the snapshot would overwrite a newer one: Claude Code would offer this agent's local memory an
+ * update from the committed snapshot (it changed after the local memory last synced, or it never synced), and the
+ * action replaces or deletes snapshot files — a teammate's work that local memory has not taken in.
+ */
+function newerSnapshotOf(input: SnapshotPlanInput, operations: readonly SnapshotOperation[]): SnapshotNewerWarning | null {
+  const snapshot = input.snapshotMeta.value;
+  if (input.command !== 'create' || !snapshot) return null;
+  const behind = snapshotAction({ snapshot, hasLocalMemory: true, synced: input.syncedMeta.value }) === 'prompt-update';
+  const files = operations
+    .filter(
+      (op) => (op.kind === 'copy' && op.to === 'snapshot' && op.replaces !== null) || (op.kind === 'delete' && op.from === 'snapshot'),
+    )
+    .map((op) => op.name);
+  if (!behind || files.length === 0) return null;
+  return { snapshotUpdatedAt: snapshot.updatedAt, syncedFrom: input.syncedMeta.value?.syncedFrom ?? null, files };
+}
+
 /** What a snapshot action would do, exactly as Claude Code's own functions would, minus anything that could lose a file. */
 export function planSnapshotAction(input: SnapshotPlanInput): SnapshotPlan {
-  const base = { command: input.command, agentDir: input.agentDir, snapshotDir: input.snapshotDir };
+  const base = { command: input.command, agentDir: input.agentDir, snapshotDir: input.snapshotDir, newerSnapshot: null };
   const outcome = input.unusableFolder
     ? refuse('CONFLICT', `${input.unusableFolder} is a symlink or not a folder; it is left alone, so this action cannot run`)
     : outcomeOf(input);
   if ('code' in outcome) return { ...base, updatedAt: input.snapshotMeta.value?.updatedAt ?? null, operations: [], refusal: outcome };
   const blocked = blockedBy(input, outcome.operations);
   if (blocked) return { ...base, updatedAt: outcome.updatedAt, operations: [], refusal: blocked };
-  return { ...base, updatedAt: outcome.updatedAt, operations: outcome.operations, refusal: null };
+  return {
+    ...base,
+    updatedAt: outcome.updatedAt,
+    operations: outcome.operations,
+    refusal: null,
+    newerSnapshot: newerSnapshotOf(input, outcome.operations),
+  };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_ARCHIVE_CAP_BYTES, MIN_ARCHIVE_CAP_BYTES } from './archiveCap';
 import type { ArchiveProgress, ArchiveRemovalResult, ArchiveStatus } from '../model/archive';
 
 /** A project folder name under `projects/`: one name, no separators, no dot segments, no NUL. */
@@ -7,11 +8,6 @@ const slugSchema = z
   .min(1)
   .max(4096)
   .refine((s) => !/[/\\\0]/.test(s) && s !== '.' && s !== '..', 'must be a single folder name');
-
-/** Up to 1 PiB: a cap beyond any disk. */
-export const MAX_ARCHIVE_CAP_BYTES = 2 ** 50;
-/** The smallest cap worth setting: below it the archive would keep almost nothing. */
-export const MIN_ARCHIVE_CAP_BYTES = 1024 * 1024;
 
 /** The transcript archive's requests; spread into the contract's `requestSchemas`. */
 export const archiveRequestSchemas = {

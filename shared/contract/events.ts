@@ -1,4 +1,5 @@
 import type { HistoryChangedEvent, HistoryReconstructionEvent } from '../history/historyRequestSchemas';
+import type { BackgroundStatus, ReviewInboxChange } from '../jobs/backgroundJobs';
 import type { JobProgress, JobSummary } from '../jobs/jobTypes';
 import type { MemoryFolderRef } from '../memory/memoryFolderRef';
 import type { HomeSnapshot } from '../model/home';
@@ -27,6 +28,8 @@ export interface EventPayloads {
   homeChanged: HomeSnapshot;
   jobProgress: JobProgress;
   jobFinished: JobSummary;
+  reviewInboxChanged: ReviewInboxChange;
+  backgroundStatusChanged: BackgroundStatus;
   memoryChanged: MemoryChangedEvent;
   agentMemoriesChanged: AgentMemoriesChangedEvent;
   transcriptChanged: TranscriptChangedEvent;
@@ -49,6 +52,8 @@ export const eventNames = [
   'homeChanged',
   'jobProgress',
   'jobFinished',
+  'reviewInboxChanged',
+  'backgroundStatusChanged',
   'memoryChanged',
   'agentMemoriesChanged',
   'transcriptChanged',

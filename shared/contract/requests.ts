@@ -9,16 +9,22 @@ import {
 import {
   apiKeySchema,
   applyJobSchema,
+  backgroundSettingsPatchSchema,
+  configRootArgsSchema,
+  backendSchema,
+  connectionTestSchema,
   extractionSourceSchema,
   jobIdSchema,
   jobTargetSchema,
   llmSettingsPatchSchema,
 } from '../jobs/jobRequestSchemas';
+import type { BackgroundStatus, InboxEntry } from '../jobs/backgroundJobs';
 import type { ApplyOutcome, DreamGate, ExtractionEstimate, JobRecordView, JobSummary } from '../jobs/jobTypes';
 import type { ConnectionTestResult, LlmSettingsView } from '../jobs/llmSettings';
 import { historyRequestSchemas, type HistoryRequestResults } from '../history/historyRequestSchemas';
 import { memoryRequestSchemas } from '../memory/memoryRequestSchemas';
 import type { MemoryChangeResult, MemoryFileContent, MemoryReview } from '../memory/memoryReview';
+import type { MemoryFixPlan } from '../memory/fixes/memoryFix';
 import type { HomeSnapshot } from '../model/home';
 import type { MemoryFolderListing } from '../model/memory';
 import type { SessionSummary } from '../model/session';
@@ -84,7 +90,10 @@ export const requestSchemas = {
   listAgentMemories: { args: noArgs, mutates: false },
   getAgentSnapshotDiff: { args: z.strictObject({ dir: agentDirSchema }), mutates: false },
   planAgentSnapshotAction: { args: snapshotActionSchema, mutates: false },
-  applyAgentSnapshotAction: { args: snapshotActionSchema.extend({ expectedToken: z.string().max(128).optional() }), mutates: true },
+  applyAgentSnapshotAction: {
+    args: snapshotActionSchema.extend({ expectedToken: z.string().max(128).optional(), overwriteNewer: z.boolean().optional() }),
+    mutates: true,
+  },
   getLlmSettings: { args: noArgs, mutates: false },
   updateLlmSettings: {
     args: llmSettingsPatchSchema,
@@ -95,11 +104,11 @@ export const requestSchemas = {
   },
   setApiKey: { args: apiKeySchema, mutates: true },
   clearApiKey: { args: noArgs, mutates: true },
-  testLlmConnection: { args: noArgs, mutates: false },
+  testLlmConnection: { args: connectionTestSchema, mutates: false },
   getDreamGate: { args: projectRefSchema, mutates: false },
-  startDream: { args: z.strictObject({ target: jobTargetSchema }), mutates: true },
+  startDream: { args: z.strictObject({ target: jobTargetSchema, via: backendSchema.optional() }), mutates: true },
   estimateExtraction: { args: z.strictObject({ source: extractionSourceSchema }), mutates: false },
-  startExtraction: { args: z.strictObject({ source: extractionSourceSchema }), mutates: true },
+  startExtraction: { args: z.strictObject({ source: extractionSourceSchema, via: backendSchema.optional() }), mutates: true },
   cancelJob: { args: jobIdSchema, mutates: true },
   listJobs: { args: noArgs, mutates: false },
   getJob: {
@@ -110,6 +119,11 @@ export const requestSchemas = {
   },
   applyJob: { args: applyJobSchema, mutates: true },
   discardJob: { args: jobIdSchema, mutates: true },
+  getReviewInbox: { args: noArgs, mutates: false },
+  getBackgroundStatus: { args: noArgs, mutates: false },
+  // Settings of the app itself; they start jobs that take `.consolidate-lock`, so a read-only window may not change them.
+  updateBackgroundSettings: { args: backgroundSettingsPatchSchema, mutates: true },
+  turnOffClaudeCodeAutoDream: { args: configRootArgsSchema, mutates: true },
   ...memoryRequestSchemas,
   ...transcriptRequestSchemas,
   ...catalogRequestSchemas,
@@ -153,6 +167,10 @@ export interface RequestResults extends HistoryRequestResults, ArchiveRequestRes
   getJob: JobRecordView;
   applyJob: ApplyOutcome;
   discardJob: JobSummary;
+  getReviewInbox: readonly InboxEntry[];
+  getBackgroundStatus: BackgroundStatus;
+  updateBackgroundSettings: BackgroundStatus;
+  turnOffClaudeCodeAutoDream: BackgroundStatus;
   getMemoryReview: MemoryReview;
   readMemoryFile: MemoryFileContent;
   saveMemoryFile: MemoryChangeResult;
@@ -160,6 +178,8 @@ export interface RequestResults extends HistoryRequestResults, ArchiveRequestRes
   renameMemoryFile: MemoryChangeResult;
   pruneMemoryFile: MemoryChangeResult;
   undoMemoryChange: MemoryChangeResult;
+  planMemoryFix: MemoryFixPlan;
+  applyMemoryFix: MemoryChangeResult;
   openTranscript: TranscriptOutline;
   readTranscriptPage: TranscriptPage;
   findInTranscript: TranscriptFindResult;

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { DAILY_TOKEN_BUDGET_LIMITS, MIN_PROMPTS_LIMITS } from './backgroundJobs';
+import { LLM_BACKEND_CHOICES } from './llmSettings';
 
 /** Argument schemas of the job and LLM-settings requests, validated at the boundary like every request. */
 
@@ -9,6 +11,9 @@ const slugSchema = z
   .min(1)
   .max(4096)
   .refine((s) => !/[/\\\0]/.test(s) && s !== '.' && s !== '..', 'must be a single folder name');
+
+/** Which backend runs a job or a connection test; absent: the one Settings chose. */
+export const backendSchema = z.enum(['api', 'claude-code']);
 
 export const jobIdSchema = z.strictObject({ jobId: z.string().min(1).max(100) });
 
@@ -61,6 +66,24 @@ export const llmSettingsPatchSchema = z.strictObject({
     .optional(),
   baseUrl: z.string().max(2048).nullable().optional(),
   maxCostUsdPerJob: z.number().positive().max(1000).optional(),
+  backend: z.enum(LLM_BACKEND_CHOICES).optional(),
+  claudePath: z.string().max(4096).nullable().optional(),
 });
 
+export const connectionTestSchema = z.strictObject({ via: backendSchema.optional() });
+
 export const apiKeySchema = z.strictObject({ key: z.string().min(1).max(512) });
+
+export const backgroundSettingsPatchSchema = z.strictObject({
+  reviewedDreams: z.strictObject({ mode: z.enum(['off', 'all', 'chosen']) }).optional(),
+  project: z.strictObject({ configRoot: configRootSchema, slug: slugSchema, reviewedDreams: z.boolean() }).optional(),
+  autoExtraction: z
+    .strictObject({
+      enabled: z.boolean().optional(),
+      minPrompts: z.number().int().min(MIN_PROMPTS_LIMITS.min).max(MIN_PROMPTS_LIMITS.max).optional(),
+    })
+    .optional(),
+  dailyTokenBudget: z.number().int().min(DAILY_TOKEN_BUDGET_LIMITS.min).max(DAILY_TOKEN_BUDGET_LIMITS.max).optional(),
+});
+
+export const configRootArgsSchema = z.strictObject({ configRoot: configRootSchema });

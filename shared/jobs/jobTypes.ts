@@ -1,6 +1,13 @@
 import type { DiffPart } from './diffParts';
+import type { LlmBackend } from './llmSettings';
 
 export type JobKind = 'dream' | 'extraction';
+
+/**
+ * Who started a job: the user by hand, the reviewed-dream scheduler when Claude Code's gate would fire (in the
+ * app, or `ccmem dream --due`), or the automatic extraction replay of a session that ended without one.
+ */
+export type JobTrigger = 'user' | 'schedule' | 'auto-extraction';
 
 /** Whose memory a job works on: a project's auto memory, or one agent memory folder found by discovery. */
 export type JobTarget =
@@ -53,6 +60,29 @@ export interface JobProgress {
 
 export type ProposalKind = 'add' | 'modify' | 'delete';
 
+/**
+ * One source a proposed change rests on, as the model cited it: a line of one of the project's transcripts
+ * (`sessionId`, with `agentId` for a sub-agent's file) or a line of a memory file as it was when the job started
+ * (`file`). The job looked the line up: `verified` says whether it holds the quoted text.
+ */
+export interface ProposalEvidence {
+  /** The transcript's session, or null for a memory file. */
+  readonly sessionId: string | null;
+  /** The sub-agent whose transcript it is (`agent-<id>.jsonl` under the session), or null. */
+  readonly agentId: string | null;
+  /** The memory file, relative to the memory folder, or null for a transcript. */
+  readonly file: string | null;
+  /** 1-based line of the JSONL transcript or of the memory file. */
+  readonly line: number;
+  /** The words the model quoted from that line. */
+  readonly text: string;
+  /** What the line really says (its readable text, shortened), or null when there is no such line. */
+  readonly lineText: string | null;
+  readonly verified: boolean;
+  /** Why the citation could not be verified, or null when it was. */
+  readonly problem: string | null;
+}
+
 /** One file the job proposes to change, as staged; nothing of it is on disk until the user applies it. */
 export interface FileProposal {
   /** Relative to the memory folder, forward slashes. */
@@ -66,6 +96,11 @@ export interface FileProposal {
   readonly parts: readonly DiffPart[];
   /** A unified diff of the whole change. */
   readonly diff: string;
+  /**
+   * What the model cited for this file over the whole job (empty: it cited nothing). Absent in records made
+   * before jobs asked for citations.
+   */
+  readonly evidence?: readonly ProposalEvidence[];
 }
 
 /** A change the model asked for and the validator refused; the model saw the refusal as a tool error. */
@@ -122,15 +157,20 @@ export interface ApplyOutcome {
 export interface JobSummary {
   readonly id: string;
   readonly kind: JobKind;
+  /** Records kept before triggers existed read as `user`. */
+  readonly trigger: JobTrigger;
   readonly status: JobStatus;
   readonly target: JobTargetInfo;
   readonly source: ExtractionSource | null;
   readonly createdAt: string;
   readonly finishedAt: string | null;
+  /** What ran the model; absent in records made before there was a choice (they all used the API). */
+  readonly via?: LlmBackend;
   readonly model: string;
   /** sha256 of the instructions and tool definitions the model was given (never the memory or transcript data). */
   readonly promptHash: string;
   readonly usage: TokenUsage;
+  /** US dollars; null when the price is unknown or the job ran on a Claude subscription (tokens, not dollars). */
   readonly costUsd: number | null;
   readonly turns: number;
   /** The model's closing summary of what it changed and why. */

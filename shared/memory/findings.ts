@@ -22,7 +22,7 @@ export interface MemoryFinding {
   readonly file: string | null;
   readonly line: number | null;
   readonly message: string;
-  /** The other file of a near-duplicate pair. */
+  /** The other file of a near-duplicate pair, or the missing file a dangling link points at. */
   readonly related: string | null;
 }
 
@@ -144,7 +144,11 @@ function indexFindings(index: IndexFacts, existing: ReadonlySet<string>): Memory
   }
   for (const link of parsed.links) {
     if (link.resolved === null || existing.has(link.resolved) || link.resolved.endsWith('MEMORY.md')) continue;
-    out.push(finding('index.dangling-link', file, link.line, `Line ${link.line} points at ${link.resolved}, which does not exist`));
+    out.push(
+      finding('index.dangling-link', file, link.line, `Line ${link.line} points at ${link.resolved}, which does not exist`, {
+        related: link.resolved,
+      }),
+    );
   }
   const content = parsed.lines.filter((l) => l.kind === 'pointer' || l.kind === 'prose');
   const prose = content.filter((l) => l.kind === 'prose');

@@ -13,6 +13,15 @@ export interface IndexLink {
   readonly resolved: string | null;
 }
 
+/** A link on one line, with where it sits in that line's text (UTF-16 offsets, end exclusive). */
+export interface LineLink {
+  readonly start: number;
+  readonly end: number;
+  readonly title: string;
+  readonly target: string;
+  readonly resolved: string | null;
+}
+
 export interface IndexLine {
   readonly line: number;
   readonly text: string;
@@ -55,6 +64,22 @@ export function resolveIndexTarget(indexFolder: string, target: string): string 
   return resolveRelative(indexFolder, path.replace(/\\/g, '/'));
 }
 
+/** Every markdown link on one line of an index, in order, with its place in the line. */
+export function linksOnLine(lineText: string, indexFolder: string): LineLink[] {
+  const out: LineLink[] = [];
+  for (const match of lineText.matchAll(LINK)) {
+    const target = match[2] ?? match[3];
+    out.push({
+      start: match.index,
+      end: match.index + match[0].length,
+      title: match[1],
+      target,
+      resolved: resolveIndexTarget(indexFolder, target),
+    });
+  }
+  return out;
+}
+
 /** Splits an index into classified lines and the links it holds. `indexFolder` is '' for MEMORY.md, 'team' for team/MEMORY.md. */
 export function parseIndex(raw: string, indexFolder = ''): ParsedIndex {
   const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
@@ -66,11 +91,9 @@ export function parseIndex(raw: string, indexFolder = ''): ParsedIndex {
     const line = index + 1;
     const trimmed = lineText.trim();
     let found = 0;
-    for (const match of trimmed.matchAll(LINK)) {
-      const target = match[2] ?? match[3];
-      const resolved = resolveIndexTarget(indexFolder, target);
-      links.push({ line, title: match[1], target, resolved });
-      if (resolved !== null) found++;
+    for (const link of linksOnLine(trimmed, indexFolder)) {
+      links.push({ line, title: link.title, target: link.target, resolved: link.resolved });
+      if (link.resolved !== null) found++;
     }
     let kind: IndexLine['kind'];
     if (inComment) {

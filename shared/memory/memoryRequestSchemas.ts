@@ -36,6 +36,51 @@ const fieldValueSchema = z.string().max(500);
 /** Under the web shell's 1 MiB message limit with room for the rest of the request. */
 const bodySchema = z.string().max(900_000);
 
+const indexPathSchema = z.enum(['MEMORY.md', 'team/MEMORY.md']);
+const lineSchema = z.number().int().min(1).max(100_000_000);
+const oneLineValueSchema = fieldValueSchema.min(1).refine((s) => !/[\r\n]/.test(s), 'must be one line');
+
+/** One cure for a finding (see shared/memory/fixes/memoryFix.ts); every path is checked again by the writer. */
+export const memoryFixSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('add-pointer'), file: memoryPathSchema }),
+  z.strictObject({ kind: z.literal('remove-pointer'), index: indexPathSchema, line: lineSchema, target: memoryPathSchema }),
+  z.strictObject({
+    kind: z.literal('retarget-pointer'),
+    index: indexPathSchema,
+    line: lineSchema,
+    target: memoryPathSchema,
+    to: memoryPathSchema,
+  }),
+  z.strictObject({ kind: z.literal('shorten-line'), index: indexPathSchema, line: lineSchema }),
+  z.strictObject({ kind: z.literal('move-overflow'), index: indexPathSchema, into: memoryPathSchema.optional() }),
+  z.strictObject({ kind: z.literal('trim-overflow'), index: indexPathSchema }),
+  z.strictObject({ kind: z.literal('merge-duplicates'), keep: memoryPathSchema, drop: memoryPathSchema }),
+  z.strictObject({ kind: z.literal('mask-secret'), file: memoryPathSchema, line: lineSchema }),
+  z.strictObject({ kind: z.literal('remove-secret-line'), file: memoryPathSchema, line: lineSchema }),
+  z.strictObject({
+    kind: z.literal('add-frontmatter'),
+    file: memoryPathSchema,
+    name: oneLineValueSchema.optional(),
+    description: oneLineValueSchema.optional(),
+    type: z.enum(MEMORY_TYPES).optional(),
+  }),
+  z.strictObject({ kind: z.literal('fill-description'), file: memoryPathSchema, value: oneLineValueSchema.optional() }),
+  z.strictObject({ kind: z.literal('fill-type'), file: memoryPathSchema, value: z.enum(MEMORY_TYPES).optional() }),
+  z.strictObject({
+    kind: z.literal('absolute-date'),
+    file: memoryPathSchema,
+    line: lineSchema,
+    date: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date (YYYY-MM-DD)')
+      .optional(),
+  }),
+  z.strictObject({ kind: z.literal('prune'), file: memoryPathSchema }),
+]);
+
+/** A bulk fix covers a filtered list: a few thousand files at most. */
+const MAX_FIXES = 5000;
+
 export const memoryRequestSchemas = {
   getMemoryReview: { args: z.strictObject({ folder: memoryFolderRefSchema }), mutates: false },
   readMemoryFile: {
@@ -81,4 +126,19 @@ export const memoryRequestSchemas = {
     mutates: true,
   },
   undoMemoryChange: { args: z.strictObject({ folder: memoryFolderRefSchema, changeSetId: z.uuid() }), mutates: true },
+  planMemoryFix: {
+    args: z.strictObject({ folder: memoryFolderRefSchema, fixes: z.array(memoryFixSchema).min(1).max(MAX_FIXES) }),
+    mutates: false,
+  },
+  applyMemoryFix: {
+    args: z.strictObject({
+      folder: memoryFolderRefSchema,
+      fixes: z.array(memoryFixSchema).min(1).max(MAX_FIXES),
+      bases: z
+        .array(z.strictObject({ path: memoryPathSchema, hash: hashSchema.nullable() }))
+        .min(1)
+        .max(MAX_FIXES * 2 + 2),
+    }),
+    mutates: true,
+  },
 } as const;

@@ -24,6 +24,39 @@ export interface EntrypointTruncation {
   readonly wasByteTruncated: boolean;
 }
 
+/** What loads of the trimmed text: its first 200 lines, cut at the last newline before 25,000 characters. */
+function loadedPart(trimmed: string, lines: readonly string[], wasLineTruncated: boolean): string {
+  let truncated = wasLineTruncated ? lines.slice(0, MAX_ENTRYPOINT_LINES).join('\n') : trimmed;
+  if (truncated.length > MAX_ENTRYPOINT_BYTES) {
+    const cutAt = truncated.lastIndexOf('\n', MAX_ENTRYPOINT_BYTES);
+    truncated = truncated.slice(0, cutAt > 0 ? cutAt : MAX_ENTRYPOINT_BYTES);
+  }
+  return truncated;
+}
+
+/** Where loading stops in an index as written, for drawing the cut in an editor. */
+export interface EntrypointCut {
+  /** Offset in the raw text: everything from here on never reaches the model. */
+  readonly offset: number;
+  /** The 1-based line of the raw text the cut falls in (the first line not loaded whole). */
+  readonly line: number;
+  readonly byLines: boolean;
+  readonly byChars: boolean;
+}
+
+/** Where Claude Code stops loading this index, or null when it loads whole (leading whitespace is trimmed first). */
+export function entrypointCut(raw: string): EntrypointCut | null {
+  const trimmed = raw.trim();
+  const lines = trimmed.split('\n');
+  const byLines = lines.length > MAX_ENTRYPOINT_LINES;
+  const byChars = trimmed.length > MAX_ENTRYPOINT_BYTES;
+  if (!byLines && !byChars) return null;
+  const offset = raw.length - raw.trimStart().length + loadedPart(trimmed, lines, byLines).length;
+  let line = 1;
+  for (let i = raw.indexOf('\n'); i !== -1 && i < offset; i = raw.indexOf('\n', i + 1)) line++;
+  return { offset, line: raw[offset] === '\n' ? line + 1 : line, byLines, byChars };
+}
+
 /** Claude Code's `truncateEntrypointContent`: trim, first 200 lines, cut at the last newline before 25,000, warn. */
 export function truncateEntrypoint(raw: string): EntrypointTruncation {
   const trimmed = raw.trim();
@@ -34,11 +67,7 @@ export function truncateEntrypoint(raw: string): EntrypointTruncation {
   // The original size decides the warning: long lines are what the byte cap exists for.
   const wasByteTruncated = charCount > MAX_ENTRYPOINT_BYTES;
   if (!wasLineTruncated && !wasByteTruncated) return { content: trimmed, lineCount, charCount, wasLineTruncated, wasByteTruncated };
-  let truncated = wasLineTruncated ? contentLines.slice(0, MAX_ENTRYPOINT_LINES).join('\n') : trimmed;
-  if (truncated.length > MAX_ENTRYPOINT_BYTES) {
-    const cutAt = truncated.lastIndexOf('\n', MAX_ENTRYPOINT_BYTES);
-    truncated = truncated.slice(0, cutAt > 0 ? cutAt : MAX_ENTRYPOINT_BYTES);
-  }
+  const truncated = loadedPart(trimmed, contentLines, wasLineTruncated);
   const reason =
     wasByteTruncated && !wasLineTruncated
       ? `${formatFileSize(charCount)} (limit: ${formatFileSize(MAX_ENTRYPOINT_BYTES)}) — index entries are too long`
@@ -135,6 +164,14 @@ export function recalledMemoryText(path: string, mtimeMs: number, raw: string, n
     ? `\n\n> This memory file was truncated (${cut.reason === 'bytes' ? `${MAX_RECALL_BYTES} byte limit` : `first ${MAX_RECALL_LINES} lines`}). Use the ${FILE_READ_TOOL_NAME} tool to view the complete file at: ${path}`
     : '';
   return `<system-reminder>\n${recalledMemoryHeader(path, mtimeMs, now)}\n\n${cut.content}${note}\n</system-reminder>`;
+}
+
+/**
+ * Claude Code's topic files: any `*.md` but an index, at any depth (`memoryScan.ts`: a case-sensitive `.md`, so
+ * `NOTES.MD` is not one). The sidebar's count, the review and recall all use this one rule, so they agree.
+ */
+export function isTopicFileName(name: string): boolean {
+  return name.endsWith('.md') && name !== ENTRYPOINT_NAME;
 }
 
 export interface ScannedFile {

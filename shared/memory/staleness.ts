@@ -54,6 +54,16 @@ export function findRelativeDates(body: string, firstLine: number): TextHit[] {
   return proseLines(body, firstLine).filter((hit) => RELATIVE_DATE.test(hit.text) && !ABSOLUTE_DATE.test(hit.text));
 }
 
+/** Every relative expression on a line, where each starts and what it says, in order (for rewriting them). */
+export function relativeDatesOn(text: string): { readonly index: number; readonly text: string }[] {
+  return [...text.matchAll(new RegExp(RELATIVE_DATE.source, 'gi'))].map((match) => ({ index: match.index, text: match[0] }));
+}
+
+/** Whether a line already holds an absolute date (then its relative ones have something to go by). */
+export function hasAbsoluteDate(text: string): boolean {
+  return ABSOLUTE_DATE.test(text);
+}
+
 /** The relative expression on a line, for messages. */
 export function relativeDateOn(text: string): string | null {
   return RELATIVE_DATE.exec(text)?.[0] ?? null;

@@ -99,6 +99,18 @@ export interface SnapshotSecret {
   readonly kind: string;
 }
 
+/**
+ * The committed snapshot is newer than what local memory last synced from — a teammate's update not pulled into it —
+ * and creating the snapshot now would overwrite or delete these files of theirs.
+ */
+export interface SnapshotNewerWarning {
+  readonly snapshotUpdatedAt: string;
+  /** What local memory last synced from, or null when it never did. */
+  readonly syncedFrom: string | null;
+  /** Snapshot files the action would overwrite or delete. */
+  readonly files: readonly string[];
+}
+
 /** What an action would do, computed without touching anything: the dry run and the confirmation dialog both show it. */
 export interface SnapshotPlan {
   readonly command: SnapshotCommand;
@@ -108,6 +120,8 @@ export interface SnapshotPlan {
   readonly updatedAt: string | null;
   readonly operations: readonly SnapshotOperation[];
   readonly refusal: SnapshotRefusal | null;
+  /** Set when the action would overwrite a newer snapshot: it only runs when the person says so, after seeing the merge. */
+  readonly newerSnapshot: SnapshotNewerWarning | null;
 }
 
 export interface SnapshotActionResult {

@@ -53,5 +53,8 @@ describe('layer rules (architecture.md §1)', () => {
     expect(
       await layerErrors('electron/core/jobs/x.ts', "import Anthropic from '@anthropic-ai/sdk';\nexport const a = Anthropic;\n"),
     ).toHaveLength(1);
+    const mcp = "import { Server } from '@modelcontextprotocol/sdk/server/index.js';\nexport const s = Server;\n";
+    expect(await layerErrors('electron/core/llm/claudeCodeProcess.ts', mcp)).toHaveLength(1);
+    expect(await layerErrors('electron/core/llm/mcpToolServer.ts', mcp)).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { MAX_ARCHIVE_CAP_BYTES, MIN_ARCHIVE_CAP_BYTES } from '../../../shared/archive/archiveRequestSchemas';
+import { MAX_ARCHIVE_CAP_BYTES, MIN_ARCHIVE_CAP_BYTES } from '../../../shared/archive/archiveCap';
 import { formatByteSize, parseByteSize } from '../../../shared/archive/byteSizes';
 import type { ArchiveProgress, ArchiveStatus } from '../../../shared/model/archive';
 import { CodedError } from '../../../shared/result';

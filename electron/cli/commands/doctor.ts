@@ -7,6 +7,7 @@ import { createCliEngine } from '../cliEngine';
 import { runDoctor } from '../../core/memory/runDoctor';
 import { CliError, type CliIo } from '../cliIo';
 import { bindOptionValues } from '../optionValues';
+import { runDoctorFix } from './doctorFix';
 
 function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? '' : 's'}`;
@@ -43,18 +44,32 @@ function reportText(report: DoctorReport): string {
 /**
  * `ccmem doctor [--project SLUG] [--json] [--strict] [--agents]`: checks memory folders and prints the findings.
  * Exit 0 even with findings; with --strict, exit 1 on any warning or error (a pre-commit check). Reads only.
+ * With `--fix CODE` it cures the findings with that code instead (see doctorFix.ts).
  */
 export async function runDoctorCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({
-    args: bindOptionValues(argv, ['--project']),
+    args: bindOptionValues(argv, ['--project', '--fix', '--cure', '--file']),
     options: {
       project: { type: 'string' },
       json: { type: 'boolean', default: false },
       strict: { type: 'boolean', default: false },
       agents: { type: 'boolean', default: false },
+      fix: { type: 'string' },
+      cure: { type: 'string' },
+      file: { type: 'string' },
+      'dry-run': { type: 'boolean', default: false },
     },
     strict: true,
   });
+  if (values.fix !== undefined) {
+    if (values.strict || values.agents) throw new CliError('--fix cures a project memory; --strict and --agents belong to the check', 2);
+    return runDoctorFix(
+      { code: values.fix, cure: values.cure, file: values.file, project: values.project, dryRun: values['dry-run'], json: values.json },
+      io,
+    );
+  }
+  if (values.cure !== undefined || values.file !== undefined || values['dry-run'])
+    throw new CliError('--cure, --file and --dry-run go with --fix CODE', 2);
   const engine = await createCliEngine(io, { readOnly: true });
   let report: DoctorReport;
   try {

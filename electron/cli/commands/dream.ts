@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { JobProgress, JobRecord, JobSummary } from '../../../shared/jobs/jobTypes';
+import type { LlmBackend } from '../../../shared/jobs/llmSettings';
 import { CodedError } from '../../../shared/result';
 import type { Engine } from '../../core/engine';
 import { createCliEngine } from '../cliEngine';
@@ -20,13 +21,20 @@ export function createJobEngine(io: CliIo): Promise<Engine> {
   });
 }
 
-function describeProgress(progress: JobProgress): string {
+/** `--via claude-code|api`: which backend runs the model; absent, the one Settings chose. */
+export function parseVia(raw: string | undefined): LlmBackend | undefined {
+  if (raw === undefined) return undefined;
+  if (raw === 'claude-code' || raw === 'api') return raw;
+  throw new CliError(`--via must be claude-code or api, not ${raw}`, 2);
+}
+
+export function describeProgress(progress: JobProgress): string {
   const cost = progress.costUsd === null ? '' : `, $${progress.costUsd.toFixed(4)}`;
   const chunks = progress.chunks ? `part ${Math.min(progress.chunks.done + 1, progress.chunks.total)}/${progress.chunks.total}, ` : '';
   return `${chunks}turn ${progress.turn}/${progress.maxTurns}, ${progress.phase}, ${progress.filesTouched.length} file(s) staged, ${progress.usage.input + progress.usage.output} tokens${cost}\n`;
 }
 
-function describeRecord(record: JobRecord): string {
+export function describeRecord(record: JobRecord): string {
   const lines = [`Job ${record.id} (${record.status})`];
   if (record.summary) lines.push('', record.summary);
   if (record.stopReason) lines.push('', `Stopped early: ${record.stopReason}`);
@@ -36,8 +44,10 @@ function describeRecord(record: JobRecord): string {
     lines.push('', `${record.refusedCount} change(s) refused:`);
     for (const refused of record.refused) lines.push(`  ${refused.kind} ${refused.path}: ${refused.reason}`);
   }
-  const cost = record.costUsd === null ? 'unknown cost' : `$${record.costUsd.toFixed(4)}`;
-  lines.push('', `Tokens: ${record.usage.input} in, ${record.usage.output} out (${cost}, ${record.model}).`);
+  const cost =
+    record.costUsd !== null ? `$${record.costUsd.toFixed(4)}` : record.via === 'claude-code' ? 'no dollar cost shown' : 'unknown cost';
+  const via = record.via === 'claude-code' ? ' through Claude Code' : '';
+  lines.push('', `Tokens: ${record.usage.input} in, ${record.usage.output} out (${cost}, ${record.model}${via}).`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -89,14 +99,20 @@ export async function finishJobCommand(
   }
 }
 
-/** `ccmem dream --project SLUG [--json] [--apply]`: consolidates a project's memory with the model. */
+/** `ccmem dream --project SLUG [--via claude-code|api] [--json] [--apply]`: consolidates a project's memory with the model. */
 export async function runDream(argv: readonly string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({
     args: bindOptionValues(argv, ['--project']),
-    options: { project: { type: 'string' }, json: { type: 'boolean', default: false }, apply: { type: 'boolean', default: false } },
+    options: {
+      project: { type: 'string' },
+      via: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      apply: { type: 'boolean', default: false },
+    },
     strict: true,
   });
   if (!values.project) throw new CliError('--project SLUG is required (see `ccmem projects`)', 2);
+  const via = parseVia(values.via);
   const engine = await createJobEngine(io);
   try {
     const matches = (await engine.home.getHome()).projects.filter((p) => p.slug === values.project);
@@ -105,7 +121,7 @@ export async function runDream(argv: readonly string[], io: CliIo): Promise<numb
       throw new CliError(`${values.project} exists in several config roots: ${matches.map((p) => p.configRoot).join(', ')}`);
     let started: JobSummary;
     try {
-      started = await engine.jobs.startDream({ kind: 'project', configRoot: matches[0].configRoot, slug: matches[0].slug });
+      started = await engine.jobs.startDream({ kind: 'project', configRoot: matches[0].configRoot, slug: matches[0].slug }, { via });
     } catch (error) {
       if (error instanceof CodedError) throw new CliError(error.message);
       throw error;

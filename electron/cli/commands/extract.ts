@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import type { ExtractionSource, JobSummary } from '../../../shared/jobs/jobTypes';
 import { CodedError } from '../../../shared/result';
 import { CliError, type CliIo } from '../cliIo';
-import { createJobEngine, finishJobCommand } from './dream';
+import { createJobEngine, finishJobCommand, parseVia } from './dream';
 
 /** `--turns 3-7`, `--turns 3-` or `--turns 5`: human prompts counted from 1. */
 function parseTurns(raw: string | undefined): { fromTurn?: number; toTurn?: number } {
@@ -22,13 +22,14 @@ function parseTurns(raw: string | undefined): { fromTurn?: number; toTurn?: numb
   return { fromTurn: from, toTurn: to };
 }
 
-/** `ccmem extract --session ID [--turns A-B] [--json] [--apply]`: replays memory extraction over a session. */
+/** `ccmem extract --session ID [--turns A-B] [--via claude-code|api] [--json] [--apply]`: replays memory extraction over a session. */
 export async function runExtract(argv: readonly string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({
     args: [...argv],
     options: {
       session: { type: 'string' },
       turns: { type: 'string' },
+      via: { type: 'string' },
       json: { type: 'boolean', default: false },
       apply: { type: 'boolean', default: false },
     },
@@ -36,6 +37,7 @@ export async function runExtract(argv: readonly string[], io: CliIo): Promise<nu
   });
   if (!values.session) throw new CliError('--session ID is required', 2);
   const range = parseTurns(values.turns);
+  const via = parseVia(values.via);
   const engine = await createJobEngine(io);
   try {
     let source: ExtractionSource | null = null;
@@ -54,7 +56,7 @@ export async function runExtract(argv: readonly string[], io: CliIo): Promise<nu
       io.stderr(
         `Reading ${estimate.messages} message(s) in ${estimate.chunks} part(s): about ${estimate.inputTokens} input tokens, ${cost} with ${estimate.model}.\n`,
       );
-      started = await engine.jobs.startExtraction(source);
+      started = await engine.jobs.startExtraction(source, { via });
     } catch (error) {
       if (error instanceof CodedError) throw new CliError(error.message);
       throw error;

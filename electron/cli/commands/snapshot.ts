@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { agentTypeToFolderName } from '../../../shared/claude/sessionFiles';
 import type { AgentMemorySummary, SnapshotCommand, SnapshotOperation, SnapshotPlan, SnapshotRefusal } from '../../../shared/model/agents';
 import { CodedError } from '../../../shared/result';
+import { newerSnapshotMessage } from '../../core/agents/AgentSnapshotService';
 import type { Engine } from '../../core/engine';
 import { createCliEngine } from '../cliEngine';
 import { CliError, type CliIo } from '../cliIo';
@@ -71,8 +72,9 @@ function printPlan(io: CliIo, plan: SnapshotPlan, dryRun: boolean): void {
 }
 
 /**
- * `ccmem snapshot --agent TYPE --project SLUG (--create | --initialize | --replace) [--scope project|local] [--dry-run]`:
- * the snapshot actions of the Agents page. `--dry-run` writes nothing and prints what would change.
+ * `ccmem snapshot --agent TYPE --project SLUG (--create | --initialize | --replace) [--scope project|local] [--dry-run]
+ * [--overwrite-newer]`: the snapshot actions of the Agents page. `--dry-run` writes nothing and prints what would
+ * change; `--create` over a newer committed snapshot (a teammate's update) is refused unless `--overwrite-newer`.
  */
 export async function runSnapshot(argv: readonly string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({
@@ -85,6 +87,7 @@ export async function runSnapshot(argv: readonly string[], io: CliIo): Promise<n
       initialize: { type: 'boolean', default: false },
       replace: { type: 'boolean', default: false },
       'dry-run': { type: 'boolean', default: false },
+      'overwrite-newer': { type: 'boolean', default: false },
     },
     strict: true,
   });
@@ -97,13 +100,21 @@ export async function runSnapshot(argv: readonly string[], io: CliIo): Promise<n
   try {
     const projectPath = await projectPathFor(engine, values.project);
     const agent = findAgent(await engine.home.listAgentMemories(), projectPath, values.agent, values.scope);
-    const request = { ref: { dir: agent.dir }, command, ...(values.agent !== agent.agentType ? { agentType: values.agent } : {}) };
+    const request = {
+      ref: { dir: agent.dir },
+      command,
+      ...(values.agent !== agent.agentType ? { agentType: values.agent } : {}),
+      overwriteNewer: values['overwrite-newer'],
+    };
     const plan = await engine.agentSnapshots.plan(request);
     if (plan.refusal) throw new CliError(refusalText(plan.refusal));
     if (dryRun) {
+      if (plan.newerSnapshot) io.stderr(`warning: ${newerSnapshotMessage(plan.newerSnapshot)}\n`);
       printPlan(io, plan, true);
       return 0;
     }
+    if (plan.newerSnapshot && !values['overwrite-newer'])
+      throw new CliError(`${newerSnapshotMessage(plan.newerSnapshot)} (take files with the app's merge, or pass --overwrite-newer)`);
     const result = await engine.agentSnapshots.apply(request);
     printPlan(io, result.plan, false);
     return 0;

@@ -10,6 +10,7 @@ import type {
   AgentSnapshotDiff,
   SnapshotActionResult,
   SnapshotCommand,
+  SnapshotNewerWarning,
   SnapshotOperation,
   SnapshotPlan,
   SnapshotSecret,
@@ -41,6 +42,11 @@ export interface SnapshotActionRequest {
    * agent's ':' (`plugin:agent` lives in `plugin-agent`); the snapshot folder must carry the real type.
    */
   readonly agentType?: string;
+  /**
+   * `create` over a snapshot newer than local memory (a teammate's update not pulled): overwrite it anyway. Without
+   * it such a plan is refused, so nobody's update is overwritten unseen.
+   */
+  readonly overwriteNewer?: boolean;
 }
 
 type ProjectAgent = AgentMemorySummary & { readonly projectPath: string };
@@ -62,6 +68,15 @@ const SUMMARIES: Readonly<Record<SnapshotCommand, string>> = {
   'mark-synced': 'Agent memory marked as synced with the snapshot',
   merge: 'Files merged from the snapshot into agent memory',
 };
+
+/** Why creating the snapshot now waits for the person: whose update it would overwrite, and what to do instead. */
+export function newerSnapshotMessage(newer: SnapshotNewerWarning): string {
+  const synced = newer.syncedFrom === null ? 'never synced from it' : `last synced from ${newer.syncedFrom}`;
+  return (
+    `The committed snapshot (updated ${newer.snapshotUpdatedAt}) is newer than this agent's memory (${synced}): ` +
+    `creating it now would overwrite ${newer.files.join(', ')}. Merge the snapshot's changes first, or overwrite it on purpose.`
+  );
+}
 
 /** A write the plan makes: the side it lands on and the change. */
 interface PreparedStep {
@@ -108,6 +123,8 @@ export class AgentSnapshotService {
     const plan = await this.planFor(sides, request);
     if (plan.refusal)
       throw new CodedError(plan.refusal.code, plan.refusal.message, plan.refusal.secrets ? { secrets: plan.refusal.secrets } : undefined);
+    if (plan.newerSnapshot && !request.overwriteNewer)
+      throw new CodedError('CONFLICT', newerSnapshotMessage(plan.newerSnapshot), { newerSnapshot: plan.newerSnapshot });
     const steps = await Promise.all(plan.operations.map((operation) => this.prepare(operation, sides)));
     await this.run(steps, sides.roots, SUMMARIES[request.command]);
     const after = (await this.deps.listAgents()).find((agent) => agent.dir === sides.agent.dir);

@@ -58,6 +58,18 @@ export function agentSnapshotRoot(dir: string, boundary: string): WriteRoot {
   };
 }
 
+/** The name of Claude Code's user settings file in a config root. */
+export const CLAUDE_SETTINGS_FILE = 'settings.json';
+
+/**
+ * A config root, for the one file of it the app may change: Claude Code's user settings (turning its own auto-dream
+ * off). The root is its own boundary, so a config root that is itself a symlink (a dotfiles checkout) still works;
+ * a `settings.json` that is a symlink is refused like any other.
+ */
+export function claudeSettingsRoot(configRoot: string): WriteRoot {
+  return { dir: configRoot, boundary: configRoot, writable: { kind: 'listed', paths: [CLAUDE_SETTINGS_FILE] }, shared: null };
+}
+
 function writableByRule(writable: WritableFiles, relativePath: string): boolean {
   switch (writable.kind) {
     case 'memory-files':

@@ -50,11 +50,14 @@ export class JobRecordStore {
       if (error instanceof CodedError) throw error;
       throw new CodedError('NOT_FOUND', `No job ${id}`);
     }
+    let record: JobRecord;
     try {
-      return JSON.parse(text) as JobRecord;
+      record = JSON.parse(text) as JobRecord;
     } catch {
       throw new CodedError('INTERNAL', `The record of job ${id} is damaged`);
     }
+    // Records kept before jobs had triggers were all started by hand.
+    return record.trigger === undefined ? { ...record, trigger: 'user' } : record;
   }
 
   /** Every readable record, newest first; a damaged record is skipped rather than failing the list. */

@@ -14,8 +14,10 @@ import type {
   JobSummary,
   JobTarget,
   JobTargetInfo,
+  JobTrigger,
   ProposalDecision,
 } from '../../../shared/jobs/jobTypes';
+import type { JobStartOptions } from '../../../shared/jobs/llmSettings';
 import type { ProjectRef, ProjectSummary } from '../../../shared/model/home';
 import { CodedError } from '../../../shared/result';
 import { agentBoundary } from '../agents/agentMemoryDiscovery';
@@ -25,12 +27,19 @@ import { agentMemoryRoot, autoMemoryRoot } from '../history/writeRoot';
 import type { HomeService } from '../home/HomeService';
 import { costOf } from '../../../shared/model/modelPricing';
 import { LlmError } from '../llm/llmTypes';
+import {
+  releaseConsolidationLockAfterDream,
+  rollbackConsolidationLock,
+  tryAcquireConsolidationLock,
+  type HeldConsolidationLock,
+} from '../lock/consolidationLock';
 import { readConsolidationLockStatus } from '../lock/consolidationLockStatus';
 import { INDEX_FILE_NAME } from '../memory/memoryFolderScan';
 import { SecretMasker } from '../memory/secretMasker';
 import type { LlmSession, LlmSettingsService } from '../settings/LlmSettingsService';
 import { runAgentLoop, type AgentLoopResult, type LoopLimits } from './agentLoop';
 import { applyProposals } from './applyProposals';
+import { runClaudeCodeLoop } from './claudeCodeLoop';
 import { readDreamGate } from './dreamGate';
 import { dreamKickoff, dreamSystemPrompt } from './dreamPrompt';
 import { extractionKickoff, extractionSystemPrompt } from './extractionPrompt';
@@ -38,6 +47,7 @@ import { maskRecord, maskSummaries } from './jobMasking';
 import { JobRecordStore, newJobId, summarizeJob } from './JobRecordStore';
 import { JobToolbox } from './JobToolbox';
 import { readMemoryBaseline, sha256 } from './memoryBaseline';
+import { readSessionFileMtimes } from './sessionFileMtimes';
 import { memoryManifest } from './memoryManifest';
 import { toProposal } from './proposalDiff';
 import { StagingOverlay } from './StagingOverlay';
@@ -59,6 +69,20 @@ export const DEFAULT_JOB_LIMITS: JobLimits = {
   extraction: { maxTurns: 5, maxTokens: 4_000_000, maxOutputTokensPerTurn: 4096 },
   chunkChars: 200_000,
 };
+
+/** How a job is started; without options it is a job the user started by hand, with the usual caps. */
+/** How a job starts: its backend (`via`), what started it, and the limits a scheduler sets. */
+export interface StartJobOptions extends JobStartOptions {
+  readonly trigger?: JobTrigger;
+  /** At most this many tokens (input plus output) for the whole job, below the usual cap: what is left of a budget. */
+  readonly maxTokens?: number;
+  /**
+   * Holds `.consolidate-lock` for the run as Claude Code's own dream does (project memory only): taken before
+   * the model starts (a live holder refuses the job), left at the run's start when the proposals are ready
+   * (the consolidation is done as far as Claude Code can tell), rolled back when the job fails or is cancelled.
+   */
+  readonly holdConsolidationLock?: boolean;
+}
 
 export interface JobServiceOptions {
   readonly home: HomeService;
@@ -99,6 +123,7 @@ interface RunningJob {
 
 interface JobSpec {
   readonly kind: JobKind;
+  readonly trigger: JobTrigger;
   readonly target: JobTargetInfo;
   readonly source: ExtractionSource | null;
   readonly session: LlmSession;
@@ -112,6 +137,11 @@ type Listener<T> = (value: T) => void;
 /** Rough tokens for text (about four characters a token), for estimates only. */
 function tokensOf(text: string): number {
   return Math.ceil(text.length / 4);
+}
+
+/** The loop limits with a job's own token cap applied, when it has a lower one. */
+function capTokens(limits: Omit<LoopLimits, 'maxCostUsd'>, options: StartJobOptions): Omit<LoopLimits, 'maxCostUsd'> {
+  return options.maxTokens === undefined ? limits : { ...limits, maxTokens: Math.min(limits.maxTokens, options.maxTokens) };
 }
 
 function today(now: Date): string {
@@ -153,29 +183,37 @@ export class JobService {
 
   async dreamGate(ref: ProjectRef): Promise<DreamGate> {
     const project = await this.project(ref);
-    // Sessions started in sub-folders of the repository use the same memory and count toward its gate.
-    const sessions = [];
+    // Sessions started in sub-folders of the repository use the same memory and count toward its gate. Their mtimes
+    // come from disk, not the home's session list, which learns of new sessions but not of sessions that grew.
+    const sessions: number[] = [];
     for (const user of await this.options.home.projectsUsingMemoryDir(project.memoryDir))
-      sessions.push(...(await this.options.home.listSessions(user)));
+      for (const [, mtimeMs] of await readSessionFileMtimes(user)) sessions.push(mtimeMs);
     return readDreamGate({
       lock: await readConsolidationLockStatus(project.memoryDir),
-      sessionMtimes: sessions.map((s) => Date.parse(s.mtime)),
+      sessionMtimes: sessions,
       configRoot: ref.configRoot,
       now: this.now().getTime(),
     });
   }
 
-  async startDream(target: JobTarget): Promise<JobSummary> {
+  /**
+   * Starts a dream over one memory folder and returns at once; `via` picks the backend (default: the one Settings
+   * chose). Fails with FORBIDDEN when that backend cannot run, CONFLICT when a job already works on that memory.
+   */
+  async startDream(target: JobTarget, options: StartJobOptions = {}): Promise<JobSummary> {
+    if (options.holdConsolidationLock && target.kind !== 'project')
+      throw new CodedError('INVALID_INPUT', 'Only a project memory has a consolidation lock');
     const info = await this.resolveTarget(target);
-    return this.exclusive(info.memoryDir, () => this.launchDream(target, info));
+    return this.exclusive(info.memoryDir, () => this.launchDream(target, info, options));
   }
 
-  private async launchDream(target: JobTarget, info: JobTargetInfo): Promise<JobSummary> {
-    const session = await this.options.llm.openSession();
-    const limits = this.limits.dream;
+  private async launchDream(target: JobTarget, info: JobTargetInfo, options: StartJobOptions): Promise<JobSummary> {
+    const session = await this.options.llm.openSession(options.via);
+    const limits = capTokens(this.limits.dream, options);
     const system = dreamSystemPrompt({ hasTranscripts: info.transcriptDir !== null, maxTurns: limits.maxTurns });
     const overlay = new StagingOverlay(await readMemoryBaseline(info.memoryDir));
     const index = overlay.read(INDEX_FILE_NAME);
+    // Counted before a lock we take moves Claude Code's lastConsolidatedAt to now.
     const sessionsSince = target.kind === 'project' ? (await this.dreamGate(target)).sessionsSince : null;
     const kickoff = dreamKickoff({
       label: info.label,
@@ -183,17 +221,51 @@ export class JobService {
       indexText: index.kind === 'text' ? index.content : null,
       sessionsSince,
     });
-    const job = await this.begin({ kind: 'dream', target: info, source: null, session, system, overlay, chunks: null }, async (job) => {
-      const result = await this.runLoop(job, session, system, kickoff, limits);
-      job.draft.summary = result.finalText || null;
-      job.draft.stopReason = result.stopReason;
-    });
+    const lock = options.holdConsolidationLock ? await this.takeConsolidationLock(info.memoryDir) : null;
+    const spec: JobSpec = {
+      kind: 'dream',
+      trigger: options.trigger ?? 'user',
+      target: info,
+      source: null,
+      session,
+      system,
+      overlay,
+      chunks: null,
+    };
+    let job: RunningJob;
+    try {
+      job = await this.begin(spec, async (job) => {
+        try {
+          const result = await this.runLoop(job, session, system, kickoff, limits);
+          job.draft.summary = result.finalText || null;
+          job.draft.stopReason = result.stopReason;
+        } catch (error) {
+          // Claude Code rolls back a failed or killed dream the same way; a failed rollback only delays its next one.
+          if (lock) await rollbackConsolidationLock(lock).catch(() => undefined);
+          throw error;
+        }
+        if (lock) await releaseConsolidationLockAfterDream(lock).catch(() => undefined);
+      });
+    } catch (error) {
+      if (lock) await rollbackConsolidationLock(lock).catch(() => undefined);
+      throw error;
+    }
     return summarizeJob(this.snapshot(job));
+  }
+
+  /** Takes the lock as Claude Code does, or refuses the job while another process holds it. */
+  private async takeConsolidationLock(memoryDir: string): Promise<HeldConsolidationLock> {
+    const lock = await tryAcquireConsolidationLock(memoryDir);
+    if (lock) return lock;
+    const status = await readConsolidationLockStatus(memoryDir);
+    throw new CodedError('LOCK_HELD', `Claude Code is consolidating this memory (process ${status.holderPid ?? '?'})`, {
+      holderPid: status.holderPid,
+    });
   }
 
   async estimateExtraction(source: ExtractionSource): Promise<ExtractionEstimate> {
     const { project, sessions } = await this.extractionInput(source);
-    const { model } = await this.options.llm.getView();
+    const model = await this.options.llm.model();
     const limits = this.limits.extraction;
     const overlay = new StagingOverlay(await readMemoryBaseline(project.memoryDir));
     const overhead = tokensOf(extractionSystemPrompt({ maxTurns: limits.maxTurns }) + memoryManifest(overlay) + JSON.stringify(JOB_TOOLS));
@@ -218,17 +290,19 @@ export class JobService {
     };
   }
 
-  async startExtraction(source: ExtractionSource): Promise<JobSummary> {
+  /** Starts an extraction replay and returns at once; `via` as for `startDream`. */
+  async startExtraction(source: ExtractionSource, options: Omit<StartJobOptions, 'holdConsolidationLock'> = {}): Promise<JobSummary> {
     const input = await this.extractionInput(source);
-    return this.exclusive(input.info.memoryDir, () => this.launchExtraction(source, input));
+    return this.exclusive(input.info.memoryDir, () => this.launchExtraction(source, input, options));
   }
 
   private async launchExtraction(
     source: ExtractionSource,
     { project, sessions, info }: { project: ProjectSummary; sessions: DigestSession[]; info: JobTargetInfo },
+    options: StartJobOptions,
   ): Promise<JobSummary> {
-    const session = await this.options.llm.openSession();
-    const limits = this.limits.extraction;
+    const session = await this.options.llm.openSession(options.via);
+    const limits = capTokens(this.limits.extraction, options);
     const system = extractionSystemPrompt({ maxTurns: limits.maxTurns });
     const overlay = new StagingOverlay(await readMemoryBaseline(project.memoryDir));
     const range = this.rangeOf(source);
@@ -236,7 +310,16 @@ export class JobService {
     for await (const _chunk of digestChunks(sessions, range, this.limits.chunkChars, AbortSignal.timeout(120_000))) total++;
     if (total === 0) throw new CodedError('INVALID_INPUT', 'There are no messages to read in that range');
     const job = await this.begin(
-      { kind: 'extraction', target: info, source, session, system, overlay, chunks: { done: 0, total } },
+      {
+        kind: 'extraction',
+        trigger: options.trigger ?? 'user',
+        target: info,
+        source,
+        session,
+        system,
+        overlay,
+        chunks: { done: 0, total },
+      },
       async (job) => {
         const summaries: string[] = [];
         let part = 0;
@@ -244,6 +327,7 @@ export class JobService {
           part++;
           // A chunk that does not finish leaves nothing staged: only completed passes are kept.
           const checkpoint = overlay.checkpoint();
+          const citations = job.toolbox.evidence.checkpoint();
           try {
             const kickoff = extractionKickoff({
               manifest: memoryManifest(overlay),
@@ -264,6 +348,7 @@ export class JobService {
             }
           } catch (error) {
             overlay.restore(checkpoint);
+            job.toolbox.evidence.restore(citations);
             throw error;
           }
         }
@@ -281,8 +366,7 @@ export class JobService {
     limits: Omit<LoopLimits, 'maxCostUsd'>,
   ): Promise<AgentLoopResult> {
     const turnsBefore = job.draft.turns;
-    return runAgentLoop({
-      client: session.client,
+    const loop = {
       model: session.model,
       system,
       kickoff,
@@ -291,12 +375,15 @@ export class JobService {
       meter: job.meter,
       limits: { ...limits, maxCostUsd: session.maxCostUsdPerJob },
       signal: job.controller.signal,
-      onProgress: (turn) => {
+      onProgress: (turn: number) => {
         job.draft.turns = turnsBefore + turn;
         job.draft.loopTurn = turn;
         this.emitProgress(job);
       },
-    });
+    };
+    return session.backend === 'claude-code'
+      ? runClaudeCodeLoop({ ...loop, claude: session.claude })
+      : runAgentLoop({ ...loop, client: session.client });
   }
 
   async cancel(jobId: string): Promise<JobSummary> {
@@ -481,9 +568,11 @@ export class JobService {
       base: {
         id: newJobId(spec.kind, createdAt),
         kind: spec.kind,
+        trigger: spec.trigger,
         target: spec.target,
         source: spec.source,
         createdAt: createdAt.toISOString(),
+        via: spec.session.backend,
         model: spec.session.model,
         promptHash: sha256(`${spec.system}\n${JSON.stringify(JOB_TOOLS)}`),
       },
@@ -498,7 +587,11 @@ export class JobService {
         chunks: spec.chunks,
       },
       controller: new AbortController(),
-      meter: new UsageMeter(spec.session.model),
+      // A Claude subscription is counted in tokens, not dollars.
+      meter: new UsageMeter(
+        spec.session.model,
+        spec.session.backend === 'claude-code' && spec.session.claude.billing === 'subscription' ? 'subscription' : 'list-price',
+      ),
       toolbox: new JobToolbox(
         {
           memoryDir: spec.target.memoryDir,
@@ -541,7 +634,12 @@ export class JobService {
 
   private snapshot(job: RunningJob): JobRecord {
     const { loopTurn: _loopTurn, ...draft } = job.draft;
-    const proposals = draft.status === 'running' ? [] : job.toolbox.overlay.changes().map(toProposal);
+    const proposals =
+      draft.status === 'running'
+        ? []
+        : job.toolbox.overlay
+            .changes()
+            .map((change) => ({ ...toProposal(change), evidence: job.toolbox.evidence.citationsFor(change.path) }));
     const refused = job.toolbox.refused();
     return {
       ...job.base,

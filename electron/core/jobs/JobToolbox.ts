@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { JobPhase, ProposalKind, RefusedChange } from '../../../shared/jobs/jobTypes';
 import { INDEX_FILE_NAME } from '../memory/memoryFolderScan';
+import { EvidenceLedger, type Citation } from './evidenceLedger';
 import type { StagingOverlay } from './StagingOverlay';
 import {
   absoluteToolPath,
@@ -13,7 +14,15 @@ import {
   type ToolPath,
   type ToolRoots,
 } from './toolPaths';
-import { grepAlternatives, grepRealFiles, listRealFolder, matchExcerpt, readTranscriptWindow, type FolderEntry } from './transcriptAccess';
+import {
+  grepAlternatives,
+  grepRealFiles,
+  listRealFolder,
+  matchExcerpt,
+  readTranscriptWindow,
+  TranscriptLineIndex,
+  type FolderEntry,
+} from './transcriptAccess';
 import { refuseWrite } from './writePolicy';
 
 export interface ToolOutcome {
@@ -27,13 +36,19 @@ const MAX_GREP_MATCHES = 100;
 const MAX_GREP_FILES = 500;
 const MAX_REFUSALS_KEPT = 500;
 
+/** The sources a write, edit or delete rests on (see EvidenceLedger). */
+const evidenceSchema = z
+  .array(z.object({ source: z.string().min(1).max(1024), line: z.number().int().min(1), quote: z.string().min(1).max(2000) }))
+  .max(20)
+  .optional();
+
 const schemas = {
   list_dir: z.object({ path: z.string() }),
   read_file: z.object({ path: z.string(), offset: z.number().int().nonnegative().optional() }),
   grep: z.object({ pattern: z.string().min(1).max(1000), path: z.string().optional() }),
-  write_file: z.object({ path: z.string(), content: z.string() }),
-  edit_file: z.object({ path: z.string(), old_string: z.string().min(1), new_string: z.string() }),
-  delete_file: z.object({ path: z.string() }),
+  write_file: z.object({ path: z.string(), content: z.string(), evidence: evidenceSchema }),
+  edit_file: z.object({ path: z.string(), old_string: z.string().min(1), new_string: z.string(), evidence: evidenceSchema }),
+  delete_file: z.object({ path: z.string(), evidence: evidenceSchema }),
 };
 
 type ToolName = keyof typeof schemas;
@@ -76,6 +91,9 @@ export class JobToolbox {
   private readonly refusals: RefusedChange[] = [];
   private refusalCount = 0;
   private phase: JobPhase;
+  /** What each staged change cites, checked against the transcripts and the memory as it was. */
+  readonly evidence: EvidenceLedger;
+  private readonly transcriptLines = new TranscriptLineIndex();
 
   constructor(
     private readonly roots: ToolRoots,
@@ -83,6 +101,7 @@ export class JobToolbox {
     private readonly kind: 'dream' | 'extraction',
   ) {
     this.phase = 'starting';
+    this.evidence = new EvidenceLedger(roots, overlay);
   }
 
   currentPhase(): JobPhase {
@@ -109,11 +128,13 @@ export class JobToolbox {
         case 'grep':
           return await this.withArgs(name, input, (args) => this.grep(args.pattern, args.path, signal));
         case 'write_file':
-          return await this.withArgs(name, input, (args) => this.writeFile(args.path, args.content));
+          return await this.withArgs(name, input, (args) => this.cited(args, signal, () => this.writeFile(args.path, args.content)));
         case 'edit_file':
-          return await this.withArgs(name, input, (args) => this.editFile(args.path, args.old_string, args.new_string));
+          return await this.withArgs(name, input, (args) =>
+            this.cited(args, signal, () => this.editFile(args.path, args.old_string, args.new_string)),
+          );
         case 'delete_file':
-          return await this.withArgs(name, input, (args) => this.deleteFile(args.path));
+          return await this.withArgs(name, input, (args) => this.cited(args, signal, () => this.deleteFile(args.path)));
       }
     } catch (error) {
       return { content: `${name} failed: ${(error as Error).message}`, isError: true };
@@ -131,6 +152,22 @@ export class JobToolbox {
       return Promise.resolve({ content: `Bad input for ${name}: ${problems}`, isError: true });
     }
     return run(parsed.data as z.infer<(typeof schemas)[N]>);
+  }
+
+  /**
+   * Runs a write tool, then files the citations of the change it staged (a write that succeeds has staged its
+   * memory path) and tells the model about those that do not hold.
+   */
+  private async cited(
+    args: { readonly path: string; readonly evidence?: readonly Citation[] },
+    signal: AbortSignal,
+    stage: () => Promise<ToolOutcome>,
+  ): Promise<ToolOutcome> {
+    const outcome = await stage();
+    const path = resolveToolPath(args.path, this.roots);
+    if (outcome.isError || path.area !== 'memory') return outcome;
+    const note = await this.evidence.record(path.rel, args.evidence ?? [], signal);
+    return { content: outcome.content + note, isError: false };
   }
 
   private advance(phase: JobPhase): void {
@@ -185,7 +222,7 @@ export class JobToolbox {
       const file = absoluteToolPath(path, this.roots);
       const stats = await fs.lstat(file);
       if (!stats.isFile()) return { content: `${raw} is not a file`, isError: true };
-      const window = await readTranscriptWindow(file, offset);
+      const window = await readTranscriptWindow(file, offset, await this.transcriptLines.lineAt(file, offset));
       const more = window.nextOffset === null ? 'End of file.' : `More follows: call read_file with offset ${window.nextOffset}.`;
       return {
         content: `${asData('transcript_data', `path="${raw}" bytes="${offset}-${window.nextOffset ?? window.size} of ${window.size}"`, window.text)}\n${more}`,

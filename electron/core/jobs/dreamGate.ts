@@ -5,8 +5,8 @@ import { readSettingsFile } from '../home/settingsFiles';
 import { HOLDER_STALE_MS } from '../lock/liveDreamLock';
 
 /** Claude Code's defaults (autoDream config.ts): a day since the last consolidation and five sessions since. */
-const MIN_HOURS = 24;
-const MIN_SESSIONS = 5;
+export const MIN_HOURS = 24;
+export const MIN_SESSIONS = 5;
 
 export interface DreamGateInput {
   readonly lock: ConsolidationLockStatus;
@@ -59,4 +59,19 @@ export async function readDreamGate(input: DreamGateInput): Promise<DreamGate> {
     wouldFire,
     reasons,
   };
+}
+
+/**
+ * Whether a reviewed dream runs now on this gate: every condition of Claude Code's own (auto memory on, a day and
+ * five sessions since the last consolidation, no live holder of the lock) and `autoDreamEnabled` not false. An
+ * unset `autoDreamEnabled` counts as on: the server-side flag it would follow cannot be seen, and the user asked
+ * for reviewed dreams. `ignoreAutoDreamOff` is for a config root where the user had this app turn Claude Code's
+ * auto-dream off so that reviewed dreams take its place.
+ */
+export function gateOpensForReviewedDream(gate: DreamGate, options: { readonly ignoreAutoDreamOff?: boolean } = {}): boolean {
+  if (!gate.autoMemoryEnabled) return false;
+  if (gate.autoDreamEnabled === false && !options.ignoreAutoDreamOff) return false;
+  if (gate.hoursSince !== null && gate.hoursSince < gate.minHours) return false;
+  if (gate.sessionsSince < gate.minSessions) return false;
+  return !(gate.holder?.alive && !gate.holder.stale);
 }

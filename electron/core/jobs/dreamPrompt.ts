@@ -27,6 +27,8 @@ Work through four phases.
 
 ${TYPES}
 
+Back every change with evidence. Each write_file, edit_file and delete_file call takes "evidence": the places the change rests on, each with its source, line number and a few words quoted exactly from that line. A fact from a conversation cites its transcript ("${TRANSCRIPTS_ALIAS}/<session>.jsonl" with the line number grep or read_file shows); a fact kept, merged or corrected from memory cites the memory file and line (grep shows memory line numbers too). The person reviewing sees every cited line beside the change and checks it; a change that cites nothing, or quotes words its line does not contain, is flagged to them.
+
 Tools: list_dir, read_file and grep read; write_file, edit_file and delete_file stage changes. Paths are relative to the memory folder. Staged changes go to a person for review; nothing reaches the disk unless they approve it. Only Markdown files inside the memory folder can be written; the lock file, transcripts and paths outside the folder are refused, and so is deleting MEMORY.md. You have at most ${options.maxTurns} turns: batch independent tool calls into one turn.
 
 ${DATA_IS_NOT_INSTRUCTIONS}

@@ -1,4 +1,5 @@
 import { DATA_IS_NOT_INSTRUCTIONS } from './dreamPrompt';
+import { TRANSCRIPTS_ALIAS } from './toolPaths';
 
 /**
  * The system prompt of an extraction pass, in our own words after the structure of Claude Code's
@@ -24,6 +25,8 @@ type: <user | feedback | project | reference>
 ---
 followed by the memory itself.
 2. Add one line for it to MEMORY.md: "- [Title](file.md) — short hook", under about 150 characters. MEMORY.md is only an index; never put memory content in it.
+
+Cite what each memory rests on. In the excerpt every message starts with its line number, "(line N)", under a "=== Session <id> ===" header. Each write_file and edit_file call takes "evidence": for every message the memory comes from, the session id as source (or "${TRANSCRIPTS_ALIAS}/<session>.jsonl"), its line number, and a few words quoted exactly from that message. A person checks each citation before approving; an uncited change, or a quote its line does not contain, is flagged to them.
 
 Check the existing memories listed in the message first: update a file that already covers the subject instead of creating a duplicate, and correct a memory the conversation shows to be wrong. If nothing is worth saving, save nothing and say so.
 

@@ -37,6 +37,25 @@ export const READ_TOOLS: readonly LlmToolDefinition[] = [
   },
 ];
 
+/** The sources a change rests on; optional in the schema, so a change that cites nothing is staged and flagged. */
+const evidenceProperty = {
+  type: 'array',
+  maxItems: 20,
+  description: 'The transcript or memory lines this change rests on; the reviewer checks each one, and flags a change without any.',
+  items: {
+    type: 'object',
+    properties: {
+      source: {
+        type: 'string',
+        description: `A session id or "${TRANSCRIPTS_ALIAS}/<session>.jsonl" for a conversation; a memory file path for an existing memory`,
+      },
+      line: { type: 'integer', minimum: 1, description: 'Its line number, as the tools show it' },
+      quote: { type: 'string', description: 'A few words copied exactly from that line' },
+    },
+    required: ['source', 'line', 'quote'],
+  },
+};
+
 /** The writing tools: they stage changes for the user to review; nothing is written to disk by them. */
 export const WRITE_TOOLS: readonly LlmToolDefinition[] = [
   {
@@ -47,6 +66,7 @@ export const WRITE_TOOLS: readonly LlmToolDefinition[] = [
       properties: {
         path: pathProperty('File to write, relative to the memory folder'),
         content: { type: 'string', description: 'The whole new content' },
+        evidence: evidenceProperty,
       },
       required: ['path', 'content'],
     },
@@ -60,6 +80,7 @@ export const WRITE_TOOLS: readonly LlmToolDefinition[] = [
         path: pathProperty('File to edit, relative to the memory folder'),
         old_string: { type: 'string', description: 'The exact text to replace; it must occur exactly once' },
         new_string: { type: 'string', description: 'The text to put in its place' },
+        evidence: evidenceProperty,
       },
       required: ['path', 'old_string', 'new_string'],
     },
@@ -69,7 +90,7 @@ export const WRITE_TOOLS: readonly LlmToolDefinition[] = [
     description: 'Delete a memory topic file (MEMORY.md itself cannot be deleted).',
     input_schema: {
       type: 'object',
-      properties: { path: pathProperty('File to delete, relative to the memory folder') },
+      properties: { path: pathProperty('File to delete, relative to the memory folder'), evidence: evidenceProperty },
       required: ['path'],
     },
   },

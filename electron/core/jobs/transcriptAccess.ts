@@ -41,10 +41,48 @@ export interface TranscriptWindow {
 }
 
 /**
- * Reads about 32 KB of a transcript from a byte offset, cut at line ends (a line longer than the window is
- * shown in part), each line shortened for display. Never reads the whole file.
+ * Line numbers of byte offsets in transcripts, so windows can show them (the model cites transcript lines by
+ * number). Counting starts from the nearest offset already known: a model reading on window by window counts
+ * each byte once.
  */
-export async function readTranscriptWindow(file: string, offset: number): Promise<TranscriptWindow> {
+export class TranscriptLineIndex {
+  private readonly known = new Map<string, Map<number, number>>();
+
+  /** The 1-based number of the line holding `offset`. */
+  async lineAt(file: string, offset: number): Promise<number> {
+    let marks = this.known.get(file);
+    if (!marks) {
+      marks = new Map([[0, 1]]);
+      this.known.set(file, marks);
+    }
+    const cached = marks.get(offset);
+    if (cached !== undefined) return cached;
+    let from = 0;
+    for (const mark of marks.keys()) if (mark <= offset && mark > from) from = mark;
+    let line = marks.get(from) ?? 1;
+    const handle = await fs.open(file, 'r');
+    try {
+      const chunk = Buffer.alloc(CHUNK_BYTES);
+      for (let position = from; position < offset;) {
+        const { bytesRead } = await handle.read(chunk, 0, Math.min(CHUNK_BYTES, offset - position), position);
+        if (bytesRead === 0) break;
+        for (let at = chunk.indexOf(0x0a, 0); at >= 0 && at < bytesRead; at = chunk.indexOf(0x0a, at + 1)) line++;
+        position += bytesRead;
+      }
+    } finally {
+      await handle.close();
+    }
+    marks.set(offset, line);
+    return line;
+  }
+}
+
+/**
+ * Reads about 32 KB of a transcript from a byte offset, cut at line ends (a line longer than the window is
+ * shown in part), each line shortened for display and numbered from `firstLine` (see TranscriptLineIndex).
+ * Never reads the whole file.
+ */
+export async function readTranscriptWindow(file: string, offset: number, firstLine: number): Promise<TranscriptWindow> {
   const handle = await fs.open(file, 'r');
   try {
     const { size } = await handle.stat();
@@ -58,7 +96,10 @@ export async function readTranscriptWindow(file: string, offset: number): Promis
       if (lastNewline >= 0) window = window.subarray(0, lastNewline + 1);
     }
     const next = start + window.length;
-    const text = window.toString('utf8').split('\n').map(shortenLine).join('\n');
+    const lines = window.toString('utf8').split('\n');
+    const text = lines
+      .map((line, index) => (line === '' && index === lines.length - 1 ? '' : `(line ${firstLine + index}) ${shortenLine(line)}`))
+      .join('\n');
     return { text, size, nextOffset: next >= size ? null : next };
   } finally {
     await handle.close();

@@ -96,7 +96,8 @@ function parseLine(bytes: Buffer): Record<string, unknown> | null {
 
 /**
  * Streams sessions into conversation chunks of at most `chunkChars` characters each: the human prompts,
- * the assistant's text, short notes of tool calls and results. Turns outside the range are skipped; a
+ * the assistant's text, short notes of tool calls and results, each message led by its line in the session's
+ * JSONL file (`(line 12) [user] …`) so the model can cite it. Turns outside the range are skipped; a
  * message repeated by a resumed session (same uuid) is read once.
  */
 export async function* digestChunks(
@@ -111,7 +112,7 @@ export async function* digestChunks(
   for (const session of sessions) {
     let turn = 0;
     let header = `=== Session ${session.sessionId} ===\n`;
-    for await (const { bytes } of fileLines(session.file, signal)) {
+    for await (const { bytes, lineNumber } of fileLines(session.file, signal)) {
       const entry = parseLine(bytes);
       if (!entry) continue;
       if (typeof entry.uuid === 'string') {
@@ -122,7 +123,7 @@ export async function* digestChunks(
       if (!rendered) continue;
       if (rendered.startsTurn) turn++;
       if ((range.fromTurn !== undefined && turn < range.fromTurn) || (range.toTurn !== undefined && turn > range.toTurn)) continue;
-      const body = `${rendered.pieces.join('\n')}\n`;
+      const body = `(line ${lineNumber}) ${rendered.pieces.join('\n')}\n`;
       if (text !== '' && text.length + header.length + body.length > chunkChars) {
         yield { text, messages };
         text = '';

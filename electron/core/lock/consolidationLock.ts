@@ -83,7 +83,8 @@ export async function rollbackConsolidationLock(lock: HeldConsolidationLock): Pr
  */
 export async function releaseConsolidationLockAfterDream(lock: HeldConsolidationLock): Promise<void> {
   if (!(await holdsOurPid(lock))) return;
-  const { mtime } = await fs.stat(lock.path);
+  const { mtimeMs } = await fs.stat(lock.path);
   await writeLockBody(lock.path, '');
-  await fs.utimes(lock.path, mtime, mtime);
+  // Seconds as a number keep the sub-millisecond part a Date would drop.
+  await fs.utimes(lock.path, mtimeMs / 1000, mtimeMs / 1000);
 }

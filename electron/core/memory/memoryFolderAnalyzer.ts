@@ -10,6 +10,7 @@ import {
 } from '../../../shared/memory/findings';
 import {
   ENTRYPOINT_NAME,
+  isTopicFileName,
   recallCut,
   truncateEntrypoint,
   type EntrypointTruncation,
@@ -178,7 +179,7 @@ export class MemoryFolderAnalyzer {
     const found = this.walk(memoryDir, realRoot, warnings);
     const otherSymlinksOutside = found.filter((e) => e.outside && e.relativePath.endsWith(ENTRYPOINT_NAME)).map((e) => e.relativePath);
     const indexes = this.readIndexes(memoryDir, options.kind, found, warnings);
-    const topics = found.filter((e) => basename(e.relativePath) !== ENTRYPOINT_NAME);
+    const topics = found.filter((e) => isTopicFileName(basename(e.relativePath)));
     this.forgetGone(memoryDir, found);
     const projectRoot =
       options.projectPath && statSync(options.projectPath, { throwIfNoEntry: false })?.isDirectory() ? options.projectPath : null;

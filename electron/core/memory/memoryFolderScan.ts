@@ -1,4 +1,5 @@
 import { join, relative, sep } from 'node:path';
+import { isTopicFileName } from '../../../shared/memory/modelView';
 import type { ItemWarning } from '../../../shared/model/warnings';
 import { entryKind, listDir } from '../fs/readSafely';
 
@@ -18,7 +19,7 @@ export interface MemoryFolderScan {
 const MAX_DEPTH = 16;
 
 /**
- * Every topic file under a memory folder, recursively: `*.md` except `MEMORY.md` index files.
+ * Every topic file under a memory folder, recursively: `*.md` except `MEMORY.md` index files (`isTopicFileName`).
  * Symlinked folders are not followed (no loops, no escaping the folder).
  */
 export async function scanMemoryFolder(memoryDir: string): Promise<MemoryFolderScan> {
@@ -33,7 +34,7 @@ export async function scanMemoryFolder(memoryDir: string): Promise<MemoryFolderS
         if (depth < MAX_DEPTH) await walk(path, depth + 1);
         continue;
       }
-      if (!entry.name.toLowerCase().endsWith('.md') || entry.name === INDEX_FILE_NAME) continue;
+      if (!isTopicFileName(entry.name)) continue;
       const kind = await entryKind(dir, entry);
       if (kind.warning) warnings.push(kind.warning);
       if (kind.kind !== 'file') continue;

@@ -1,7 +1,5 @@
-import { promises as fs } from 'node:fs';
-import { join } from 'node:path';
-import { DEFAULT_MAX_COST_USD_PER_JOB, DEFAULT_MODEL } from '../../../shared/jobs/llmSettings';
-import { replaceFileAtomically } from '../fs/replaceFileAtomically';
+import { DEFAULT_MAX_COST_USD_PER_JOB, DEFAULT_MODEL, LLM_BACKEND_CHOICES, type LlmBackendChoice } from '../../../shared/jobs/llmSettings';
+import { isRecord, readAppSettings, writeAppSettingsKey } from './appSettingsFile';
 import { checkBaseUrl } from './baseUrlPolicy';
 
 /** The non-secret LLM settings, kept under `llm` in `<dataDir>/settings.json`. */
@@ -9,37 +7,22 @@ export interface StoredLlmSettings {
   readonly model: string;
   readonly baseUrl: string | null;
   readonly maxCostUsdPerJob: number;
+  readonly backend: LlmBackendChoice;
+  /** The `claude` to run when `CCMEM_CLAUDE_PATH` names none; null: the one on the PATH. */
+  readonly claudePath: string | null;
 }
-
-const SETTINGS_FILE_NAME = 'settings.json';
-const MAX_SETTINGS_BYTES = 256 * 1024;
 
 const DEFAULT_LLM_SETTINGS: StoredLlmSettings = {
   model: DEFAULT_MODEL,
   baseUrl: null,
   maxCostUsdPerJob: DEFAULT_MAX_COST_USD_PER_JOB,
+  backend: 'auto',
+  claudePath: null,
 };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-async function readSettingsObject(dataDir: string): Promise<Record<string, unknown>> {
-  try {
-    const path = join(dataDir, SETTINGS_FILE_NAME);
-    const stats = await fs.stat(path);
-    if (!stats.isFile() || stats.size > MAX_SETTINGS_BYTES) return {};
-    const parsed: unknown = JSON.parse(await fs.readFile(path, 'utf8'));
-    return isRecord(parsed) ? parsed : {};
-  } catch {
-    // Missing or broken: the defaults apply, and the next save writes a good file.
-    return {};
-  }
-}
 
 /** Reads the LLM settings; each value that is missing or malformed falls back to its default. */
 export async function readLlmSettings(dataDir: string): Promise<StoredLlmSettings> {
-  const llm = (await readSettingsObject(dataDir)).llm;
+  const llm = (await readAppSettings(dataDir)).llm;
   if (!isRecord(llm)) return DEFAULT_LLM_SETTINGS;
   return {
     model: typeof llm.model === 'string' && llm.model.trim() !== '' ? llm.model : DEFAULT_LLM_SETTINGS.model,
@@ -49,12 +32,18 @@ export async function readLlmSettings(dataDir: string): Promise<StoredLlmSetting
       typeof llm.maxCostUsdPerJob === 'number' && Number.isFinite(llm.maxCostUsdPerJob) && llm.maxCostUsdPerJob > 0
         ? llm.maxCostUsdPerJob
         : DEFAULT_LLM_SETTINGS.maxCostUsdPerJob,
+    backend: LLM_BACKEND_CHOICES.find((choice) => choice === llm.backend) ?? DEFAULT_LLM_SETTINGS.backend,
+    claudePath: typeof llm.claudePath === 'string' && llm.claudePath !== '' ? llm.claudePath : null,
   };
 }
 
 /** Saves the LLM settings atomically (temp file + rename), keeping every other key of settings.json. */
 export async function writeLlmSettings(dataDir: string, settings: StoredLlmSettings): Promise<void> {
-  const current = await readSettingsObject(dataDir);
-  const next = { ...current, llm: { model: settings.model, baseUrl: settings.baseUrl, maxCostUsdPerJob: settings.maxCostUsdPerJob } };
-  await replaceFileAtomically(join(dataDir, SETTINGS_FILE_NAME), `${JSON.stringify(next, null, 2)}\n`);
+  await writeAppSettingsKey(dataDir, 'llm', {
+    model: settings.model,
+    baseUrl: settings.baseUrl,
+    maxCostUsdPerJob: settings.maxCostUsdPerJob,
+    backend: settings.backend,
+    claudePath: settings.claudePath,
+  });
 }

@@ -1,7 +1,7 @@
 import type { MemoryFolderListing } from '../../../shared/model/memory';
 import type { ProjectRef, ProjectSummary } from '../../../shared/model/home';
 import type { SessionCatalogEntry } from '../../../shared/model/catalog';
-import { openFolder, selectFile, setMode } from '../features/memory/memoryReviewStore';
+import { openFolder, setMode } from '../features/memory/memoryReviewStore';
 import { refreshHome } from '../stores/homeStore';
 import { navigate, openTranscript, PAGE_TITLES, PAGES } from '../stores/navigationStore';
 import { setCostDisplay, setTheme, toggleSidebar } from '../stores/uiPreferencesStore';
@@ -18,11 +18,11 @@ export interface PaletteSources {
 }
 
 function showMemoryFile(project: ProjectRef, relativePath: string | null, create = false): void {
-  // The folder is opened first so the page, when it mounts, keeps the selection instead of starting afresh.
+  // The folder is opened first so the page, when it mounts, keeps the mode instead of starting afresh; the file is
+  // part of the location, so it goes in the same step as the page.
   openFolder({ kind: 'project', configRoot: project.configRoot, slug: project.slug });
-  selectFile(relativePath);
-  if (create) setMode('create');
-  navigate({ page: 'memory', project });
+  setMode(create ? 'create' : 'view');
+  navigate({ page: 'memory', project, file: relativePath });
 }
 
 function actions(selected: ProjectRef | null): PaletteEntry[] {

@@ -134,8 +134,8 @@ test.describe('a dream run from the browser', () => {
     await expect(settings.getByLabel('API key status')).toHaveText('entered here, kept in memory until the server stops');
     await expect(settings.getByLabel(/New API key/)).toHaveValue('');
     fake.enqueue(textTurn('OK'));
-    await settings.getByRole('button', { name: 'Test connection' }).click();
-    await expect(settings.getByLabel('Connection test')).toContainText('Connected: claude-sonnet-4-6');
+    await settings.getByRole('button', { name: 'Test the API key' }).click();
+    await expect(settings.getByLabel('Connection test')).toContainText('Connected through the API key: claude-sonnet-4-6');
     expect(fake.requests[fake.requests.length - 1].headers.authorization).toBe(`Bearer ${typedKey}`);
     await page.reload();
     await expect(settings.getByLabel('API key status')).toHaveText('entered here, kept in memory until the server stops');

@@ -261,3 +261,49 @@ describe('refusals', () => {
     expect(await snapshotTree(home.tmp)).toEqual(before);
   });
 });
+
+describe('a teammate’s newer snapshot', () => {
+  it('is never overwritten unseen: create warns and is refused, the merge takes their files, then create goes through', async () => {
+    const aliceDir = await home.agentMemory('project', 'qa', { 'MEMORY.md': '- [Flaky](flaky.md) — v1\n', 'flaky.md': 'v1\n' }, alice);
+    await service.apply({ ref: { dir: aliceDir }, command: 'create' });
+    // Bob's checkout took Alice's snapshot; Bob pushed an update of it, which Alice pulled but has not taken in.
+    const snapshotDir = join(alice, '.claude', 'agent-memory-snapshots', 'qa');
+    await writeFile(join(snapshotDir, 'flaky.md'), 'v2 from Bob\n');
+    await writeFile(join(snapshotDir, 'snapshot.json'), `${JSON.stringify({ updatedAt: '2026-05-11T09:00:00.000Z' })}\n`);
+    // Meanwhile Alice edited her own copy.
+    await writeFile(join(aliceDir, 'MEMORY.md'), '- [Flaky](flaky.md) — v1, edited by Alice\n');
+    const before = await snapshotTree(snapshotDir);
+
+    const plan = await service.plan({ ref: { dir: aliceDir }, command: 'create' });
+    expect(plan.newerSnapshot).toEqual({
+      snapshotUpdatedAt: '2026-05-11T09:00:00.000Z',
+      syncedFrom: NOW.toISOString(),
+      files: ['MEMORY.md', 'flaky.md'],
+    });
+    const refused = await rejection(service.apply({ ref: { dir: aliceDir }, command: 'create' }));
+    expect(refused.code).toBe('CONFLICT');
+    expect(refused.message).toContain('creating it now would overwrite MEMORY.md, flaky.md');
+    expect(refused.details).toEqual({ newerSnapshot: plan.newerSnapshot });
+    expect(await snapshotTree(snapshotDir)).toEqual(before);
+
+    // Alice takes Bob's flaky.md and marks her memory synced: nothing of Bob's is left to lose.
+    await service.apply({ ref: { dir: aliceDir }, command: 'merge', files: ['flaky.md'] });
+    await service.apply({ ref: { dir: aliceDir }, command: 'mark-synced' });
+    const after = await service.plan({ ref: { dir: aliceDir }, command: 'create' });
+    expect(after.newerSnapshot).toBeNull();
+    await service.apply({ ref: { dir: aliceDir }, command: 'create' });
+    expect(await readFile(join(snapshotDir, 'flaky.md'), 'utf8')).toBe('v2 from Bob\n');
+    expect(await readFile(join(snapshotDir, 'MEMORY.md'), 'utf8')).toBe('- [Flaky](flaky.md) — v1, edited by Alice\n');
+  });
+
+  it('is overwritten when the person says so', async () => {
+    const dir = await home.agentMemory('project', 'qa', { 'MEMORY.md': 'mine\n' }, alice);
+    await home.agentSnapshot(alice, 'qa', { 'MEMORY.md': 'theirs\n' }, '2026-05-01T00:00:00.000Z');
+    expect((await service.plan({ ref: { dir }, command: 'create' })).newerSnapshot).toMatchObject({
+      syncedFrom: null,
+      files: ['MEMORY.md'],
+    });
+    await service.apply({ ref: { dir }, command: 'create', overwriteNewer: true });
+    expect(await readFile(join(alice, '.claude', 'agent-memory-snapshots', 'qa', 'MEMORY.md'), 'utf8')).toBe('mine\n');
+  });
+});

@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -124,5 +124,21 @@ describe('ccmem snapshot', () => {
     const refused = await ccmem([...base, scenario.webshop.slug, '--agent', 'qa', '--initialize'], env);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('already has local memory');
+  });
+
+  it('--create over a teammate’s newer snapshot is refused unless --overwrite-newer', async () => {
+    const plannerSnapshot = join(snapshotsDir, 'planner');
+    await writeFile(join(plannerSnapshot, 'MEMORY.md'), '# plan, updated by a teammate\n');
+    await writeFile(join(plannerSnapshot, 'snapshot.json'), `${JSON.stringify({ updatedAt: '2026-06-01T00:00:00.000Z' })}\n`);
+    const dryRun = await ccmem([...base, scenario.webshop.slug, '--agent', 'planner', '--create', '--dry-run'], env);
+    expect(dryRun.code).toBe(0);
+    expect(dryRun.stderr).toContain('warning: The committed snapshot (updated 2026-06-01T00:00:00.000Z) is newer than this agent');
+    const refused = await ccmem([...base, scenario.webshop.slug, '--agent', 'planner', '--create'], env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('creating it now would overwrite MEMORY.md');
+    expect(await readFile(join(plannerSnapshot, 'MEMORY.md'), 'utf8')).toBe('# plan, updated by a teammate\n');
+    const forced = await ccmem([...base, scenario.webshop.slug, '--agent', 'planner', '--create', '--overwrite-newer'], env);
+    expect(forced.code).toBe(0);
+    expect(await readFile(join(plannerSnapshot, 'MEMORY.md'), 'utf8')).toBe('# plan\n');
   });
 });

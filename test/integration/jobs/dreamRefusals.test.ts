@@ -94,6 +94,7 @@ describe('the validator between the model and the memory folder', () => {
       diff: '',
       accepted: false,
       rejectedReason: 'content is over 250 KB',
+      evidence: [],
     });
 
     expect(await world.memorySnapshot()).toEqual(memoryBefore);

@@ -21,10 +21,14 @@ describe('the caps on a job', () => {
   });
 
   it('stop before a call would pass the token cap', async () => {
-    world = await createJobWorld({ limits: { ...DEFAULT_JOB_LIMITS, dream: { ...DEFAULT_JOB_LIMITS.dream, maxTokens: 2000 } } });
-    world.fake.enqueue(write('one.md'), write('two.md'));
+    world = await createJobWorld({ limits: { ...DEFAULT_JOB_LIMITS, dream: { ...DEFAULT_JOB_LIMITS.dream, maxTokens: 5000 } } });
+    const big = { input_tokens: 3000, output_tokens: 200 };
+    world.fake.enqueue(
+      toolUseTurn([{ name: 'write_file', input: { path: 'one.md', content: 'one\n' } }], { usage: big }),
+      toolUseTurn([{ name: 'write_file', input: { path: 'two.md', content: 'two\n' } }], { usage: big }),
+    );
     const record = await world.finished(await world.jobs.startDream({ kind: 'project', ...world.ref }));
-    expect(record).toMatchObject({ status: 'ready', stopReason: 'token-cap', usage: { input: 1000, output: 200 } });
+    expect(record).toMatchObject({ status: 'ready', stopReason: 'token-cap', usage: { input: 3000, output: 200 } });
     expect(world.fake.requests).toHaveLength(1);
   });
 

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../../electron/cli/main';
 import { snapshotTree } from '../../fixtures/treeSnapshot';
 import { textTurn, toolUseTurn } from '../../helpers/fakeAnthropicServer';
-import { createJobWorld, TEST_API_KEY, type JobWorld } from './jobWorld';
+import { createJobWorld, lineOf, TEST_API_KEY, type JobWorld } from './jobWorld';
 
 async function ccmem(world: JobWorld, ...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
@@ -24,14 +24,28 @@ async function ccmem(world: JobWorld, ...argv: string[]): Promise<{ code: number
   return { code, stdout, stderr };
 }
 
-function scriptDream(world: JobWorld): void {
+async function scriptDream(world: JobWorld): Promise<{ sessionId: string; line: number }> {
+  const session = world.sessions[1];
+  const line = await lineOf(session.file, 'make test-unit now');
   world.fake.enqueue(
     toolUseTurn([
-      { name: 'edit_file', input: { path: 'feedback_tests.md', old_string: '`make test`', new_string: '`make test-unit`' } },
+      {
+        name: 'edit_file',
+        input: {
+          path: 'feedback_tests.md',
+          old_string: '`make test`',
+          new_string: '`make test-unit`',
+          evidence: [
+            { source: `@transcripts/${session.sessionId}.jsonl`, line, quote: 'run the unit tests with make test-unit now' },
+            { source: 'feedback_tests.md', line: 6, quote: 'Run the unit tests with `make test`.' },
+          ],
+        },
+      },
       { name: 'delete_file', input: { path: 'MEMORY.md' } },
     ]),
     textTurn('Updated the test command.'),
   );
+  return { sessionId: session.sessionId, line };
 }
 
 describe('ccmem dream and ccmem extract', () => {
@@ -44,7 +58,7 @@ describe('ccmem dream and ccmem extract', () => {
   });
 
   it('dream --json prints exactly the documented schema and, without --apply, changes nothing under the config root', async () => {
-    scriptDream(world);
+    const cited = await scriptDream(world);
     const before = await snapshotTree(world.home.root);
     const { code, stdout, stderr } = await ccmem(world, 'dream', '--project', world.project.slug, '--json');
     expect(stderr).not.toMatch(/error/i);
@@ -55,10 +69,30 @@ describe('ccmem dream and ccmem extract', () => {
     expect(json.usage).toEqual({ input: 2000, output: 300 });
     const proposals = json.proposals as Record<string, unknown>[];
     expect(proposals.map((p) => Object.keys(p))).toEqual([
-      ['path', 'kind', 'diff', 'accepted', 'rejectedReason'],
-      ['path', 'kind', 'diff', 'accepted', 'rejectedReason'],
+      ['path', 'kind', 'diff', 'accepted', 'rejectedReason', 'evidence'],
+      ['path', 'kind', 'diff', 'accepted', 'rejectedReason', 'evidence'],
     ]);
     expect(proposals[0]).toMatchObject({ path: 'feedback_tests.md', kind: 'modify', accepted: true, rejectedReason: null });
+    expect(proposals[0].evidence).toEqual([
+      {
+        sessionId: cited.sessionId,
+        agentId: null,
+        file: null,
+        line: cited.line,
+        text: 'run the unit tests with make test-unit now',
+        verified: true,
+        problem: null,
+      },
+      {
+        sessionId: null,
+        agentId: null,
+        file: 'feedback_tests.md',
+        line: 6,
+        text: 'Run the unit tests with `make test`.',
+        verified: true,
+        problem: null,
+      },
+    ]);
     expect(proposals[0].diff).toContain('+Run the unit tests with `make test-unit`.');
     expect(proposals[1]).toEqual({
       path: 'MEMORY.md',
@@ -66,13 +100,14 @@ describe('ccmem dream and ccmem extract', () => {
       diff: '',
       accepted: false,
       rejectedReason: 'MEMORY.md cannot be deleted',
+      evidence: [],
     });
     expect(await snapshotTree(world.home.root)).toEqual(before);
     await world.expectNoKeyLeak(stdout + stderr);
   });
 
   it('dream --apply applies every accepted proposal under the lock', async () => {
-    scriptDream(world);
+    await scriptDream(world);
     const { code, stdout, stderr } = await ccmem(world, 'dream', '--project', world.project.slug, '--apply');
     expect(code).toBe(0);
     expect(stdout).toContain('MODIFY feedback_tests.md');
@@ -105,5 +140,11 @@ describe('ccmem dream and ccmem extract', () => {
     expect((await ccmem(world, 'dream', '--project', 'no-such-project')).stderr).toContain('no project no-such-project');
     expect((await ccmem(world, 'extract', '--session', '00000000-0000-4000-8000-000000000000')).stderr).toContain('no session');
     expect((await ccmem(world, 'extract', '--session', world.sessions[0].sessionId, '--turns', '3-1')).code).toBe(2);
+    const badVia = await ccmem(world, 'dream', '--project', world.project.slug, '--via', 'openai');
+    expect(badVia).toMatchObject({ code: 2, stderr: expect.stringContaining('--via must be claude-code or api, not openai') });
+    // This environment has a key but no claude: naming Claude Code says so instead of falling back.
+    const noClaude = await ccmem(world, 'extract', '--session', world.sessions[0].sessionId, '--via', 'claude-code');
+    expect(noClaude.code).toBe(1);
+    expect(noClaude.stderr).toContain('Claude Code was not found: No claude on the PATH');
   });
 });

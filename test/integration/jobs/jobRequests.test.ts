@@ -49,7 +49,32 @@ describe('the job requests at the boundary', () => {
       error: { code: 'INVALID_INPUT' },
     });
     expect(await call('updateLlmSettings', { maxCostUsdPerJob: -1 })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+    const target = { kind: 'project', ...world.ref };
+    expect(await call('startDream', { target, via: 'openai' })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+    expect(await call('testLlmConnection', { via: 'openai' })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+    expect(await call('updateLlmSettings', { backend: 'openai' })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+    expect(await call('updateLlmSettings', { claudePath: 'bin/claude' })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
     expect(world.fake.requests).toHaveLength(0);
+  });
+
+  it('runs a job on the backend it names, and says what is missing when that backend cannot run', async () => {
+    const target = { kind: 'project', ...world.ref };
+    expect(await call('startDream', { target, via: 'claude-code' })).toMatchObject({
+      ok: false,
+      error: { code: 'FORBIDDEN', message: expect.stringMatching(/^Claude Code was not found: No claude on the PATH/) },
+    });
+    await call('updateLlmSettings', { backend: 'claude-code' });
+    expect(await call('startExtraction', { source: { kind: 'recent', ...world.ref, count: 1 } })).toMatchObject({
+      ok: false,
+      error: { code: 'FORBIDDEN' },
+    });
+    expect(await call('getLlmSettings', {})).toMatchObject({ ok: true, value: { backend: 'claude-code', effectiveBackend: null } });
+    // Asking for the API by name still works with the key the environment gives.
+    world.fake.enqueue(textTurn('Nothing to change.'));
+    const started = await call('startDream', { target, via: 'api' });
+    expect(started).toMatchObject({ ok: true, value: { via: 'api', status: 'running' } });
+    const record = await world.jobs.waitForJob((started as { value: { id: string } }).value.id);
+    expect(record).toMatchObject({ status: 'ready', via: 'api', summary: 'Nothing to change.' });
   });
 
   it('dreams over an agent memory without transcripts or a lock, and lists the job', async () => {

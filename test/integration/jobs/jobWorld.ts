@@ -13,6 +13,13 @@ import { createScenarioHome, topicFile, type ProjectBuilder, type ScenarioHome, 
 import { snapshotTree, type TreeSnapshot } from '../../fixtures/treeSnapshot';
 import { startFakeAnthropicServer, type FakeAnthropicServer } from '../../helpers/fakeAnthropicServer';
 
+/** The 1-based line of a transcript that first contains `text`, for citing it the way the model would. */
+export async function lineOf(file: string, text: string): Promise<number> {
+  const index = (await fs.readFile(file, 'utf8')).split('\n').findIndex((line) => line.includes(text));
+  if (index < 0) throw new Error(`${file} has no line with ${text}`);
+  return index + 1;
+}
+
 /** A key that must never show up in a request body, a record, the history or any output. */
 export const TEST_API_KEY = 'sk-ant-api03-TESTKEY-do-not-leak-0123456789abcdef';
 
@@ -58,6 +65,8 @@ export async function createJobWorld(
     readonly limits?: JobLimits;
     readonly maxRetries?: number;
     readonly lock?: { pid?: number; body?: string; mtime: string };
+    /** Follow the files as the app shells do (background jobs run only then). */
+    readonly watch?: boolean;
   } = {},
 ): Promise<JobWorld> {
   const home = await createScenarioHome({ prefix: 'ccmem-jobs-' });
@@ -114,10 +123,11 @@ export async function createJobWorld(
     demoHomeSource: null,
     shell: 'cli',
     readOnly: false,
-    watch: false,
+    watch: options.watch ?? false,
     llm: {
       secrets: new SessionSecretStore(),
-      environment: { apiKey: TEST_API_KEY, baseUrl: fake.url, maxRetries: options.maxRetries ?? 0 },
+      // No PATH for Claude Code: these jobs run through the API, and `via: 'claude-code'` finds no claude.
+      environment: { apiKey: TEST_API_KEY, baseUrl: fake.url, maxRetries: options.maxRetries ?? 0, claudeEnv: {} },
     },
   });
   // Tests that need small caps get their own service over the same engine parts.

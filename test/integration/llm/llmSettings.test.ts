@@ -1,5 +1,5 @@
 import { mkdtempSync, realpathSync } from 'node:fs';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -37,13 +37,22 @@ describe('LLM settings', () => {
       maxCostUsdPerJob: 2,
       keySource: 'none',
       keyPersistence: 'session',
+      backend: 'auto',
+      effectiveBackend: null,
+      claudePath: null,
+      claudeCode: {
+        found: false,
+        message: 'No claude on the PATH; install Claude Code or give its path in Settings (or CCMEM_CLAUDE_PATH)',
+      },
     });
     await service.setApiKey(TYPED_KEY);
     const view = await service.update({ model: 'claude-haiku-4-5', maxCostUsdPerJob: 0.5 });
     expect(view).toMatchObject({ model: 'claude-haiku-4-5', effectiveBaseUrl: fake.url, keySource: 'session' });
     expect(JSON.stringify(view)).not.toContain(TYPED_KEY);
     const file = await readFile(join(dataDir, 'settings.json'), 'utf8');
-    expect(JSON.parse(file)).toEqual({ llm: { model: 'claude-haiku-4-5', baseUrl: null, maxCostUsdPerJob: 0.5 } });
+    expect(JSON.parse(file)).toEqual({
+      llm: { model: 'claude-haiku-4-5', baseUrl: null, maxCostUsdPerJob: 0.5, backend: 'auto', claudePath: null },
+    });
     expect(file).not.toContain(TYPED_KEY);
   });
 
@@ -135,7 +144,11 @@ describe('LLM settings', () => {
       llmEnvironmentFrom({ ANTHROPIC_API_KEY: ENV_KEY }, { useApiKey: false }),
     );
     expect((await desktop.getView()).keySource).toBe('none');
-    await expect(desktop.openSession()).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(desktop.openSession()).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+      message:
+        'No Anthropic API key and no Claude Code: set ANTHROPIC_API_KEY or enter a key in Settings, or install Claude Code and log in',
+    });
   });
 
   it('reports a refused key from the connection test without throwing', async () => {
@@ -149,5 +162,65 @@ describe('LLM settings', () => {
     expect(result.ok).toBe(false);
     expect(result.message).toMatch(/The API key was refused \(401\)/);
     expect(result.message).not.toContain(ENV_KEY);
+  });
+
+  /** A stand-in `claude` that reports a version and a login, as Settings asks it to. */
+  async function fakeClaude(dir: string, version: string, loggedIn: boolean): Promise<string> {
+    await mkdir(dir, { recursive: true });
+    const path = join(dir, 'claude');
+    const status = JSON.stringify({ loggedIn, authMethod: loggedIn ? 'claude.ai' : 'none', apiProvider: 'firstParty' });
+    await writeFile(
+      path,
+      `#!/bin/sh\n[ "$1" = "--version" ] && { echo "${version} (Claude Code)"; exit 0; }\n[ "$1" = "auth" ] && { echo '${status}'; exit ${loggedIn ? 0 : 1}; }\nexit 1\n`,
+    );
+    await chmod(path, 0o755);
+    return path;
+  }
+
+  it('finds claude in CCMEM_CLAUDE_PATH, then the path in Settings, then the PATH, and chooses it when there is no key', async () => {
+    const onPath = await fakeClaude(join(dataDir, 'path-bin'), '2.1.300', true);
+    const inSettings = await fakeClaude(join(dataDir, 'settings-bin'), '2.1.310', false);
+    const named = await fakeClaude(join(dataDir, 'env-bin'), '2.1.328', true);
+    const env = { PATH: join(dataDir, 'path-bin') };
+    const service = new LlmSettingsService(dataDir, new SessionSecretStore(), llmEnvironmentFrom(env, { useApiKey: true }));
+    expect(await service.getView()).toMatchObject({
+      backend: 'auto',
+      effectiveBackend: 'claude-code',
+      claudeCode: { found: true, path: onPath, source: 'path', version: '2.1.300', loggedIn: true, billing: 'subscription', problem: null },
+    });
+    await expect(service.update({ claudePath: 'bin/claude' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    expect((await service.update({ claudePath: inSettings })).claudeCode).toMatchObject({
+      path: inSettings,
+      source: 'settings',
+      version: '2.1.310',
+      loggedIn: false,
+    });
+    await expect(service.openSession()).rejects.toMatchObject({ code: 'FORBIDDEN', message: expect.stringContaining('not logged in') });
+    const withEnv = new LlmSettingsService(
+      dataDir,
+      new SessionSecretStore(),
+      llmEnvironmentFrom({ ...env, CCMEM_CLAUDE_PATH: named }, { useApiKey: true }),
+    );
+    expect((await withEnv.getView()).claudeCode).toMatchObject({ path: named, source: 'environment', version: '2.1.328' });
+    const session = await withEnv.openSession();
+    expect(session).toMatchObject({ backend: 'claude-code', claude: { path: named, version: '2.1.328', billing: 'subscription' } });
+    // A key, when there is one, comes first; the choice in Settings overrides both ways.
+    await withEnv.setApiKey(TYPED_KEY);
+    expect((await withEnv.getView()).effectiveBackend).toBe('api');
+    expect((await withEnv.update({ backend: 'claude-code' })).effectiveBackend).toBe('claude-code');
+    expect(JSON.parse(await readFile(join(dataDir, 'settings.json'), 'utf8'))).toMatchObject({
+      llm: { backend: 'claude-code', claudePath: inSettings },
+    });
+    const missing = new LlmSettingsService(
+      dataDir,
+      new SessionSecretStore(),
+      llmEnvironmentFrom({ CCMEM_CLAUDE_PATH: join(dataDir, 'nowhere', 'claude') }, { useApiKey: true }),
+    );
+    expect((await missing.getView()).claudeCode).toEqual({
+      found: false,
+      message: `CCMEM_CLAUDE_PATH names ${join(dataDir, 'nowhere', 'claude')}, which is not an executable file`,
+    });
+    // Probes run in a private folder of the app data, and leave nothing there.
+    expect(await readdir(join(dataDir, 'claude-code-runs'))).toEqual([]);
   });
 });

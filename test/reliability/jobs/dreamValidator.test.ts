@@ -111,6 +111,7 @@ describe('the dream validator refuses harmful changes one by one, never the whol
     const record = {
       id: newJobId('dream', now),
       kind: 'dream',
+      trigger: 'user',
       status: 'ready',
       target: {
         target: { kind: 'project', configRoot: home.root, slug: project.slug },

@@ -147,7 +147,8 @@ describe('the API key never goes to a host the user did not choose', () => {
       attempts++;
       const cli = await engineFor('cli', env, dataDir);
       try {
-        const session = await cli.llmSettings.openSession();
+        const session = await cli.llmSettings.openSession('api');
+        if (session.backend !== 'api') throw new Error('the API backend was asked for');
         expect(session.client.baseUrl).not.toBe(foreign.url);
         if (env.ANTHROPIC_BASE_URL) {
           legit.enqueue(textTurn('OK'));

@@ -49,6 +49,7 @@ async function savedJob(
   const record = {
     id: newJobId(kind, now),
     kind,
+    trigger: 'user',
     status: 'ready',
     target: { target: { kind: 'project', ...ref }, memoryDir, transcriptDir: null, label: ref.slug },
     source: null,

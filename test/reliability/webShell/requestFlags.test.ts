@@ -101,6 +101,12 @@ const EXPECTED_FLAGS: Readonly<Record<RequestName, Flag>> = {
   blameFile: 'reads',
   getFileOrigin: 'reads',
   listSessionMemoryWrites: 'reads',
+  planMemoryFix: 'reads',
+  applyMemoryFix: 'mutates',
+  getReviewInbox: 'reads',
+  getBackgroundStatus: 'reads',
+  updateBackgroundSettings: 'mutates',
+  turnOffClaudeCodeAutoDream: 'mutates',
   rendererReady: 'reads',
 };
 

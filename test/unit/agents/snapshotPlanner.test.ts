@@ -181,3 +181,38 @@ describe('merge', () => {
     expect(planSnapshotAction(input({ command: 'merge', local, snapshot, files: [] })).refusal?.code).toBe('INVALID_INPUT');
   });
 });
+
+describe('create over a newer snapshot', () => {
+  const newer = { value: { updatedAt: '2026-05-01T00:00:00.000Z' }, hash: 'meta-hash' };
+
+  it('warns with the files it would overwrite or delete when local memory has not synced the committed snapshot', () => {
+    const plan = planSnapshotAction(
+      input({
+        local: side({ 'MEMORY.md': 'm-local', 'a.md': 'a' }),
+        snapshot: side({ 'MEMORY.md': 'm-theirs', 'a.md': 'a', 'theirs.md': 't' }),
+        snapshotMeta: newer,
+        syncedMeta: { value: { syncedFrom: '2026-04-01T00:00:00.000Z' }, hash: 's' },
+      }),
+    );
+    expect(plan.refusal).toBeNull();
+    expect(plan.newerSnapshot).toEqual({
+      snapshotUpdatedAt: '2026-05-01T00:00:00.000Z',
+      syncedFrom: '2026-04-01T00:00:00.000Z',
+      files: ['MEMORY.md', 'theirs.md'],
+    });
+  });
+
+  it('does not warn when local memory is in sync, when nothing of theirs would be lost, or for other actions', () => {
+    const synced = { value: { syncedFrom: '2026-05-01T00:00:00.000Z' }, hash: 's' };
+    const sides = { local: side({ 'MEMORY.md': 'm-local' }), snapshot: side({ 'MEMORY.md': 'm-theirs' }), snapshotMeta: newer };
+    expect(planSnapshotAction(input({ ...sides, syncedMeta: synced })).newerSnapshot).toBeNull();
+    expect(
+      planSnapshotAction(
+        input({ local: side({ 'MEMORY.md': 'm', 'new.md': 'n' }), snapshot: side({ 'MEMORY.md': 'm' }), snapshotMeta: newer }),
+      ).newerSnapshot,
+    ).toBeNull();
+    expect(planSnapshotAction(input({ ...sides, command: 'replace' })).newerSnapshot).toBeNull();
+    // Never synced at all counts as behind, as Claude Code's own check does.
+    expect(planSnapshotAction(input(sides)).newerSnapshot).toMatchObject({ syncedFrom: null, files: ['MEMORY.md'] });
+  });
+});

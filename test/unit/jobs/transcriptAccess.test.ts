@@ -9,6 +9,7 @@ import {
   grepRealFiles,
   readTranscriptWindow,
   TRANSCRIPT_WINDOW_BYTES,
+  TranscriptLineIndex,
 } from '../../../electron/core/jobs/transcriptAccess';
 
 const tmp = realpathSync(mkdtempSync(join(tmpdir(), 'ccmem-access-')));
@@ -20,13 +21,34 @@ describe('reading transcripts without reading them whole', () => {
     const line = `{"text":"${'y'.repeat(1000)}"}`;
     const text = `${Array.from({ length: 100 }, () => line).join('\n')}\n`;
     await writeFile(file, text);
-    const first = await readTranscriptWindow(file, 0);
+    const first = await readTranscriptWindow(file, 0, 1);
     expect(first.size).toBe(text.length);
     expect(first.nextOffset).toBeLessThanOrEqual(TRANSCRIPT_WINDOW_BYTES);
     expect(first.nextOffset! % (line.length + 1)).toBe(0);
-    const last = await readTranscriptWindow(file, text.length - (line.length + 1));
+    expect(first.text.startsWith(`(line 1) ${line}\n(line 2) ${line}\n`)).toBe(true);
+    const last = await readTranscriptWindow(file, text.length - (line.length + 1), 100);
     expect(last.nextOffset).toBeNull();
-    expect(last.text.trim()).toBe(line);
+    expect(last.text.trim()).toBe(`(line 100) ${line}`);
+  });
+
+  it('numbers the lines of any window by counting from the nearest offset it already knows', async () => {
+    const file = join(tmp, 'numbered.jsonl');
+    const lines = Array.from({ length: 3000 }, (_, i) => `{"n":${i + 1},"pad":"${'p'.repeat(i % 50)}"}`);
+    await writeFile(file, `${lines.join('\n')}\n`);
+    const index = new TranscriptLineIndex();
+    const offsetOf = (n: number) => lines.slice(0, n - 1).reduce((sum, l) => sum + Buffer.byteLength(l) + 1, 0);
+    let offset = 0;
+    let expected = 1;
+    // Read on window by window, as the model does, then jump back and into the middle of a line.
+    while (offset < offsetOf(3000)) {
+      const window = await readTranscriptWindow(file, offset, await index.lineAt(file, offset));
+      expect(window.text.startsWith(`(line ${expected}) {"n":${expected},`)).toBe(true);
+      if (window.nextOffset === null) break;
+      expected += window.text.split('\n').filter((l) => l !== '').length;
+      offset = window.nextOffset;
+    }
+    expect(await index.lineAt(file, offsetOf(1234))).toBe(1234);
+    expect(await index.lineAt(file, offsetOf(17) + 3)).toBe(17);
   });
 
   it('streams lines, skipping one longer than 8 MiB, and keeps a last line without a newline', async () => {

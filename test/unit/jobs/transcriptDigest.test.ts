@@ -68,7 +68,7 @@ describe('what an extraction pass reads of a transcript', () => {
     const [text] = await collect(file);
     expect(text).toContain('[… 1000 characters left out]');
     expect(text).not.toContain('duplicate of u1');
-    expect(text).toContain('[assistant] ok');
+    expect(text).toContain('(line 4) [assistant] ok');
   });
 
   it('reads only the chosen turns and splits into chunks that repeat the session header', async () => {
@@ -76,7 +76,7 @@ describe('what an extraction pass reads of a transcript', () => {
     const lines = [1, 2, 3, 4].flatMap((n) => [user(`u${n}`, `prompt ${n}`), assistant(`a${n}`, [{ type: 'text', text: `answer ${n}` }])]);
     await writeFile(file, `${lines.map((l) => JSON.stringify(l)).join('\n')}`);
     expect((await collect(file, { fromTurn: 2, toTurn: 3 })).join('')).toBe(
-      '=== Session s1 ===\n[user] prompt 2\n[assistant] answer 2\n[user] prompt 3\n[assistant] answer 3\n',
+      '=== Session s1 ===\n(line 3) [user] prompt 2\n(line 4) [assistant] answer 2\n(line 5) [user] prompt 3\n(line 6) [assistant] answer 3\n',
     );
     const chunks = await collect(file, {}, 60);
     expect(chunks.length).toBeGreaterThan(2);

@@ -85,6 +85,7 @@ vi.mock('electron', () => ({
   BrowserWindow: electronMock.FakeBrowserWindow,
   session: { defaultSession: electronMock.session },
   shell: { openExternal: vi.fn() },
+  Notification: { isSupported: () => false },
   ipcMain: {
     handle: (channel: string, listener: InvokeListener) => electronMock.ipcHandlers.set(channel, listener),
     removeHandler: (channel: string) => electronMock.ipcHandlers.delete(channel),

@@ -41,80 +41,15 @@ function invokeEvent(sender: unknown, senderFrame: FakeFrame | null): IpcMainInv
 
 const snapshot = { projects: [] } as unknown as HomeSnapshot;
 
+/** A handler for every request the contract names, built from its list so a new request needs no edit here; only the few these tests call answer. */
 function fakeHandlers(): RequestHandlers {
+  const unused = Object.fromEntries(requestNames.map((name) => [name, vi.fn(() => Promise.reject(new Error(`${name}: not used`)))]));
   return {
+    ...unused,
     getHome: vi.fn(() => Promise.resolve(snapshot)),
     refreshHome: vi.fn(() => Promise.resolve(snapshot)),
-    openDemoHome: vi.fn(() => Promise.resolve(snapshot)),
     listSessions: vi.fn(() => Promise.resolve([])),
-    listMemoryFiles: vi.fn(() => Promise.reject(new Error('not used'))),
-    listAgentMemories: vi.fn(() => Promise.resolve([])),
-    getAgentSnapshotDiff: vi.fn(() => Promise.reject(new Error('not used'))),
-    planAgentSnapshotAction: vi.fn(() => Promise.reject(new Error('not used'))),
-    applyAgentSnapshotAction: vi.fn(() => Promise.reject(new Error('not used'))),
-    getSessionCatalog: vi.fn(() => Promise.reject(new Error('not used'))),
-    refreshSessionCatalog: vi.fn(() => Promise.resolve(null)),
-    cancelCatalogBuild: vi.fn(() => Promise.resolve(null)),
-    startSearch: vi.fn(() => Promise.reject(new Error('not used'))),
-    cancelSearch: vi.fn(() => Promise.resolve(null)),
-    getMemoryReview: vi.fn(() => Promise.reject(new Error('not used'))),
-    readMemoryFile: vi.fn(() => Promise.reject(new Error('not used'))),
-    saveMemoryFile: vi.fn(() => Promise.reject(new Error('not used'))),
-    createMemoryFile: vi.fn(() => Promise.reject(new Error('not used'))),
-    renameMemoryFile: vi.fn(() => Promise.reject(new Error('not used'))),
-    pruneMemoryFile: vi.fn(() => Promise.reject(new Error('not used'))),
-    undoMemoryChange: vi.fn(() => Promise.reject(new Error('not used'))),
-    getLlmSettings: vi.fn(() => Promise.reject(new Error('not used'))),
-    updateLlmSettings: vi.fn(() => Promise.reject(new Error('not used'))),
-    setApiKey: vi.fn(() => Promise.reject(new Error('not used'))),
-    clearApiKey: vi.fn(() => Promise.reject(new Error('not used'))),
-    testLlmConnection: vi.fn(() => Promise.reject(new Error('not used'))),
-    getDreamGate: vi.fn(() => Promise.reject(new Error('not used'))),
-    startDream: vi.fn(() => Promise.reject(new Error('not used'))),
-    estimateExtraction: vi.fn(() => Promise.reject(new Error('not used'))),
-    startExtraction: vi.fn(() => Promise.reject(new Error('not used'))),
-    cancelJob: vi.fn(() => Promise.reject(new Error('not used'))),
-    listJobs: vi.fn(() => Promise.resolve([])),
-    getJob: vi.fn(() => Promise.reject(new Error('not used'))),
-    applyJob: vi.fn(() => Promise.reject(new Error('not used'))),
-    discardJob: vi.fn(() => Promise.reject(new Error('not used'))),
-    openTranscript: vi.fn(() => Promise.reject(new Error('not used'))),
-    readTranscriptPage: vi.fn(() => Promise.reject(new Error('not used'))),
-    findInTranscript: vi.fn(() => Promise.reject(new Error('not used'))),
-    readTranscriptUsage: vi.fn(() => Promise.reject(new Error('not used'))),
-    readSessionMemory: vi.fn(() => Promise.reject(new Error('not used'))),
-    readToolOutput: vi.fn(() => Promise.reject(new Error('not used'))),
-    exportTranscript: vi.fn(() => Promise.reject(new Error('not used'))),
-    resumeSession: vi.fn(() => Promise.reject(new Error('not used'))),
-    getTerminalSetting: vi.fn(() => Promise.reject(new Error('not used'))),
-    setTerminalSetting: vi.fn(() => Promise.reject(new Error('not used'))),
-    getHistoryStatus: vi.fn(() => Promise.reject(new Error('not used'))),
-    listHistory: vi.fn(() => Promise.reject(new Error('not used'))),
-    getChangeSet: vi.fn(() => Promise.reject(new Error('not used'))),
-    readChangeSetDiff: vi.fn(() => Promise.reject(new Error('not used'))),
-    listFileVersions: vi.fn(() => Promise.reject(new Error('not used'))),
-    readVersionPair: vi.fn(() => Promise.reject(new Error('not used'))),
-    listDreams: vi.fn(() => Promise.reject(new Error('not used'))),
-    countUnreviewedDreams: vi.fn(() => Promise.reject(new Error('not used'))),
-    keepDream: vi.fn(() => Promise.reject(new Error('not used'))),
-    planRestore: vi.fn(() => Promise.reject(new Error('not used'))),
-    restoreVersion: vi.fn(() => Promise.reject(new Error('not used'))),
-    planRevert: vi.fn(() => Promise.reject(new Error('not used'))),
-    revertChangeSet: vi.fn(() => Promise.reject(new Error('not used'))),
-    exportMemoryBackup: vi.fn(() => Promise.reject(new Error('not used'))),
-    previewMemoryImport: vi.fn(() => Promise.reject(new Error('not used'))),
-    applyMemoryImport: vi.fn(() => Promise.reject(new Error('not used'))),
-    getArchiveStatus: vi.fn(() => Promise.reject(new Error('not used'))),
-    updateArchive: vi.fn(() => Promise.resolve(null)),
-    cancelArchiveUpdate: vi.fn(() => Promise.resolve(null)),
-    setArchiveSettings: vi.fn(() => Promise.reject(new Error('not used'))),
-    pruneArchive: vi.fn(() => Promise.reject(new Error('not used'))),
-    deleteProjectArchive: vi.fn(() => Promise.reject(new Error('not used'))),
-    blameFile: vi.fn(() => Promise.reject(new Error('not used'))),
-    getFileOrigin: vi.fn(() => Promise.reject(new Error('not used'))),
-    listSessionMemoryWrites: vi.fn(() => Promise.reject(new Error('not used'))),
-    rendererReady: vi.fn(() => Promise.resolve(null)),
-  };
+  } as unknown as RequestHandlers;
 }
 
 describe('bindRequestHandlers', () => {
@@ -182,7 +117,7 @@ describe('bindRequestHandlers', () => {
 
   it('turns a handler failure into an error envelope instead of a rejected invoke', async () => {
     const result = await call('listMemoryFiles', fromMainFrame(), { configRoot: '/home/me/.claude', slug: '-home-me-project' });
-    expect(result).toEqual({ ok: false, error: { code: 'INTERNAL', message: 'not used' } });
+    expect(result).toEqual({ ok: false, error: { code: 'INTERNAL', message: 'listMemoryFiles: not used' } });
   });
 });
 

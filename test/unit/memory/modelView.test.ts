@@ -7,6 +7,7 @@ import {
   recallCut,
   recalledMemoryText,
   truncateEntrypoint,
+  entrypointCut,
 } from '../../../shared/memory/modelView';
 import { formatFileSize, utf8ByteLength } from '../../../shared/memory/textMetrics';
 
@@ -124,5 +125,25 @@ describe('the 200-newest scan and the manifest', () => {
     const mtime = Date.parse('2026-05-02T09:00:00.000Z');
     expect(manifestLine('a.md', 'user', mtime, 'Prefers pnpm')).toBe('- [user] a.md (2026-05-02T09:00:00.000Z): Prefers pnpm');
     expect(manifestLine('b.md', null, mtime, null)).toBe('- b.md (2026-05-02T09:00:00.000Z)');
+  });
+});
+
+describe('entrypointCut: where loading stops in the index as written', () => {
+  it('is null for an index that loads whole', () => {
+    expect(entrypointCut('- [A](a.md)\n')).toBeNull();
+  });
+
+  it('falls after line 200, past leading blank lines Claude Code trims', () => {
+    const raw = `\n\n${Array.from({ length: 210 }, (_, i) => `line ${i + 1}`).join('\n')}\n`;
+    const cut = entrypointCut(raw);
+    expect(cut).toMatchObject({ line: 203, byLines: true, byChars: false });
+    expect(raw.slice(0, cut?.offset)).toBe(`\n\n${Array.from({ length: 200 }, (_, i) => `line ${i + 1}`).join('\n')}`);
+    expect(truncateEntrypoint(raw).content.startsWith(raw.slice(0, cut?.offset).trim())).toBe(true);
+  });
+
+  it('falls at the last line break before 25,000 characters', () => {
+    const raw = Array.from({ length: 100 }, () => 'x'.repeat(299)).join('\n');
+    const cut = entrypointCut(raw);
+    expect(cut).toMatchObject({ offset: 83 * 300 - 1, line: 84, byLines: false, byChars: true });
   });
 });

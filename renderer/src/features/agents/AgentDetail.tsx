@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import type { MemoryFolderRef } from '../../../../shared/memory/memoryFolderRef';
 import type { AgentMemorySummary } from '../../../../shared/model/agents';
+import { useNavigationStore } from '../../stores/navigationStore';
 import { MemoryReviewPage } from '../memory/MemoryReviewPage';
 import { AgentSnapshotPanel } from './AgentSnapshotPanel';
 
@@ -18,7 +19,10 @@ type AgentView = 'review' | 'snapshot';
 export function AgentDetail({ agent, readOnly }: AgentDetailProps) {
   const folder = useMemo<MemoryFolderRef>(() => ({ kind: 'agent', dir: agent.dir }), [agent.dir]);
   const hasProject = agent.projectPath !== null;
-  const [view, setView] = useState<AgentView>(hasProject && agent.snapshot.action !== 'none' ? 'snapshot' : 'review');
+  // A link to one of its files opens the review; otherwise an agent with something to sync opens on its snapshot.
+  const [view, setView] = useState<AgentView>(() =>
+    hasProject && agent.snapshot.action !== 'none' && useNavigationStore.getState().file === null ? 'snapshot' : 'review',
+  );
   const shown = hasProject ? view : 'review';
   return (
     <section className="agent-detail" aria-label={`Agent ${agent.agentType}`}>

@@ -89,9 +89,13 @@ export function AgentSnapshotPanel({ agent, readOnly }: AgentSnapshotPanelProps)
     else setError(result.error.message);
   }
 
-  async function confirm(current: Proposal): Promise<void> {
+  async function confirm(current: Proposal, overwriteNewer: boolean): Promise<void> {
     setBusy(true);
-    const result = await api.applyAgentSnapshotAction({ ...current.request, expectedToken: current.token });
+    const result = await api.applyAgentSnapshotAction({
+      ...current.request,
+      expectedToken: current.token,
+      ...(overwriteNewer ? { overwriteNewer } : {}),
+    });
     setBusy(false);
     if (!result.ok) {
       setError(result.error.message);
@@ -159,10 +163,17 @@ export function AgentSnapshotPanel({ agent, readOnly }: AgentSnapshotPanelProps)
           plan={proposal.plan}
           busy={busy}
           error={error}
-          onConfirm={() => void confirm(proposal)}
+          onConfirm={(overwriteNewer) => void confirm(proposal, overwriteNewer)}
           onCancel={() => {
             setProposal(null);
             setError(null);
+          }}
+          onReviewMerge={(files) => {
+            // The files their update changed, chosen for the merge and the first one's diff open.
+            setProposal(null);
+            setError(null);
+            setChosen(new Set(files));
+            setOpen(files[0] ?? null);
           }}
         />
       ) : null}

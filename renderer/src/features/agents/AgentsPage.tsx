@@ -3,6 +3,7 @@ import { useShallow } from 'zustand/react/shallow';
 import type { AgentMemorySummary } from '../../../../shared/model/agents';
 import { WarningList } from '../../components/WarningList';
 import { useHomeStore } from '../../stores/homeStore';
+import { useNavigationStore } from '../../stores/navigationStore';
 import { AgentDetail } from './AgentDetail';
 import { loadAgents, selectAgent, useAgentsStore } from './agentsStore';
 import { ACTION_BADGE } from './snapshotTexts';
@@ -17,9 +18,8 @@ function SnapshotCell({ agent }: { readonly agent: AgentMemorySummary }) {
 /** Sub-agent memories in every scope (user, and project and local inside each project on disk), with their snapshots. */
 export function AgentsPage() {
   const home = useHomeStore((s) => s.home);
-  const { agents, error, loading, selectedDir } = useAgentsStore(
-    useShallow((s) => ({ agents: s.agents, error: s.error, loading: s.loading, selectedDir: s.selectedDir })),
-  );
+  const { agents, error, loading } = useAgentsStore(useShallow((s) => ({ agents: s.agents, error: s.error, loading: s.loading })));
+  const selectedDir = useNavigationStore((s) => s.agent);
   // A new home (demo opened, projects appeared) may hold other agents.
   useEffect(() => {
     if (home) void loadAgents();
@@ -83,6 +83,11 @@ export function AgentsPage() {
         </div>
       ) : null}
       {selected ? <AgentDetail key={selected.dir} agent={selected} readOnly={home?.readOnly ?? true} /> : null}
+      {selectedDir && agents !== null && !selected ? (
+        <p className="muted" role="status">
+          No agent memory at <code>{selectedDir}</code> any more.
+        </p>
+      ) : null}
     </section>
   );
 }

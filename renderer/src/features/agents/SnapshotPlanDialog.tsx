@@ -5,12 +5,40 @@ export interface SnapshotPlanDialogProps {
   readonly plan: SnapshotPlan;
   readonly busy: boolean;
   readonly error: string | null;
-  readonly onConfirm: () => void;
+  /** `overwriteNewer`: the person chose to overwrite a newer snapshot after the warning. */
+  readonly onConfirm: (overwriteNewer: boolean) => void;
   readonly onCancel: () => void;
+  /** Opens the file-by-file merge with these files chosen, instead of overwriting them. */
+  readonly onReviewMerge: (files: readonly string[]) => void;
+}
+
+/** A teammate's newer snapshot: whose update would be lost, and the way to take it in first. */
+function NewerSnapshotWarning({
+  plan,
+  onReviewMerge,
+}: {
+  readonly plan: SnapshotPlan;
+  readonly onReviewMerge: (files: readonly string[]) => void;
+}) {
+  const newer = plan.newerSnapshot;
+  if (!newer) return null;
+  return (
+    <div className="banner newer-snapshot" role="alert" aria-label="The snapshot is newer">
+      <p>
+        The committed snapshot was updated <code>{newer.snapshotUpdatedAt}</code>, after this agent’s memory last synced from it (
+        {newer.syncedFrom ? <code>{newer.syncedFrom}</code> : 'never'}): a teammate’s update you have not taken in. Creating it now would
+        overwrite their {newer.files.length === 1 ? 'version' : 'versions'} of {newer.files.join(', ')}.
+      </p>
+      <p>Review their changes and merge the files you want first; marking as synced then says you have seen them.</p>
+      <button type="button" className="primary" onClick={() => onReviewMerge(newer.files)}>
+        Review the merge first
+      </button>
+    </div>
+  );
 }
 
 /** Shows exactly what an action would change (or why it is refused) before anything is written. */
-export function SnapshotPlanDialog({ plan, busy, error, onConfirm, onCancel }: SnapshotPlanDialogProps) {
+export function SnapshotPlanDialog({ plan, busy, error, onConfirm, onCancel, onReviewMerge }: SnapshotPlanDialogProps) {
   const title = COMMAND_TITLES[plan.command];
   return (
     <div
@@ -45,10 +73,15 @@ export function SnapshotPlanDialog({ plan, busy, error, onConfirm, onCancel }: S
           ))}
         </ul>
       )}
+      <NewerSnapshotWarning plan={plan} onReviewMerge={onReviewMerge} />
       {error ? <p className="error">{error}</p> : null}
       <div className="dialog-buttons">
-        {plan.refusal || plan.operations.length === 0 ? null : (
-          <button type="button" className="primary" disabled={busy} onClick={onConfirm}>
+        {plan.refusal || plan.operations.length === 0 ? null : plan.newerSnapshot ? (
+          <button type="button" className="danger" disabled={busy} onClick={() => onConfirm(true)}>
+            {busy ? 'Working…' : 'Overwrite the snapshot anyway'}
+          </button>
+        ) : (
+          <button type="button" className="primary" disabled={busy} onClick={() => onConfirm(false)}>
             {busy ? 'Working…' : 'Confirm'}
           </button>
         )}

@@ -1,19 +1,18 @@
 import { create } from 'zustand';
 import type { AgentMemorySummary } from '../../../../shared/model/agents';
 import { api } from '../../api/connectApi';
+import { navigate } from '../../stores/navigationStore';
 import { refreshAll as refreshMemoryReview, useMemoryReviewStore } from '../memory/memoryReviewStore';
 
 interface AgentsState {
   readonly agents: readonly AgentMemorySummary[] | null;
   readonly error: string | null;
   readonly loading: boolean;
-  /** The chosen agent's memory folder. */
-  readonly selectedDir: string | null;
   /** Bumped after every change made from this page, so open panels reload what they show. */
   readonly revision: number;
 }
 
-export const useAgentsStore = create<AgentsState>()(() => ({ agents: null, error: null, loading: false, selectedDir: null, revision: 0 }));
+export const useAgentsStore = create<AgentsState>()(() => ({ agents: null, error: null, loading: false, revision: 0 }));
 
 let latest = 0;
 
@@ -27,8 +26,9 @@ export async function loadAgents(): Promise<void> {
   else useAgentsStore.setState({ error: result.error.message, loading: false });
 }
 
+/** Chooses an agent; the location names it (`agent=` in the URL), so a link or a reload opens the same one. */
 export function selectAgent(dir: string | null): void {
-  useAgentsStore.setState({ selectedDir: dir });
+  navigate({ page: 'agents', agent: dir });
 }
 
 /** After files changed (our action, Claude Code, a pull): reload the list and everything showing the selected agent. */

@@ -8,11 +8,17 @@ import { ExtractionPanel } from './ExtractionPanel';
 import { GatePanel } from './GatePanel';
 import { JobDetail } from './JobDetail';
 import { JobRecordsTable } from './JobRecordsTable';
+import { ReviewedDreamsPanel } from './ReviewedDreamsPanel';
+import { ReviewInboxPanel } from './ReviewInboxPanel';
+import { useInboxStore } from './inboxStore';
 import { DreamsReview } from '../history/DreamsReview';
 import { clearJobError, loadJobs, useJobsStore } from './jobsStore';
 import './dreams.css';
 
-/** Claude Code's dreams for a project (the gate), our own dreams and extraction replays, their review and records. */
+/**
+ * The review inbox of every memory, then this project: Claude Code's dreams (the gate), reviewed dreams on its
+ * schedule, our own dreams and extraction replays, their review and records.
+ */
 export function DreamsPage({ project }: { readonly project: ProjectSummary }) {
   const readOnly = useHomeStore((s) => s.home?.readOnly ?? true);
   const { jobs, selectedId, error, errorCode } = useJobsStore(
@@ -23,8 +29,9 @@ export function DreamsPage({ project }: { readonly project: ProjectSummary }) {
   }, []);
   const selected = jobs?.find((job) => job.id === selectedId) ?? null;
   const running = (jobs ?? []).some((job) => job.status === 'running' && job.target.memoryDir === project.memoryDir);
-  // The lock changes when a job is applied; the gate reads it again then.
-  const revision = (jobs ?? []).filter((job) => job.outcome !== null).length;
+  // The lock changes when a job runs or is applied, the settings when auto-dream is turned off: the gate reads them again then.
+  const autoDream = useInboxStore((s) => s.status?.claudeCodeAutoDream.find((r) => r.configRoot === project.configRoot)?.autoDreamEnabled);
+  const revision = `${(jobs ?? []).filter((job) => job.status !== 'running').length}:${(jobs ?? []).filter((job) => job.outcome !== null).length}:${String(autoDream)}`;
   return (
     <section aria-label="Dreams">
       <header className="page-header">
@@ -34,7 +41,10 @@ export function DreamsPage({ project }: { readonly project: ProjectSummary }) {
           you can run one yourself and review every edit before it lands.
         </p>
       </header>
+      <ReviewInboxPanel selectedId={selectedId} />
+      <h2>This project</h2>
       <GatePanel project={project} revision={revision} />
+      <ReviewedDreamsPanel project={project} readOnly={readOnly} />
       <DreamsReview project={project} />
       {readOnly ? <p className="muted">This window is read-only: jobs cannot be started or applied.</p> : null}
       <DreamLauncher project={project} disabled={readOnly || running} />

@@ -6,8 +6,8 @@ import { useRequest } from '../../components/useRequest';
 
 export interface GatePanelProps {
   readonly project: ProjectSummary;
-  /** Changes whenever the lock may have changed (a job was applied), so the panel reads it again. */
-  readonly revision: number;
+  /** Changes whenever the lock or Claude Code's settings may have changed (a job ran or was applied), so the panel reads them again. */
+  readonly revision: string;
 }
 
 function holderText(gate: DreamGate): string {

@@ -37,7 +37,9 @@ export function JobDetail({ job, readOnly }: JobDetailProps) {
         <span className={`badge status-${job.status}`}>{job.status}</span>
       </h2>
       <p className="muted small">
-        Job {job.id} · {job.model} · {(job.usage.input + job.usage.output).toLocaleString('en')} tokens · {formatCost(job.costUsd)} · prompt{' '}
+        Job {job.id} · {job.model} {job.via === 'claude-code' ? 'through Claude Code' : 'through the API'} ·{' '}
+        {(job.usage.input + job.usage.output).toLocaleString('en')} tokens ·{' '}
+        {job.via === 'claude-code' && job.costUsd === null ? 'no dollar cost (Claude subscription)' : formatCost(job.costUsd)} · prompt{' '}
         {job.promptHash.slice(0, 12)}
       </p>
       {job.status === 'running' && progress ? <JobProgressView progress={progress} /> : null}

@@ -36,6 +36,9 @@ export function JobRecordsTable({ jobs, selectedId }: JobRecordsTableProps) {
                 <button type="button" className="link" onClick={() => selectJob(job.id)} aria-label={`Open job ${job.id}`}>
                   {job.kind === 'dream' ? 'Dream' : 'Extraction replay'}
                 </button>
+                {job.trigger === 'user' ? null : (
+                  <span className="muted small"> ({job.trigger === 'schedule' ? 'scheduled' : 'automatic'})</span>
+                )}
               </td>
               <td className="break">{job.target.label}</td>
               <td>

@@ -2,6 +2,8 @@ import { useEffect, useState } from 'react';
 import type { ApplyOutcome, FileProposal, JobRecordView } from '../../../../shared/jobs/jobTypes';
 import { changesFile, chosenText, decisionsFor, toggleHunk, UNDECIDED, type FileChoice } from '../../../../shared/jobs/proposalChoices';
 import { api } from '../../api/connectApi';
+import { isStale, useInboxStore } from './inboxStore';
+import { EvidenceBadge, EvidencePanel, type TranscriptRef } from './EvidencePanel';
 import { jobDecided } from './jobsStore';
 import { ProposalDiff } from './ProposalDiff';
 import { countOf } from '../../components/plural';
@@ -67,12 +69,17 @@ function FileProposalView({
   proposal,
   choice,
   decidable,
+  stale,
+  transcripts,
   editable,
   onChoose,
 }: {
   readonly proposal: FileProposal;
   readonly choice: FileChoice;
   readonly decidable: boolean;
+  /** The file changed on disk since the job read it: applying would be refused as a conflict. */
+  readonly stale: boolean;
+  readonly transcripts: TranscriptRef | null;
   /** False while a secret in it is masked: the edit would write the masks. */
   readonly editable: boolean;
   readonly onChoose: (choice: FileChoice) => void;
@@ -83,6 +90,7 @@ function FileProposalView({
       <header className="proposal-header">
         <span className={`badge kind-${proposal.kind}`}>{KIND_TEXT[proposal.kind]}</span>
         <code className="proposal-path">{proposal.path}</code>
+        <EvidenceBadge proposal={proposal} />
         <span className="muted" aria-label="Decision">
           {choiceText(proposal, choice)}
         </span>
@@ -111,44 +119,54 @@ function FileProposalView({
           </span>
         ) : null}
       </header>
-      {draft !== null ? (
-        <div className="field">
-          <label htmlFor={`edit-${proposal.path}`}>Edit what will be written to {proposal.path}</label>
-          <textarea
-            id={`edit-${proposal.path}`}
-            rows={14}
-            value={draft}
-            onChange={(event) => setDraft(event.target.value)}
-            spellCheck={false}
-          />
-          <div className="dialog-buttons">
-            <button
-              type="button"
-              className="primary"
-              onClick={() => {
-                onChoose({ mode: 'edit', content: draft });
-                setDraft(null);
-              }}
-            >
-              Use this text
-            </button>
-            <button type="button" onClick={() => setDraft(null)}>
-              Cancel edit
-            </button>
-          </div>
+      {stale ? (
+        <p className="warning" aria-label="Stale">
+          This file changed on disk after the job read it: applying this change would be refused. Reject it, or run the job again.
+        </p>
+      ) : null}
+      <div className="proposal-body">
+        <div className="proposal-change">
+          {draft !== null ? (
+            <div className="field">
+              <label htmlFor={`edit-${proposal.path}`}>Edit what will be written to {proposal.path}</label>
+              <textarea
+                id={`edit-${proposal.path}`}
+                rows={14}
+                value={draft}
+                onChange={(event) => setDraft(event.target.value)}
+                spellCheck={false}
+              />
+              <div className="dialog-buttons">
+                <button
+                  type="button"
+                  className="primary"
+                  onClick={() => {
+                    onChoose({ mode: 'edit', content: draft });
+                    setDraft(null);
+                  }}
+                >
+                  Use this text
+                </button>
+                <button type="button" onClick={() => setDraft(null)}>
+                  Cancel edit
+                </button>
+              </div>
+            </div>
+          ) : choice.mode === 'edit' ? (
+            <pre className="raw-text" aria-label={`Edited ${proposal.path}`}>
+              {choice.content}
+            </pre>
+          ) : (
+            <ProposalDiff
+              path={proposal.path}
+              parts={proposal.parts}
+              choice={choice}
+              onToggleHunk={decidable && proposal.kind === 'modify' ? (hunk) => onChoose(toggleHunk(proposal, choice, hunk)) : null}
+            />
+          )}
         </div>
-      ) : choice.mode === 'edit' ? (
-        <pre className="raw-text" aria-label={`Edited ${proposal.path}`}>
-          {choice.content}
-        </pre>
-      ) : (
-        <ProposalDiff
-          path={proposal.path}
-          parts={proposal.parts}
-          choice={choice}
-          onToggleHunk={decidable && proposal.kind === 'modify' ? (hunk) => onChoose(toggleHunk(proposal, choice, hunk)) : null}
-        />
-      )}
+        <EvidencePanel proposal={proposal} transcripts={transcripts} />
+      </div>
     </section>
   );
 }
@@ -158,6 +176,7 @@ export function ProposalReview({ record, readOnly }: ProposalReviewProps) {
   const [choices, setChoices] = useState<Record<string, FileChoice>>({});
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const inbox = useInboxStore((s) => s.entries);
   useEffect(() => {
     setChoices({});
     setError(null);
@@ -165,6 +184,8 @@ export function ProposalReview({ record, readOnly }: ProposalReviewProps) {
   const decidable = !readOnly && record.outcome === null && record.status !== 'running' && record.proposals.length > 0;
   const choiceOf = (path: string) => choices[path] ?? UNDECIDED;
   const approvedCount = record.proposals.filter((p) => changesFile(p, choiceOf(p.path))).length;
+  const transcripts =
+    record.target.target.kind === 'project' ? { configRoot: record.target.target.configRoot, slug: record.target.target.slug } : null;
 
   async function run(action: () => Promise<{ ok: boolean; error?: { message: string } }>): Promise<void> {
     setBusy(true);
@@ -211,6 +232,8 @@ export function ProposalReview({ record, readOnly }: ProposalReviewProps) {
           proposal={proposal}
           choice={choiceOf(proposal.path)}
           decidable={decidable}
+          stale={decidable && isStale(inbox, record.id, proposal.path)}
+          transcripts={transcripts}
           editable={!record.maskedProposals.includes(proposal.path)}
           onChoose={(choice) => setChoices((current) => ({ ...current, [proposal.path]: choice }))}
         />

@@ -70,5 +70,10 @@ export function clearJobError(): void {
   useJobsStore.setState({ error: null, errorCode: null });
 }
 
-api.onJobProgress((progress) => useJobsStore.setState((state) => ({ progress: { ...state.progress, [progress.jobId]: progress } })));
+api.onJobProgress((progress) => {
+  const known = useJobsStore.getState().jobs?.some((job) => job.id === progress.jobId) ?? true;
+  useJobsStore.setState((state) => ({ progress: { ...state.progress, [progress.jobId]: progress } }));
+  // A job this page did not start (a reviewed dream, an automatic replay) shows up in the records while it runs.
+  if (!known) void loadJobs();
+});
 api.onJobFinished((summary) => upsert(summary));

@@ -5,10 +5,12 @@ export interface ConflictViewProps {
   readonly conflict: MemoryConflictDetails;
   readonly onUseDisk: () => void;
   readonly onKeepMine: (() => void) | null;
+  /** What keeping mine means here; by default it overwrites the disk version (shown as a danger). */
+  readonly keepMineLabel?: string;
 }
 
 /** The file changed on disk while it was being edited: both versions side by side; nothing is overwritten unless asked. */
-export function ConflictView({ mine, conflict, onUseDisk, onKeepMine }: ConflictViewProps) {
+export function ConflictView({ mine, conflict, onUseDisk, onKeepMine, keepMineLabel }: ConflictViewProps) {
   return (
     <section className="conflict" aria-label="Conflict">
       <p role="alert" className="error">
@@ -35,8 +37,8 @@ export function ConflictView({ mine, conflict, onUseDisk, onKeepMine }: Conflict
           Discard mine, use the disk version
         </button>
         {onKeepMine ? (
-          <button type="button" className="danger" onClick={onKeepMine}>
-            Replace the disk version with mine
+          <button type="button" className={keepMineLabel ? 'primary' : 'danger'} onClick={onKeepMine}>
+            {keepMineLabel ?? 'Replace the disk version with mine'}
           </button>
         ) : null}
       </div>

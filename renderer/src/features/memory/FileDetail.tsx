@@ -6,6 +6,7 @@ import type { MemoryFolderRef } from '../../../../shared/memory/memoryFolderRef'
 import type { MemoryFileContent, MemoryReview, ReviewedMemoryFile } from '../../../../shared/memory/memoryReview';
 import { api } from '../../api/connectApi';
 import { MarkdownView } from '../../components/MarkdownView';
+import { FindingActions } from './FindingActions';
 import { SecretsNotice, useCanRevealSecrets } from '../../components/SecretsNotice';
 import { FileProvenance } from './FileProvenance';
 import { FindingBadge, TypeBadge } from './MemoryBadges';
@@ -182,7 +183,7 @@ export function FileDetail({ folder, review, entry }: FileDetailProps) {
           {findings.map((f, index) => (
             <li key={`${f.code}:${f.line ?? ''}:${index}`}>
               <FindingBadge code={f.code} severity={f.severity} /> {f.message}
-              {f.related ? (
+              {f.code === 'duplicate.near' && f.related ? (
                 <>
                   {' '}
                   <button type="button" className="link" onClick={() => selectFile(f.related)}>
@@ -190,7 +191,7 @@ export function FileDetail({ folder, review, entry }: FileDetailProps) {
                   </button>
                 </>
               ) : null}
-              <span className="muted small"> — {FINDING_INFO[f.code].help}</span>
+              <span className="muted small"> — {FINDING_INFO[f.code].help}</span> <FindingActions finding={f} review={review} />
             </li>
           ))}
         </ul>

@@ -1,17 +1,19 @@
 import { FINDING_INFO, SEVERITY_ORDER } from '../../../../shared/memory/findingCodes';
-import type { MemoryFinding } from '../../../../shared/memory/findings';
+import type { MemoryReview } from '../../../../shared/memory/memoryReview';
+import { FindingActions } from './FindingActions';
 import { FindingBadge } from './MemoryBadges';
 
-/** Every finding of the folder, most serious first; a click opens the file it is about. */
+/** Every finding of the folder, most serious first, with its cures; a click opens the file it is about. */
 export function FindingsPanel({
-  findings,
+  review,
   files,
   onSelect,
 }: {
-  readonly findings: readonly MemoryFinding[];
+  readonly review: MemoryReview;
   readonly files: ReadonlySet<string>;
   readonly onSelect: (path: string) => void;
 }) {
+  const { findings } = review;
   const sorted = [...findings].sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
   return (
     <section aria-label="Findings">
@@ -33,7 +35,8 @@ export function FindingsPanel({
             <span className="muted small" title={FINDING_INFO[f.code].help}>
               {' '}
               ({f.code})
-            </span>
+            </span>{' '}
+            <FindingActions finding={f} review={review} />
           </li>
         ))}
       </ul>

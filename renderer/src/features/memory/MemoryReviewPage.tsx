@@ -1,15 +1,20 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { SEVERITY_ORDER, type FindingCode, type FindingSeverity } from '../../../../shared/memory/findingCodes';
-import type { MemoryFolderRef } from '../../../../shared/memory/memoryFolderRef';
+import { sameMemoryFolder, type MemoryFolderRef } from '../../../../shared/memory/memoryFolderRef';
+import type { IndexView, MemoryReview } from '../../../../shared/memory/memoryReview';
 import { api } from '../../api/connectApi';
 import { countOf } from '../../components/plural';
 import { WarningList } from '../../components/WarningList';
+import { useNavigationStore } from '../../stores/navigationStore';
+import { BulkActions } from './BulkActions';
 import { FileDetail } from './FileDetail';
 import { FindingsPanel } from './FindingsPanel';
+import { FixDialog } from './FixDialog';
+import { IndexDetail } from './IndexDetail';
 import { MemoryFilterBar } from './MemoryFilterBar';
 import { filterFiles } from './memoryFilters';
-import { offerUndo, openFolder, refreshAll, selectFile, setMode, useMemoryReviewStore } from './memoryReviewStore';
+import { offerUndo, openFolder, refreshAll, reviewPageOf, selectFile, setMode, useMemoryReviewStore } from './memoryReviewStore';
 import { ModelViewPanel } from './ModelViewPanel';
 import { NewMemoryForm } from './NewMemoryForm';
 import { TopicFileList } from './TopicFileList';
@@ -54,12 +59,50 @@ function UndoBanner() {
   );
 }
 
+/** The indexes of the folder, above its topic files: each opens with the cut drawn and its editor. */
+function IndexEntries({ review, selected }: { readonly review: MemoryReview; readonly selected: string | null }) {
+  const indexes = [review.index, review.teamIndex].filter((index): index is IndexView => index !== null);
+  if (indexes.length === 0) return null;
+  return (
+    <div className="index-entries" role="group" aria-label="Indexes">
+      {indexes.map((index) => {
+        const cut = index.loaded.wasLineTruncated || index.loaded.wasByteTruncated;
+        return (
+          <button
+            key={index.relativePath}
+            type="button"
+            className={selected === index.relativePath ? 'index-entry selected' : 'index-entry'}
+            aria-pressed={selected === index.relativePath}
+            onClick={() => selectFile(index.relativePath)}
+          >
+            <code>{index.relativePath}</code>{' '}
+            <span className="muted small">
+              {countOf(index.loaded.lineCount, 'line')}
+              {cut ? ' · cut when loaded' : ''}
+            </span>
+          </button>
+        );
+      })}
+    </div>
+  );
+}
+
 /** Reviews one memory folder: the topic files with their findings, what the model sees, and safe edits. */
 export function MemoryReviewPage({ folder, heading = 'Memory', onOpenSession }: MemoryReviewPageProps) {
   useEffect(() => openFolder(folder), [folder]);
-  const { review, error, selected, mode, filters, changed } = useMemoryReviewStore(
-    useShallow((s) => ({ review: s.review, error: s.error, selected: s.selected, mode: s.mode, filters: s.filters, changed: s.changed })),
+  const selected = useNavigationStore((s) => s.file);
+  const { storedReview, error, mode, filters, changed, fix } = useMemoryReviewStore(
+    useShallow((s) => ({
+      storedReview: s.review,
+      error: s.error,
+      mode: s.mode,
+      filters: s.filters[reviewPageOf(folder)],
+      changed: s.changed,
+      fix: s.fix,
+    })),
   );
+  // Until this folder's review has loaded, the last one shown (another project's, another agent's) is not it.
+  const review = storedReview && sameMemoryFolder(storedReview.folder, folder) ? storedReview : null;
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     // Re-render once highlights expire, so "changed just now" does not stay forever.
@@ -90,9 +133,13 @@ export function MemoryReviewPage({ folder, heading = 'Memory', onOpenSession }: 
   if (error && !review) return <p className="error">Cannot read this memory: {error}</p>;
   if (!review) return <p className="muted">Loading…</p>;
   const entry = selected ? (review.files.find((f) => f.relativePath === selected) ?? null) : null;
+  const index = [review.index, review.teamIndex].find((i) => i !== null && i.relativePath === selected) ?? null;
   const counts = { error: 0, warn: 0, info: 0 };
   for (const f of review.findings) counts[f.severity]++;
-  const filePaths = new Set(review.files.map((f) => f.relativePath));
+  const filePaths = new Set([
+    ...review.files.map((f) => f.relativePath),
+    ...[review.index, review.teamIndex].flatMap((i) => (i ? [i.relativePath] : [])),
+  ]);
   return (
     <section className="memory-review" aria-label="Memory">
       <header className="page-header">
@@ -134,9 +181,13 @@ export function MemoryReviewPage({ folder, heading = 'Memory', onOpenSession }: 
               New memory
             </button>
           </div>
-          <p className="muted small">
-            Showing {files.length} of {review.files.length}
-          </p>
+          <div className="list-status">
+            <p className="muted small">
+              Showing {files.length} of {review.files.length}
+            </p>
+            <BulkActions review={review} files={files} filters={filters} />
+          </div>
+          <IndexEntries review={review} selected={selected} />
           <TopicFileList
             files={files}
             selected={selected}
@@ -149,15 +200,22 @@ export function MemoryReviewPage({ folder, heading = 'Memory', onOpenSession }: 
         <div className="review-detail">
           {mode === 'create' ? (
             <NewMemoryForm folder={review.folder} allowTeam={review.folder.kind === 'project'} />
+          ) : index ? (
+            <IndexDetail key={index.relativePath} folder={review.folder} review={review} index={index} />
           ) : entry ? (
             <FileDetail key={entry.relativePath} folder={review.folder} review={review} entry={entry} />
+          ) : selected ? (
+            <p className="muted" role="status">
+              <code>{selected}</code> is not in this memory folder (any more).
+            </p>
           ) : (
             <p className="muted">Choose a memory to read it, see what the model gets of it, and edit or prune it.</p>
           )}
         </div>
       </div>
       {review.exists ? <ModelViewPanel review={review} onSelect={selectFile} /> : null}
-      {review.findings.length > 0 ? <FindingsPanel findings={review.findings} files={filePaths} onSelect={selectFile} /> : null}
+      {review.findings.length > 0 ? <FindingsPanel review={review} files={filePaths} onSelect={selectFile} /> : null}
+      {fix ? <FixDialog key={JSON.stringify(fix.fixes)} folder={review.folder} preview={fix} selected={selected} /> : null}
     </section>
   );
 }

@@ -2,7 +2,15 @@ import type { IndexView, MemoryReview } from '../../../../shared/memory/memoryRe
 import { MAX_ENTRYPOINT_BYTES, MAX_ENTRYPOINT_LINES, MAX_MEMORY_FILES } from '../../../../shared/memory/modelView';
 import { countOf } from '../../components/plural';
 
-function IndexLoad({ index, label }: { readonly index: IndexView; readonly label: string }) {
+function IndexLoad({
+  index,
+  label,
+  onSelect,
+}: {
+  readonly index: IndexView;
+  readonly label: string;
+  readonly onSelect: (path: string) => void;
+}) {
   const { loaded } = index;
   const cut = loaded.wasLineTruncated || loaded.wasByteTruncated;
   return (
@@ -11,9 +19,12 @@ function IndexLoad({ index, label }: { readonly index: IndexView; readonly label
         <strong>{index.relativePath}</strong>: {loaded.lineCount} of {MAX_ENTRYPOINT_LINES} lines, {loaded.charCount.toLocaleString()} of{' '}
         {MAX_ENTRYPOINT_BYTES.toLocaleString()} characters,{' '}
         <span title="characters ÷ 4; not a tokenizer count">about {index.estimatedTokens.toLocaleString()} tokens (estimate)</span>
-        {cut ? <span className="badge finding finding-error">cut when loaded</span> : <span className="badge">loaded whole</span>}
+        {cut ? <span className="badge finding finding-error">cut when loaded</span> : <span className="badge">loaded whole</span>}{' '}
+        <button type="button" className="link small" onClick={() => onSelect(index.relativePath)}>
+          open {index.relativePath}
+        </button>
       </p>
-      <pre className="raw-text model-text" aria-label={label}>
+      <pre className="raw-text model-text" aria-label={label} tabIndex={0}>
         {loaded.content}
       </pre>
     </div>
@@ -32,11 +43,11 @@ export function ModelViewPanel({ review, onSelect }: { readonly review: MemoryRe
         {MAX_ENTRYPOINT_BYTES.toLocaleString()} characters, with a warning line when it was cut).
       </p>
       {review.index ? (
-        <IndexLoad index={review.index} label="MEMORY.md" />
+        <IndexLoad index={review.index} label="MEMORY.md" onSelect={onSelect} />
       ) : (
         <p className="muted">There is no MEMORY.md: nothing of this memory is loaded up front.</p>
       )}
-      {review.teamIndex ? <IndexLoad index={review.teamIndex} label="Team index" /> : null}
+      {review.teamIndex ? <IndexLoad index={review.teamIndex} label="Team index" onSelect={onSelect} /> : null}
       <h3>Offered for recall</h3>
       <p>
         Per prompt, a side query picks up to 5 topic files from the {Math.min(review.files.length, MAX_MEMORY_FILES)} newest

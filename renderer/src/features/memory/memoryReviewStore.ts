@@ -1,7 +1,9 @@
 import { create } from 'zustand';
+import type { MemoryFix } from '../../../../shared/memory/fixes/memoryFix';
 import { memoryFolderKey, sameMemoryFolder, type MemoryFolderRef } from '../../../../shared/memory/memoryFolderRef';
 import type { MemoryReview } from '../../../../shared/memory/memoryReview';
 import { api } from '../../api/connectApi';
+import { navigate } from '../../stores/navigationStore';
 import { DEFAULT_FILTERS, type MemoryFilters } from './memoryFilters';
 
 /** What the detail pane shows. */
@@ -12,20 +14,36 @@ export interface UndoOffer {
   readonly message: string;
 }
 
+/** Fixes being previewed: planned when the dialog opens, applied only when the person says so. */
+export interface FixPreview {
+  readonly title: string;
+  readonly fixes: readonly MemoryFix[];
+}
+
+/**
+ * The page a review sits on: a project's memory on the Memory page, an agent's on the Agents page. Each keeps its
+ * own filters, so narrowing one list never narrows the other.
+ */
+export type ReviewPage = 'memory' | 'agents';
+
+export function reviewPageOf(folder: MemoryFolderRef | null): ReviewPage {
+  return folder?.kind === 'agent' ? 'agents' : 'memory';
+}
+
 interface MemoryReviewState {
   readonly folder: MemoryFolderRef | null;
   readonly review: MemoryReview | null;
   readonly error: string | null;
   readonly loading: boolean;
-  readonly selected: string | null;
   readonly mode: DetailMode;
-  readonly filters: MemoryFilters;
+  readonly filters: Readonly<Record<ReviewPage, MemoryFilters>>;
   /** Files Claude Code (or anyone but us) changed while the page was open, with when. */
   readonly changed: Readonly<Record<string, number>>;
   /** Bumped on every change of the open folder, so an open file view reloads. */
   readonly revision: number;
   readonly undo: UndoOffer | null;
   readonly notice: string | null;
+  readonly fix: FixPreview | null;
 }
 
 export const useMemoryReviewStore = create<MemoryReviewState>()(() => ({
@@ -33,13 +51,13 @@ export const useMemoryReviewStore = create<MemoryReviewState>()(() => ({
   review: null,
   error: null,
   loading: false,
-  selected: null,
   mode: 'view',
-  filters: DEFAULT_FILTERS,
+  filters: { memory: DEFAULT_FILTERS, agents: DEFAULT_FILTERS },
   changed: {},
   revision: 0,
   undo: null,
   notice: null,
+  fix: null,
 }));
 
 const HIGHLIGHT_MS = 8000;
@@ -58,20 +76,31 @@ export async function reloadReview(): Promise<void> {
 export function openFolder(folder: MemoryFolderRef): void {
   const current = useMemoryReviewStore.getState().folder;
   if (current && memoryFolderKey(current) === memoryFolderKey(folder)) return;
-  useMemoryReviewStore.setState({ folder, review: null, error: null, selected: null, mode: 'view', changed: {}, undo: null, notice: null });
+  // The selected file comes from the location (a link or a reload names it), so opening a folder keeps it.
+  useMemoryReviewStore.setState({ folder, review: null, error: null, mode: 'view', changed: {}, undo: null, notice: null, fix: null });
   void reloadReview();
 }
 
+/** Opens a file of the review shown; the location names it, so a reload or a link lands on it. */
 export function selectFile(relativePath: string | null): void {
-  useMemoryReviewStore.setState({ selected: relativePath, mode: 'view' });
+  useMemoryReviewStore.setState({ mode: 'view' });
+  navigate({ file: relativePath });
 }
 
 export function setMode(mode: DetailMode): void {
   useMemoryReviewStore.setState({ mode });
 }
 
+/** Changes the filters of the page the review now shown sits on. */
 export function setFilters(change: Partial<MemoryFilters>): void {
-  useMemoryReviewStore.setState((state) => ({ filters: { ...state.filters, ...change } }));
+  useMemoryReviewStore.setState((state) => {
+    const page = reviewPageOf(state.folder);
+    return { filters: { ...state.filters, [page]: { ...state.filters[page], ...change } } };
+  });
+}
+
+export function previewFix(preview: FixPreview | null): void {
+  useMemoryReviewStore.setState({ fix: preview });
 }
 
 export function offerUndo(offer: UndoOffer | null): void {

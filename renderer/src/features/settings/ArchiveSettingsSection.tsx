@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { formatByteSize, parseByteSize } from '../../../../shared/archive/byteSizes';
-import { MIN_ARCHIVE_CAP_BYTES } from '../../../../shared/archive/archiveRequestSchemas';
+import { MIN_ARCHIVE_CAP_BYTES } from '../../../../shared/archive/archiveCap';
 import type { ArchivedProjectSummary, ArchiveProgress, ArchiveRemovalResult, ArchiveStatus } from '../../../../shared/model/archive';
 import type { Result } from '../../../../shared/result';
 import { api } from '../../api/connectApi';

@@ -2,6 +2,7 @@ import { WarningList } from '../../components/WarningList';
 import { AppearanceSettings } from '../../shell/AppearanceSettings';
 import { refreshHome, useHomeStore } from '../../stores/homeStore';
 import { ArchiveSettingsSection } from './ArchiveSettingsSection';
+import { BackgroundJobsSection } from './BackgroundJobsSection';
 import { LlmSettingsSection } from './LlmSettingsSection';
 import { MiddleTruncate } from '../../components/MiddleTruncate';
 
@@ -43,6 +44,7 @@ export function SettingsPage() {
       <ArchiveSettingsSection readOnly={home.readOnly} />
       <AppearanceSettings />
       <LlmSettingsSection readOnly={home.readOnly} />
+      <BackgroundJobsSection readOnly={home.readOnly} />
     </section>
   );
 }

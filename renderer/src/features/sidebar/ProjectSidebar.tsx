@@ -7,6 +7,7 @@ import { RelativeTime } from '../../components/RelativeTime';
 import { useHomeStore } from '../../stores/homeStore';
 import { navigate, sameProject, useNavigationStore } from '../../stores/navigationStore';
 import { UnreviewedDreamsBadge } from '../history/UnreviewedDreamsBadge';
+import { PendingProposalsBadge } from './InboxCount';
 
 function ProjectItem({ project, selected }: { readonly project: ProjectSummary; readonly selected: boolean }) {
   return (
@@ -24,9 +25,19 @@ function ProjectItem({ project, selected }: { readonly project: ProjectSummary; 
           {countOf(project.sessionCount, 'session')} · {countOf(project.memoryFileCount, 'memory', 'memories')} ·{' '}
           <RelativeTime iso={project.lastActivity} />
         </span>
-        {project.warnings.length > 0 ? <span className="badge warn">{countOf(project.warnings.length, 'warning')}</span> : null}
         <UnreviewedDreamsBadge configRoot={project.configRoot} slug={project.slug} />
+        <PendingProposalsBadge configRoot={project.configRoot} slug={project.slug} />
       </button>
+      {project.warnings.length > 0 ? (
+        <button
+          type="button"
+          className="badge warn warnings-badge"
+          title="What each warning means and how to fix it"
+          onClick={() => navigate({ project: { configRoot: project.configRoot, slug: project.slug }, page: 'warnings' })}
+        >
+          {countOf(project.warnings.length, 'warning')}
+        </button>
+      ) : null}
     </li>
   );
 }

@@ -45,7 +45,7 @@ afterAll(async () => {
 });
 
 describe('scanMemoryFolder', () => {
-  it('finds every *.md recursively except any MEMORY.md, sorted, with forward-slash relative paths', async () => {
+  it('finds every *.md recursively except any MEMORY.md, sorted, with forward-slash relative paths (`.MD` is not one, as for Claude Code)', async () => {
     const scan = await scanMemoryFolder(memoryDir);
     expect(scan.topicFiles.map((f) => f.relativePath)).toEqual([
       'a.md',
@@ -55,7 +55,6 @@ describe('scanMemoryFolder', () => {
       'feedback/repro.md',
       'logs/2026/05/2026-05-01.md',
       'team/t.md',
-      'UPPER.MD',
       'weird-type.md',
     ]);
     expect(scan.topicFiles.every((f) => f.absolutePath === join(memoryDir, f.relativePath))).toBe(true);

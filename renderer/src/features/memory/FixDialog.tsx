@@ -1,0 +1,235 @@
+import { useEffect, useState } from 'react';
+import type { MemoryFix, MemoryFixPlan, PlannedFileChange } from '../../../../shared/memory/fixes/memoryFix';
+import type { MemoryFolderRef } from '../../../../shared/memory/memoryFolderRef';
+import type { MemoryConflictDetails } from '../../../../shared/memory/memoryReview';
+import { MEMORY_TYPES, type MemoryType } from '../../../../shared/model/memory';
+import { api } from '../../api/connectApi';
+import { Modal } from '../../components/Modal';
+import { countOf } from '../../components/plural';
+import { useRequest } from '../../components/useRequest';
+import { DiffViewer } from '../history/DiffViewer';
+import { ConflictView } from './ConflictView';
+import { offerUndo, previewFix, refreshAll, selectFile, type FixPreview } from './memoryReviewStore';
+
+export interface FixDialogProps {
+  readonly folder: MemoryFolderRef;
+  readonly preview: FixPreview;
+  /** The file open in the review, which a prune or a merge may remove. */
+  readonly selected: string | null;
+}
+
+/** Diffs of the first files open; the rest fold, so a bulk prune of hundreds stays readable. */
+const OPEN_DIFFS = 4;
+const REPLAN_DELAY_MS = 300;
+
+const CHANGE_WORDS: Readonly<Record<PlannedFileChange['change'], string>> = { add: 'New', modify: 'Changed', delete: 'Deleted' };
+
+function FileChangeView({ file, open }: { readonly file: PlannedFileChange; readonly open: boolean }) {
+  return (
+    <details className="fix-file" open={open}>
+      <summary>
+        <span className={`badge fix-${file.change}`}>{CHANGE_WORDS[file.change]}</span> <code>{file.path}</code>{' '}
+        <span className="muted small">
+          +{file.linesAdded} −{file.linesRemoved}
+        </span>
+      </summary>
+      {file.shown ? (
+        <DiffViewer before={file.before} after={file.after} layout="inline" label={`Changes to ${file.path}`} />
+      ) : (
+        <p className="muted small">Too large to show here with the rest; history keeps both versions once it is applied.</p>
+      )}
+    </details>
+  );
+}
+
+/** The values a single fix leaves to the person (a description, a type, which file to keep), with the planner's choice filled in. */
+function FixValues({ fix, onChange }: { readonly fix: MemoryFix; readonly onChange: (fix: MemoryFix) => void }) {
+  const typeSelect = (value: MemoryType | undefined, set: (type: MemoryType) => void) => (
+    <select aria-label="Type" value={value ?? ''} onChange={(event) => set(event.target.value as MemoryType)}>
+      {MEMORY_TYPES.map((type) => (
+        <option key={type} value={type}>
+          {type}
+        </option>
+      ))}
+    </select>
+  );
+  switch (fix.kind) {
+    case 'fill-description':
+      return (
+        <label className="field">
+          Description
+          <input value={fix.value ?? ''} maxLength={500} onChange={(event) => onChange({ ...fix, value: event.target.value })} />
+        </label>
+      );
+    case 'fill-type':
+      return <label className="field">Type {typeSelect(fix.value, (value) => onChange({ ...fix, value }))}</label>;
+    case 'add-frontmatter':
+      return (
+        <div className="fix-values">
+          <label className="field">
+            Name
+            <input value={fix.name ?? ''} maxLength={500} onChange={(event) => onChange({ ...fix, name: event.target.value })} />
+          </label>
+          <label className="field">
+            Description
+            <input
+              value={fix.description ?? ''}
+              maxLength={500}
+              onChange={(event) => onChange({ ...fix, description: event.target.value })}
+            />
+          </label>
+          <label className="field">Type {typeSelect(fix.type, (type) => onChange({ ...fix, type }))}</label>
+        </div>
+      );
+    case 'merge-duplicates':
+      return (
+        <div className="fix-values" role="radiogroup" aria-label="Which file to keep">
+          {[fix.keep, fix.drop].map((path) => (
+            <label key={path}>
+              <input
+                type="radio"
+                name="keep"
+                checked={fix.keep === path}
+                onChange={() => onChange({ kind: 'merge-duplicates', keep: path, drop: path === fix.keep ? fix.drop : fix.keep })}
+              />{' '}
+              Keep <code>{path}</code>
+            </label>
+          ))}
+        </div>
+      );
+    case 'absolute-date':
+      return (
+        <label className="field">
+          Dates are counted from (the file’s date)
+          <input type="date" value={fix.date ?? ''} onChange={(event) => onChange({ ...fix, date: event.target.value })} />
+        </label>
+      );
+    default:
+      return null;
+  }
+}
+
+/**
+ * A fix, or a set of them, shown as the diff of every file it would change before anything is written. Applying
+ * writes exactly what is shown, as one change set with one undo; a file that changed meanwhile shows both versions.
+ */
+export function FixDialog({ folder, preview, selected }: FixDialogProps) {
+  const [fixes, setFixes] = useState<readonly MemoryFix[]>(preview.fixes);
+  const [planned, setPlanned] = useState<readonly MemoryFix[]>(preview.fixes);
+  const [revision, setRevision] = useState(0);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [conflict, setConflict] = useState<{ details: MemoryConflictDetails; mine: string } | null>(null);
+  // Typing a value plans again once the typing pauses.
+  useEffect(() => {
+    const timer = setTimeout(() => setPlanned(fixes), REPLAN_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [fixes]);
+  const plan = useRequest(`${JSON.stringify(planned)}\0${revision}`, () => api.planMemoryFix({ folder, fixes: [...planned] }));
+  const shown: MemoryFixPlan | null = plan.status === 'done' ? plan.value : null;
+  const close = () => previewFix(null);
+
+  const apply = async (current: MemoryFixPlan) => {
+    setBusy(true);
+    setError(null);
+    const result = await api.applyMemoryFix({ folder, fixes: [...current.fixes], bases: [...current.bases] });
+    setBusy(false);
+    if (!result.ok) {
+      if (result.error.code === 'CONFLICT' && result.error.details) {
+        const details = result.error.details as MemoryConflictDetails;
+        const mine = current.files.find((file) => file.path === details.relativePath)?.after ?? '';
+        setConflict({ details, mine });
+      } else setError(result.error.message);
+      return;
+    }
+    offerUndo({ changeSetId: result.value.changeSetId, message: result.value.description });
+    if (selected !== null && current.files.some((file) => file.path === selected && file.change === 'delete')) selectFile(null);
+    close();
+    refreshAll();
+  };
+
+  const single = shown && shown.fixes.length === 1 ? shown.fixes[0] : null;
+  const skipped = shown?.outcomes.filter((outcome) => !outcome.applied) ?? [];
+  const nothing = shown !== null && shown.files.length === 0;
+  return (
+    <Modal label={preview.title} className="fix-dialog" onClose={() => (busy ? undefined : close())}>
+      <div className="fix-dialog-body">
+        <h3>{preview.title}</h3>
+        {conflict ? (
+          <ConflictView
+            mine={conflict.mine}
+            conflict={conflict.details}
+            onUseDisk={() => {
+              close();
+              refreshAll();
+            }}
+            keepMineLabel="Plan the fix again on the disk version"
+            onKeepMine={() => {
+              setConflict(null);
+              setRevision((r) => r + 1);
+            }}
+          />
+        ) : (
+          <>
+            {plan.status === 'loading' ? <p className="muted">Planning…</p> : null}
+            {plan.status === 'error' ? <p className="error">{plan.message}</p> : null}
+            {single ? (
+              // The person's values where they gave one, the planner's choice for the rest.
+              <FixValues
+                fix={fixes.length === 1 ? ({ ...single, ...fixes[0] } as MemoryFix) : single}
+                onChange={(fix) => setFixes([fix])}
+              />
+            ) : null}
+            {shown ? (
+              <>
+                <p className="fix-summary" aria-label="What it does">
+                  {nothing ? 'Nothing to change.' : `${shown.summary}: ${countOf(shown.files.length, 'file')}.`}
+                </p>
+                {skipped.length > 0 ? (
+                  <ul className="plain-list fix-skipped" aria-label="Not done">
+                    {skipped.map((outcome, index) => (
+                      <li key={index} className="muted small">
+                        {outcome.note}
+                      </li>
+                    ))}
+                  </ul>
+                ) : null}
+                {shown.refusal ? (
+                  <p role="alert" className="error">
+                    {shown.refusal}
+                  </p>
+                ) : null}
+                <div className="fix-files" aria-label="Planned changes">
+                  {shown.files.map((file, index) => (
+                    <FileChangeView key={file.path} file={file} open={index < OPEN_DIFFS} />
+                  ))}
+                </div>
+              </>
+            ) : null}
+            {error ? (
+              <p role="alert" className="error">
+                {error}
+              </p>
+            ) : null}
+            <div className="dialog-buttons">
+              {shown && !nothing && !shown.refusal ? (
+                <button
+                  type="button"
+                  className="primary"
+                  disabled={busy || planned !== fixes || plan.status !== 'done'}
+                  onClick={() => void apply(shown)}
+                >
+                  {busy ? 'Applying…' : 'Apply'}
+                </button>
+              ) : null}
+              <button type="button" onClick={close} disabled={busy}>
+                {nothing || shown?.refusal ? 'Close' : 'Cancel'}
+              </button>
+            </div>
+            <p className="muted small">Every file it changes goes into history first; one undo puts them all back.</p>
+          </>
+        )}
+      </div>
+    </Modal>
+  );
+}
