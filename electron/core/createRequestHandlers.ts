@@ -27,7 +27,12 @@ export function createRequestHandlers({
   return {
     getHome: () => home.getHome(),
     refreshHome: () => home.refresh(),
-    openDemoHome: () => home.openDemo(),
+    openDemoHome: async () => {
+      const snapshot = await home.openDemo();
+      // The demo brings a dream waiting for review.
+      await inbox.reload();
+      return snapshot;
+    },
     listSessions: (ref) => home.listSessions(ref),
     listMemoryFiles: (ref) => home.listMemoryFiles(ref),
     listAgentMemories: () => home.listAgentMemories(),

@@ -21,6 +21,7 @@ import { TranscriptService } from './transcripts/TranscriptService';
 import { CatalogService } from './catalog/CatalogService';
 import { SearchService } from './search/SearchService';
 import { archiveDir } from './history/archive/archiveDir';
+import { ArchiveBackedTranscriptFeed } from './history/archive/ArchiveBackedTranscriptFeed';
 import { ArchiveService } from './history/archive/ArchiveService';
 import { TranscriptArchive } from './history/archive/TranscriptArchive';
 import { TranscriptSources } from './transcripts/transcriptSources';
@@ -98,7 +99,10 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   writer.onDidWrite((written) => {
     if (written.written.some((file) => file.event !== 'change')) live?.rescanSoon();
   });
-  const memoryHistory = new HistoryService({ home, store: history, historyDir, live, writer });
+  const transcriptArchive = new TranscriptArchive(archiveDir(options.dataDir));
+  // Reconstruction reads what Claude Code's cleanup deleted from the archive's copies.
+  const transcriptFeed = new ArchiveBackedTranscriptFeed(transcriptArchive);
+  const memoryHistory = new HistoryService({ home, store: history, historyDir, live, writer, transcriptFeed });
   if (live) memoryHistory.start();
   agentWatch?.onDidChange((folders) => memoryHistory.foldersChanged(folders));
   const agentSnapshots = new AgentSnapshotService({ listAgents: () => home.listAgentMemories(), writer });
@@ -112,7 +116,6 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const memoryFixes = new MemoryFixService({ home, writer, analyzer });
   // Edits by Claude Code, an editor or this app may leave a waiting proposal stale.
   const stopStaleness = memory.onDidChangeMemory((change) => void inbox.folderChanged(change.folder));
-  const transcriptArchive = new TranscriptArchive(archiveDir(options.dataDir));
   const transcriptSources = new TranscriptSources(transcriptArchive);
   const transcripts = new TranscriptService(home, live, undefined, transcriptSources);
   const roots = options.roots.map((root) => root.path);

@@ -15,7 +15,7 @@ import type { NewHistoryEntry } from './HistoryStore';
 import type { JsonlLog } from './jsonlLog';
 import { listMemoryFiles } from './memoryFileSet';
 import { readRecorderState, writeRecorderState, type FolderState, type LockSighting, type RecorderStateData } from './recorderState';
-import type { TrackedFolder } from './trackedFolders';
+import { attributionSources, type TrackedFolder } from './trackedFolders';
 import { journalRebase } from './journalRebase';
 import { VersionReader, type FileVersionRead } from './versionReader';
 import { versionTransitions, type Capture, type Transition } from './versionTransitions';
@@ -293,7 +293,9 @@ export class HistoryRecorder {
     const rebuiltAt = rebuilding && toAppend.length > 0 ? new Date(this.now()).toISOString() : state.rebuiltAt;
     this.state = { v: 1, folders: folderStates, rebuiltAt };
     await writeRecorderState(this.statePath, this.state);
-    await this.markOrigin();
+    // History starts with the first folder it sees: a look at a home with no memory yet (an empty home before the
+    // demo is opened) must not make the first real record look like a rebuild of deleted history.
+    if (Object.keys(folderStates).length > 0) await this.markOrigin();
     const report: RecordReport = {
       versions: toAppend.length,
       changeSetIds: [...kept],
@@ -390,7 +392,7 @@ export class HistoryRecorder {
     }));
     const earliest = Math.min(...changes.map((c) => (c.timeKnown ? c.timeMs : c.sinceMs)));
     const window = { fromMs: Math.max(earliest - EVIDENCE_LOOKBACK_MS, now - TRANSCRIPT_RETENTION_MS), toMs: now + EVIDENCE_LOOKAHEAD_MS };
-    const files = await transcriptsTouchedSince(folder.sources, window.fromMs);
+    const files = await transcriptsTouchedSince(await attributionSources(folder, this.folderCache), window.fromMs);
     const events = await collectTranscriptEvents(files, window);
     const attributed = attributeChanges({ memoryDir: folder.memoryDir, extractionPossible: !folder.isAgent, changes, dream, events });
     const foundAtStartup = mode === 'startup';

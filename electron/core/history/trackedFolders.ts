@@ -1,3 +1,4 @@
+import { promises as fs } from 'node:fs';
 import { join, sep } from 'node:path';
 import type { ProjectSummary } from '../../../shared/model/home';
 import type { MemoryFolderRef } from '../../../shared/memory/memoryFolderRef';
@@ -73,4 +74,22 @@ export async function trackedFolders(home: HomeService): Promise<TrackedFolder[]
     });
   }
   return folders;
+}
+
+/**
+ * The transcripts to explain a change to this folder with, read at the time of the change: its sources, and the project
+ * folders of its project's sub-folders that no tracked folder knows yet. The first session started in a repository's
+ * sub-folder writes into the root's memory before discovery has found its project (a sub-folder's slug is the root's
+ * followed by `-`; a folder that only looks like one widens what attribution reads, nothing more).
+ */
+export async function attributionSources(folder: TrackedFolder, folders: readonly TrackedFolder[]): Promise<readonly TranscriptSource[]> {
+  const owner = folder.project;
+  if (folder.isAgent || !owner || folder.memoryDir !== join(owner.configRoot, 'projects', owner.slug, 'memory')) return folder.sources;
+  const known = new Set(folders.flatMap((f) => f.sources.map((source) => source.dir)));
+  const projectsDir = join(owner.configRoot, 'projects');
+  const entries = await fs.readdir(projectsDir, { withFileTypes: true }).catch(() => []);
+  const added = entries
+    .filter((entry) => entry.isDirectory() && entry.name.startsWith(`${owner.slug}-`) && !known.has(join(projectsDir, entry.name)))
+    .map((entry) => ({ configRoot: owner.configRoot, slug: entry.name, dir: join(projectsDir, entry.name) }));
+  return added.length === 0 ? folder.sources : [...folder.sources, ...added];
 }

@@ -1,4 +1,3 @@
-import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentMemorySummary } from '../../../shared/model/agents';
 import type { ConfigRootInfo, HomeSnapshot, ProjectRef, ProjectSummary, ShellKind } from '../../../shared/model/home';
@@ -13,6 +12,7 @@ import { summarizeMemoryFile } from '../memory/memoryFileSummary';
 import { INDEX_FILE_NAME, scanMemoryFolder } from '../memory/memoryFolderScan';
 import { readSessionQuickInfo } from '../transcripts/sessionQuickInfo';
 import type { ConfigRootSpec } from './configRoots';
+import { materializeDemo } from './demoHome';
 import { mapLimit } from './mapLimit';
 import { DiscoveryCache } from './discoveryCache';
 import { discoverHome, projectKey, type DiscoveredHome } from './projectDiscovery';
@@ -37,24 +37,6 @@ export interface HomeServiceOptions {
 }
 
 type HomeListener = (snapshot: HomeSnapshot) => void;
-
-/**
- * Git keeps no modification times, yet Claude Code reads memory age and the last dream from them; the
- * demo ships its story's times beside it and they are set on the private copy.
- */
-async function applyDemoMtimes(manifestPath: string, target: string): Promise<void> {
-  let manifest: Record<string, string>;
-  try {
-    manifest = JSON.parse(await fs.readFile(manifestPath, 'utf8')) as Record<string, string>;
-  } catch {
-    return;
-  }
-  for (const [relativePath, iso] of Object.entries(manifest)) {
-    const time = new Date(iso);
-    if (relativePath.split('/').includes('..') || Number.isNaN(time.getTime())) continue;
-    await fs.utimes(join(target, relativePath), time, time).catch(() => undefined);
-  }
-}
 
 /** Owns the set of config roots and what was discovered in them; every shell's requests end up here. */
 export class HomeService {
@@ -101,12 +83,7 @@ export class HomeService {
   /** Switches to a private copy of the shipped sample home, so the demo can be explored and edited safely. */
   async openDemo(): Promise<HomeSnapshot> {
     if (!this.options.demoHomeSource) throw new CodedError('NOT_FOUND', 'This build ships no demo data');
-    const target = join(this.options.dataDir, 'demo-home');
-    if (!(await statOrNull(target))) {
-      await fs.mkdir(this.options.dataDir, { recursive: true });
-      await fs.cp(this.options.demoHomeSource, target, { recursive: true });
-      await applyDemoMtimes(`${this.options.demoHomeSource}.mtimes.json`, target);
-    }
+    const target = await materializeDemo(this.options.demoHomeSource, this.options.dataDir);
     this.roots = [{ path: target, source: 'demo' }];
     this.demo = true;
     // Nothing of the old home may be served while the demo is discovered.

@@ -78,6 +78,14 @@ export class ReviewInbox {
     return entries;
   }
 
+  /** Reads the job records again (records that appeared without a job finishing here, such as the demo's). */
+  async reload(): Promise<void> {
+    this.pending = null;
+    this.loading = null;
+    this.files.clear();
+    this.emit({ count: (await this.load()).size, arrived: null });
+  }
+
   dispose(): void {
     for (const dispose of this.disposers.splice(0)) dispose();
     this.listeners.clear();

@@ -70,12 +70,14 @@ test.describe('the web shell with no Claude Code folder', () => {
       await expect(page.getByRole('heading', { name: 'No Claude Code data found' })).toBeVisible();
       await page.getByRole('button', { name: 'Open demo data' }).click();
       const sidebar = page.getByRole('navigation', { name: 'Projects' });
-      await expect(sidebar.getByRole('button')).toHaveCount(4);
+      // The demo's project on disk (where its agents live) lies in the data folder.
+      await expect(sidebar.getByRole('listitem')).toHaveCount(5);
       for (const path of [
         '/home/demo/code/webshop',
         '/home/demo/code/monorepo/packages/api',
         '/home/demo/code/monorepo',
         'C:\\Users\\demo\\notes',
+        join(tmp, 'data', 'demo-workspace', 'design-system'),
       ]) {
         await expect(sidebar.getByText(path, { exact: true })).toBeVisible();
       }

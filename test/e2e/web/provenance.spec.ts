@@ -1,3 +1,4 @@
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createScenarioHome, seededUuid, type ScenarioHome } from '../../fixtures/scenarioHome';
 import { memoryFile, TranscriptBuilder } from '../../integration/history/provenanceFixtures';
@@ -9,6 +10,9 @@ const at = (seconds: number) => new Date(Date.parse('2026-09-01T09:00:00.000Z') 
 test.describe('where a memory came from, in the browser', () => {
   let home: ScenarioHome;
   let projectPath: string;
+  let docsPath: string;
+  /** The first session's transcript, which the last test deletes as Claude Code's cleanup would. */
+  let firstTranscript: string;
   let served: Awaited<ReturnType<typeof startServe>>;
 
   test.beforeAll(async () => {
@@ -22,6 +26,7 @@ test.describe('where a memory came from, in the browser', () => {
       ['two', (t) => t.edit(at(101), path, '- tabs', '- tabs\n- single quotes', null)],
       ['three', (t) => t.edit(at(201), path, '# Style', '# House style', null)],
     ];
+    firstTranscript = join(project.dir, `${sid('one')}.jsonl`);
     for (const [index, [name, write]] of steps.entries()) {
       const transcript = new TranscriptBuilder({ file: join(project.dir, `${sid(name)}.jsonl`), sessionId: sid(name), cwd: projectPath });
       transcript.typed(at(index * 100), `Style rule ${name}`);
@@ -30,6 +35,19 @@ test.describe('where a memory came from, in the browser', () => {
       await transcript.flush(at(index * 100 + 5));
     }
     await memoryFile(path, '# House style\n\n- tabs\n- single quotes\n', at(201));
+    // The project is a repository; a session started in its docs sub-folder writes into the root's memory
+    // (Claude Code keeps auto memory per git root), from a project folder of its own.
+    await mkdir(join(projectPath, '.git'), { recursive: true });
+    await writeFile(join(projectPath, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+    docsPath = join(projectPath, 'docs');
+    const docs = home.project(docsPath);
+    const docsNotes = join(project.memoryDir, 'project_docs.md');
+    const docsSession = new TranscriptBuilder({ file: join(docs.dir, `${sid('docs')}.jsonl`), sessionId: sid('docs'), cwd: docsPath });
+    docsSession.typed(at(300), 'Docs are built with mkdocs');
+    docsSession.write(at(301), docsNotes, 'The docs are built with mkdocs.\n');
+    docsSession.turnEnd(at(305));
+    await docsSession.flush(at(305));
+    await memoryFile(docsNotes, 'The docs are built with mkdocs.\n', at(301));
     served = await startServe(serveEnv(home));
   });
 
@@ -40,7 +58,7 @@ test.describe('where a memory came from, in the browser', () => {
 
   test('shows each memory line with the session that wrote it, and opens the turn that created the file', async ({ page }) => {
     await page.goto(served.url);
-    await page.getByRole('navigation', { name: 'Projects' }).getByText(projectPath, { exact: true }).click();
+    await page.getByRole('navigation', { name: 'Projects' }).locator(`button[title="${projectPath}"]`).click();
     await page.getByRole('tab', { name: 'Memory' }).click();
     await page.getByRole('table', { name: 'Topic files' }).getByRole('row').filter({ hasText: 'feedback_style.md' }).click();
     const detail = page.getByRole('article', { name: 'Memory file' });
@@ -62,6 +80,54 @@ test.describe('where a memory came from, in the browser', () => {
 
     await origin.getByRole('button', { name: 'open the turn' }).first().click();
     await expect(page).toHaveURL(new RegExp(`session=${sid('one')}`));
+    await expect(page.getByLabel('Transcript', { exact: true }).last().getByText('Style rule one')).toBeVisible();
+  });
+
+  test("the Sessions table and the session's side panel tell the same memory writes, for a sub-folder session too", async ({ page }) => {
+    await page.goto(served.url);
+    const sidebar = page.getByRole('navigation', { name: 'Projects' });
+    for (const [path, title, file] of [
+      [projectPath, 'Style rule one', 'feedback_style.md'],
+      [docsPath, 'Docs are built with mkdocs', 'project_docs.md'],
+    ]) {
+      await sidebar.locator(`button[title="${path}"]`).click();
+      await page.getByRole('tab', { name: 'Sessions' }).click();
+      const row = page.getByRole('table', { name: 'Sessions' }).getByRole('row', { name: title });
+      // History reconstructs in the background after start-up; the table counts from it once it is done.
+      await expect(row.getByText('1 memory write', { exact: true })).toBeVisible({ timeout: 15_000 });
+      await row.click();
+      const changes = page.getByRole('region', { name: 'Memory changes of this session' });
+      await expect(changes.getByRole('button', { name: file, exact: true })).toBeVisible();
+      await expect(changes).not.toContainText('No memory change of this session is known');
+      await expect(changes.getByRole('listitem')).toHaveCount(1);
+    }
+    // The sub-folder session's change opens in History, in the memory folder it wrote to.
+    await page.getByRole('region', { name: 'Memory changes of this session' }).getByRole('button', { name: 'project_docs.md' }).click();
+    await expect(page.getByRole('tab', { name: 'History', selected: true })).toBeVisible();
+    const selected = page.getByRole('listbox', { name: 'Change sets' }).getByRole('option', { selected: true });
+    await expect(selected).toContainText(`Write in session ${sid('docs').slice(0, 8)}`);
+    await expect(selected).toContainText('project_docs.md');
+    await expect(page.getByRole('article', { name: 'Change set' })).toContainText(
+      `A Write call in session ${sid('docs').slice(0, 8)}, line 2`,
+    );
+  });
+
+  test('history marks a change whose session Claude Code deleted as archived, and its link opens the archived copy', async ({ page }) => {
+    await page.goto(served.url);
+    await page.getByRole('tab', { name: 'Settings' }).click();
+    await expect(page.getByLabel('Archive contents')).toContainText('4 sessions', { timeout: 20_000 });
+    await rm(firstTranscript);
+
+    await page.getByRole('navigation', { name: 'Projects' }).locator(`button[title="${projectPath}"]`).click();
+    await page.getByRole('tab', { name: 'History' }).click();
+    await page
+      .getByRole('listbox', { name: 'Change sets' })
+      .getByRole('option', { name: new RegExp(`Write in session ${sid('one').slice(0, 8)}`) })
+      .click();
+    const changeSet = page.getByRole('article', { name: 'Change set' });
+    await expect(changeSet.getByText('archived', { exact: true })).toBeVisible({ timeout: 15_000 });
+    await changeSet.getByRole('button', { name: 'Open the transcript at that turn' }).click();
+    await expect(page.getByRole('note', { name: 'Archived copy' })).toBeVisible();
     await expect(page.getByLabel('Transcript', { exact: true }).last().getByText('Style rule one')).toBeVisible();
   });
 });

@@ -73,4 +73,25 @@ describe('version chains', () => {
       { cause: 'external', by: null, kind: 'deleted', after: null, timeKnown: false, gap: true },
     ]);
   });
+
+  it('keys a deletion with no trace on its own time, not on when the chain was built', () => {
+    const write: Observation = { kind: 'write', timeMs: T, text: 'gone\n', created: true, origin: origin('s1') };
+    // A folder history has not recorded yet is anchored at the time of the build: two builds, one deletion.
+    const keys = [T + 60_000, T + 120_000].map((buildMs) =>
+      buildVersionChain({
+        memoryDir: '/m',
+        path: 'a.md',
+        observations: [write],
+        removals: [],
+        anchor: { text: null, timeMs: buildMs, mtimeMs: null },
+        stampOf: noStamp,
+        lockTimes: [],
+      }).map((v) => [v.kind, v.origin.groupKey]),
+    );
+    expect(keys[0]).toEqual([
+      ['added', 's1'],
+      ['deleted', expect.stringMatching(/^gap:/)],
+    ]);
+    expect(keys[1]).toEqual(keys[0]);
+  });
 });

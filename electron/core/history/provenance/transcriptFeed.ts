@@ -59,7 +59,8 @@ export interface TranscriptFeed {
 const AGENT_FILE = /^agent-(.+)\.jsonl$/;
 const SESSION_DIR = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const BACKUP_NAME = /^[0-9a-zA-Z_.@-]{1,200}$/;
-const TAIL_BYTES = 32;
+/** Bytes kept before a read position to notice a rewrite; every feed reads the same number. */
+export const TAIL_BYTES = 32;
 /** Memory backups are small; anything bigger is not a memory file Claude Code backed up. */
 const MAX_BACKUP_BYTES = 8 * 1024 * 1024;
 

@@ -346,13 +346,15 @@ function close(
   }
   const note = anchor.text === null ? 'Deleted, with no trace of who deleted it' : 'Changed with no trace left of who changed it';
   const known = anchor.mtimeMs !== null && anchor.mtimeMs >= since;
+  const timeMs = known ? (anchor.mtimeMs as number) : Number.isFinite(since) ? since : anchor.timeMs;
   push({
-    timeMs: known ? (anchor.mtimeMs as number) : Number.isFinite(since) ? since : anchor.timeMs,
+    timeMs,
     timeKnown: known,
     before,
     after,
     kind,
-    origin: gapOrigin(input, anchor.timeMs, note),
+    // Keyed on the step's own time: a folder history has not recorded yet is anchored at "now", which moves every build.
+    origin: gapOrigin(input, timeMs, note),
     gap: note,
     fill: 'any',
   });

@@ -1,28 +1,51 @@
+import { useEffect } from 'react';
 import { CAUSE_LABELS, type ChangeCause, type ChangeEvidence, type TranscriptPlace } from '../../../../shared/history/historyModel';
 import { RelativeTime } from '../../components/RelativeTime';
 import { openTranscript } from '../../stores/navigationStore';
+import { loadSessionCatalog, useSessionCatalogStore } from '../sessions/sessionCatalogStore';
 
 export function CauseBadge({ cause }: { readonly cause: ChangeCause }) {
   return <span className={`badge cause-${cause}`}>{CAUSE_LABELS[cause]}</span>;
 }
 
+/** Whether the session's transcript is only in the app's archive (Claude Code deleted it); false until the catalog has loaded. */
+function useArchivedOnly(place: TranscriptPlace): boolean {
+  useEffect(() => void loadSessionCatalog(), []);
+  return useSessionCatalogStore((state) =>
+    state.sessions.some(
+      (session) =>
+        session.archived && session.sessionId === place.sessionId && session.slug === place.slug && session.configRoot === place.configRoot,
+    ),
+  );
+}
+
 function OpenTurn({ place, label }: { readonly place: TranscriptPlace; readonly label: string }) {
+  const archived = useArchivedOnly(place);
   return (
-    <button
-      type="button"
-      className="link"
-      onClick={() =>
-        openTranscript({
-          configRoot: place.configRoot,
-          slug: place.slug,
-          sessionId: place.sessionId,
-          line: place.line,
-          agentId: place.agentId,
-        })
-      }
-    >
-      {label}
-    </button>
+    <>
+      {archived ? (
+        <>
+          <span className="badge archived-badge" title="Claude Code deleted this transcript; it opens from the app's archived copy">
+            archived
+          </span>{' '}
+        </>
+      ) : null}
+      <button
+        type="button"
+        className="link"
+        onClick={() =>
+          openTranscript({
+            configRoot: place.configRoot,
+            slug: place.slug,
+            sessionId: place.sessionId,
+            line: place.line,
+            agentId: place.agentId,
+          })
+        }
+      >
+        {label}
+      </button>
+    </>
   );
 }
 
