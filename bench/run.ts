@@ -6,10 +6,11 @@ import { resultTable } from './runner/resultTable';
 import { runBenchmarks } from './runner/runBenchmarks';
 
 const USAGE = `Usage:
-  npm run bench -- [--size ${BENCH_SIZES.join('|')}] [--json] [--seed N] [--runs N] [--results-dir DIR]
+  npm run bench -- [--size ${BENCH_SIZES.join('|')}] [--json] [--seed N] [--runs N] [--results-dir DIR] [--only GROUP,…]
       Generates a synthetic ~/.claude of that size (default small) in a temporary folder, measures every
       figure (median, min and max of --runs runs, at least 3), prints one table (or one JSON object with
-      --json) and writes bench/results/<date>-<size>.json.
+      --json) and writes bench/results/<date>-<size>.json. --only measures the named figure groups alone
+      (the others are reported as skipped).
   npm run bench -- gen ${GENERATE_OPTIONS}
       Only writes the synthetic config root into DIR (new or empty).
 `;
@@ -27,6 +28,7 @@ async function main(argv: readonly string[]): Promise<number> {
       seed: { type: 'string', default: '1' },
       runs: { type: 'string', default: String(MIN_RUNS) },
       'results-dir': { type: 'string', default: join(import.meta.dirname, 'results') },
+      only: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -47,6 +49,7 @@ async function main(argv: readonly string[]): Promise<number> {
     runs,
     resultsDir: values['results-dir'],
     log: (message) => process.stderr.write(`${message}\n`),
+    only: values.only?.split(',').map((name) => name.trim()),
   });
   process.stdout.write(values.json ? `${JSON.stringify(results, null, 2)}\n` : resultTable(results));
   process.stderr.write(`results written to ${resultsFile}\n`);

@@ -14,6 +14,7 @@ import type { EngineFirstStartInput, EngineFirstStartOutput } from '../probes/en
 import type { SearchInput, SearchOutput } from '../probes/search';
 import type { TranscriptOpenInput, TranscriptOpenOutput } from '../probes/transcriptOpen';
 import { runCcusageSession } from './ccusageRun';
+import { withCpuCompetitor } from './cpuCompetitor';
 import type { FigureId } from './figures';
 import { runProbe } from './runProbe';
 import { percentile } from './sampleStats';
@@ -101,6 +102,27 @@ export const FIGURE_GROUPS: readonly FigureGroup[] = [
         catalogColdBuildMBps: context.jsonlBytes / 1e6 / output.seconds,
         catalogBuildPeakRssMB: output.peakRssMB,
       };
+    },
+  },
+  {
+    name: 'busy machine',
+    figures: ['ccusageSessionBusySeconds', 'catalogColdBuildBusySeconds', 'catalogColdBuildBusyMBps', 'catalogToCcusageBusyRatio'],
+    note: 'ccusage, then the catalog cold build (each as above), both while another process spins one core at 100 % (a CPU-bound competitor, as another program building or indexing would); ratio run by run',
+    async measure(context) {
+      return withCpuCompetitor(async () => {
+        const ccusage = await runCcusageSession(context.home.root);
+        const output = await runProbe<CatalogBuildInput, CatalogBuildOutput>('catalogBuild', {
+          root: context.home.root,
+          dataDir: context.newDataDir('catalog-busy'),
+          scanWorker: context.scanWorker,
+        });
+        return {
+          ccusageSessionBusySeconds: ccusage.seconds,
+          catalogColdBuildBusySeconds: output.seconds,
+          catalogColdBuildBusyMBps: context.jsonlBytes / 1e6 / output.seconds,
+          catalogToCcusageBusyRatio: output.seconds / ccusage.seconds,
+        };
+      });
     },
   },
   {

@@ -4,6 +4,10 @@ export const FIGURES = {
   catalogColdBuildMBps: { label: 'catalog cold build throughput', unit: 'MB/s' },
   ccusageSessionSeconds: { label: 'ccusage 17.2.1 session --json', unit: 's' },
   catalogToCcusageRatio: { label: 'catalog time / ccusage time', unit: 'ratio' },
+  catalogColdBuildBusySeconds: { label: 'busy machine: catalog cold build', unit: 's' },
+  catalogColdBuildBusyMBps: { label: 'busy machine: catalog cold build throughput', unit: 'MB/s' },
+  ccusageSessionBusySeconds: { label: 'busy machine: ccusage 17.2.1 session --json', unit: 's' },
+  catalogToCcusageBusyRatio: { label: 'busy machine: catalog time / ccusage time', unit: 'ratio' },
   warmStartFirstPageMs: { label: 'warm start to first timeline page', unit: 'ms' },
   warmStartListingMs: { label: 'warm start: the listing request alone', unit: 'ms' },
   searchFirstHitMs: { label: 'search: first hit', unit: 'ms' },
@@ -48,12 +52,13 @@ export const FIGURE_IDS = Object.keys(FIGURES) as FigureId[];
 
 /**
  * One figure in the results: `ok` with the median, min and max of its samples; `not-built` when the engine
- * part it measures does not exist yet; `failed` with the error. Never a made-up number.
+ * part it measures does not exist yet; `failed` with the error; `skipped` when the run measured other groups
+ * only (`--only`). Never a made-up number.
  */
 export interface FigureResult {
   readonly label: string;
   readonly unit: string;
-  readonly status: 'ok' | 'not-built' | 'failed';
+  readonly status: 'ok' | 'not-built' | 'failed' | 'skipped';
   readonly median: number | null;
   readonly min: number | null;
   readonly max: number | null;

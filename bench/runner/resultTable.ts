@@ -42,7 +42,8 @@ export function resultTable(results: BenchResults): string {
       rows.push([figure.label, formatNumber(figure.median), formatNumber(figure.min), formatNumber(figure.max), figure.unit]);
     } else {
       // The error itself is in the results file and was logged while running.
-      rows.push([figure.label, figure.status === 'not-built' ? 'n/a (not built yet)' : 'failed', '', '', '']);
+      const shown = { 'not-built': 'n/a (not built yet)', skipped: 'skipped', failed: 'failed', ok: 'failed' }[figure.status];
+      rows.push([figure.label, shown, '', '', '']);
     }
   }
   return `${header.join('\n')}\n\n${columns(rows, new Set([1, 2, 3]))}\n`;

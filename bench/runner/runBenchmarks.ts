@@ -23,6 +23,8 @@ export interface BenchOptions {
   readonly resultsDir: string;
   /** Progress lines (to stderr). */
   readonly log: (message: string) => void;
+  /** Measure only the figure groups with these names (every group when absent). */
+  readonly only?: readonly string[];
 }
 
 export interface BenchResults {
@@ -82,6 +84,9 @@ function firstLine(error: unknown): string {
 
 /** Generates the home, measures every figure `runs` times in new processes, writes the results file and returns it. */
 export async function runBenchmarks(options: BenchOptions): Promise<{ results: BenchResults; resultsFile: string }> {
+  const unknown = options.only?.filter((name) => !FIGURE_GROUPS.some((group) => group.name === name)) ?? [];
+  if (unknown.length > 0)
+    throw new Error(`no figure group named ${unknown.join(', ')}; groups: ${FIGURE_GROUPS.map((g) => g.name).join(', ')}`);
   const loadAverageStart = loadavg()[0];
   const workDir = mkdtempSync(join(tmpdir(), 'ccmem-bench-'));
   // An interrupted run must not leave gigabytes behind in the temporary folder.
@@ -121,7 +126,12 @@ export async function runBenchmarks(options: BenchOptions): Promise<{ results: B
     };
     const samples = new Map<FigureId, number[]>();
     const outcomes = new Map<FigureId, { status: FigureResult['status']; note: string }>();
+    const skipped = { status: 'skipped' as const, note: 'not measured in this run (--only)' };
     for (const group of FIGURE_GROUPS) {
+      if (options.only && !options.only.includes(group.name)) {
+        for (const id of group.figures) outcomes.set(id, skipped);
+        continue;
+      }
       for (let run = 0; run < options.runs; run++) {
         options.log(`${group.name}: run ${run + 1} of ${options.runs}`);
         try {
@@ -148,6 +158,8 @@ export async function runBenchmarks(options: BenchOptions): Promise<{ results: B
         status: 'ok',
         note: 'catalog cold build seconds / ccusage seconds, run by run (below 1: we are faster)',
       });
+    } else if (outcomes.get('catalogColdBuildSeconds') === skipped || outcomes.get('ccusageSessionSeconds') === skipped) {
+      outcomes.set('catalogToCcusageRatio', skipped);
     } else {
       const missing = [outcomes.get('catalogColdBuildSeconds'), outcomes.get('ccusageSessionSeconds')].find((o) => o?.status !== 'ok');
       outcomes.set('catalogToCcusageRatio', { status: missing?.status ?? 'failed', note: missing?.note ?? 'failed: runs missing' });

@@ -42,6 +42,8 @@ export class CatalogStore {
   private readonly stateDir: string;
   /** State writes still on their way, by transcript path. */
   private readonly stateWrites = new Map<string, Promise<void>>();
+  /** The state folder, made once for all the state writes of this store (null until the first write). */
+  private stateDirMade: Promise<unknown> | null = null;
 
   constructor(dataDir: string) {
     this.dir = join(dataDir, 'catalog');
@@ -97,8 +99,12 @@ export class CatalogStore {
     const text = `{"format":${JSON.stringify(CATALOG_CACHE_FORMAT)},"path":${JSON.stringify(path)},"fileId":${JSON.stringify(fileId)},"offset":${JSON.stringify(offset)},"state":${stateText}}`;
     const previous = this.stateWrites.get(path) ?? Promise.resolve();
     const write = previous
-      .then(() => replaceFileAtomically(this.statePath(path), text))
-      .catch(() => undefined)
+      .then(() => (this.stateDirMade ??= fs.mkdir(this.stateDir, { recursive: true })))
+      .then(() => replaceFileAtomically(this.statePath(path), text, { folderExists: true }))
+      .catch((error: unknown) => {
+        // A folder removed meanwhile is made again by the next write.
+        if ((error as { code?: string }).code === 'ENOENT') this.stateDirMade = null;
+      })
       .finally(() => {
         if (this.stateWrites.get(path) === write) this.stateWrites.delete(path);
       });

@@ -126,10 +126,7 @@ function clip(text: string): string {
   return detachedPrefix(text, MAX_TITLE_SOURCE_CHARS);
 }
 
-/**
- * An inline run's prompt as a lookup key. Short enough to lie inside what a skeleton keeps of a long string
- * (200 characters are at most 800 bytes), so the Task call and the run's first line give the same key.
- */
+/** An inline run's prompt as a lookup key: its first 200 characters, the same in the Task call and the run's first line. */
 function promptKey(text: string): string {
   return detachedPrefix(text, 200);
 }
@@ -259,14 +256,6 @@ export class TranscriptAggregate {
       default:
         break;
     }
-  }
-
-  /**
-   * A line of which only the top-level envelope was read (its payload is a tool result, a progress mirror,
-   * an attachment or a file snapshot): it still moves the timestamps, cwds, branches and versions.
-   */
-  addEnvelope(record: TranscriptRecord): void {
-    this.readEnvelope(record);
   }
 
   /** Reads a line's envelope; returns the inline sub-agent run the line belongs to, if any. */

@@ -11,13 +11,12 @@ export interface ScanOptions {
   readonly buffers?: ReadBuffers;
 }
 
-/** Feeds one complete line (without its newline) into an aggregate: blank, unreadable, or a record in part or whole. */
+/** Feeds one complete line (without its newline) into an aggregate: blank, unreadable, or a record. */
 export function feedTranscriptLine(aggregate: TranscriptAggregate, line: Buffer): void {
   if (isBlankLine(line)) return aggregate.blankLine();
-  const parsed = parseTranscriptLine(line);
-  if (!parsed) aggregate.badLine();
-  else if (parsed.complete) aggregate.add(parsed.record);
-  else aggregate.addEnvelope(parsed.record);
+  const record = parseTranscriptLine(line);
+  if (record) aggregate.add(record);
+  else aggregate.badLine();
 }
 
 /**

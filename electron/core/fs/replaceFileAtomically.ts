@@ -6,6 +6,8 @@ import { dirname } from 'node:path';
 export interface ReplaceOptions {
   /** fsync before the rename, for records that must survive a crash (history blobs); bookkeeping skips it. */
   readonly durable?: boolean;
+  /** The caller made the folder already (a writer of thousands of files in one folder saves a `mkdir` for each). */
+  readonly folderExists?: boolean;
 }
 
 /** Writes the new content into the temp file (for content written in pieces, at positions of its choosing). */
@@ -21,7 +23,7 @@ export async function replaceFileAtomically(
   data: string | Uint8Array | ContentWriter,
   options: ReplaceOptions = {},
 ): Promise<void> {
-  await fs.mkdir(dirname(path), { recursive: true });
+  if (!options.folderExists) await fs.mkdir(dirname(path), { recursive: true });
   const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
   try {
     const handle = await fs.open(temp, 'wx', 0o600);

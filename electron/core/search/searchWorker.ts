@@ -304,7 +304,9 @@ export function searchWorkerMain(listFolder: (job: ListingJob) => ListedFile[]):
   function scanPart(part: SearchPart, unit: SearchUnit, maxHits: number): PartResult | null {
     const pattern = part.kind === 'transcript' ? unit.patterns.transcript : unit.patterns.memory;
     const raw = Buffer.from(pattern, 'latin1');
-    const needle = unit.foldCase ? pattern.toLowerCase() : pattern;
+    // A case-insensitive regular expression finds ASCII-case variants without lower-casing each chunk first (a copy
+    // of every byte): it finds every match and maybe a few more (Latin-1 letters fold too), which the byte check drops.
+    const matcher = new RegExp(pattern.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'), unit.foldCase ? 'gi' : 'g');
     const overlap = raw.length - 1;
     if (buffer.length < CHUNK + overlap) buffer = Buffer.allocUnsafe(CHUNK + overlap);
     const hits: UnitHit[] = [];
@@ -325,12 +327,12 @@ export function searchWorkerMain(listFolder: (job: ListingJob) => ListedFile[]):
         const read = reader.read(buffer, 0, Math.min(wanted + overlap, size - position), position);
         if (read === 0) break;
         const chunkEnd = Math.min(wanted, read);
-        let text = buffer.toString('latin1', 0, read);
-        if (unit.foldCase) text = text.toLowerCase();
+        const text = buffer.toString('latin1', 0, read);
         let counted = 0;
         let from = 0;
         while (hits.length < maxHits) {
-          const at = text.indexOf(needle, from);
+          matcher.lastIndex = from;
+          const at = matcher.exec(text)?.index ?? -1;
           if (at < 0 || at >= chunkEnd) break;
           if (!sameIgnoringAsciiCase(buffer, at, raw)) {
             from = at + 1;

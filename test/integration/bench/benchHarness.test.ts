@@ -32,6 +32,16 @@ const figureSchema = z.discriminatedUnion('status', [
     samples: z.array(z.number()).length(0),
     note: z.literal('n/a (not built yet)'),
   }),
+  z.strictObject({
+    label: z.string().min(1),
+    unit: z.string().min(1),
+    status: z.literal('skipped'),
+    median: z.null(),
+    min: z.null(),
+    max: z.null(),
+    samples: z.array(z.number()).length(0),
+    note: z.literal('not measured in this run (--only)'),
+  }),
 ]);
 
 const resultsSchema = z.strictObject({
@@ -104,4 +114,30 @@ describe('npm run bench -- --size small --json', () => {
     expect(JSON.parse(readFileSync(join(tmp, files[0]), 'utf8'))).toEqual(results);
     expect(stderr).toContain(join(tmp, files[0]));
   });
+});
+
+describe('npm run bench -- --only GROUP', () => {
+  it('measures the named groups alone and reports every other figure as skipped', async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'ccmem-bench-only-'));
+    try {
+      const run = await promisify(execFile)(
+        process.execPath,
+        ['--import', 'tsx', 'bench/run.ts', '--size', 'small', '--json', '--only', 'ceilings', '--results-dir', tmp],
+        { cwd: repoRoot, maxBuffer: 16 << 20, timeout: 120_000 },
+      );
+      const results = resultsSchema.parse(JSON.parse(run.stdout));
+      const measured = Object.entries(results.figures).filter(([, figure]) => figure.status !== 'skipped');
+      expect(measured.map(([id, figure]) => [id, figure.status])).toEqual([
+        ['ceilingRawReadMBps', 'ok'],
+        ['ceilingJsonParseMBps', 'ok'],
+      ]);
+      await expect(
+        promisify(execFile)(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--only', 'no such group', '--results-dir', tmp], {
+          cwd: repoRoot,
+        }),
+      ).rejects.toThrow(/no figure group named no such group/);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  }, 150_000);
 });

@@ -143,6 +143,20 @@ describe('CatalogStore states', () => {
     await store.statesWritten();
     expect(await store.loadState('/p.jsonl', '1:1', 100)).toBeNull();
   });
+
+  it('makes its state folder again when it was removed between two writes', async () => {
+    const store = new CatalogStore(dataDir);
+    const state = JSON.stringify(emptyAggregateState());
+    store.saveStateInBackground('/a.jsonl', '1:1', 100, state);
+    await store.statesWritten();
+    await rm(join(dataDir, 'catalog'), { recursive: true });
+    // The first write after the removal fails (and costs a re-read only); the next one makes the folder again.
+    store.saveStateInBackground('/b.jsonl', '1:2', 100, state);
+    await store.statesWritten();
+    store.saveStateInBackground('/c.jsonl', '1:3', 100, state);
+    await store.statesWritten();
+    expect(await store.loadState('/c.jsonl', '1:3', 100)).not.toBeNull();
+  });
 });
 
 describe('writeChecksummedJsonText', () => {

@@ -101,6 +101,14 @@ describe('HomeSearch over transcripts and memory files', () => {
     expect(await collect(search, 'no such text anywhere')).toEqual([]);
   });
 
+  it('takes every character of the query literally, regular-expression characters included', async () => {
+    expect((await collect(search, 'zebrafish TANK is in room 4.')).map((h) => h.preview)).toEqual(['The ZEBRAFISH tank is in room 4.']);
+    expect(await collect(search, 'room 4?')).toEqual([]);
+    expect(await collect(search, 'zebra.ish')).toEqual([]);
+    expect(await collect(search, 'room [4]')).toEqual([]);
+    expect((await collect(search, '中 zebrafish')).map((h) => h.preview)).toEqual(['é 中 zebrafish 🧪']);
+  });
+
   it('numbers lines right when a big file is scanned in parallel ranges', async () => {
     const bigId = seededUuid('search-big');
     const lines: string[] = [];

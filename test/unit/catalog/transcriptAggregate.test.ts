@@ -10,10 +10,9 @@ const MEMORY = '/home/u/.claude/projects/-work-app/memory';
 function aggregateOf(lines: readonly string[], isSubagentFile = false): TranscriptAggregate {
   const aggregate = new TranscriptAggregate(memoryPathMatcher('/home/u/.claude', MEMORY), isSubagentFile);
   for (const text of lines) {
-    const parsed = parseTranscriptLine(Buffer.from(text));
-    if (!parsed) aggregate.badLine();
-    else if (parsed.complete) aggregate.add(parsed.record);
-    else aggregate.addEnvelope(parsed.record);
+    const record = parseTranscriptLine(Buffer.from(text));
+    if (record) aggregate.add(record);
+    else aggregate.badLine();
   }
   return aggregate;
 }
@@ -161,7 +160,7 @@ describe('TranscriptAggregate', () => {
       false,
       JSON.parse(JSON.stringify(first.stateView())),
     );
-    for (const text of lines.slice(2)) resumed.add(parseTranscriptLine(Buffer.from(text))!.record);
+    for (const text of lines.slice(2)) resumed.add(parseTranscriptLine(Buffer.from(text))!);
     expect(summarizeAggregate(resumed)).toEqual(whole);
   });
 });

@@ -1,0 +1,378 @@
+// The bytes and helpers the hot loops use live in this module: imported bindings cost a lookup per use when the
+// sources run unbundled (tsx, the tests, the benchmark's engine thread).
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COLON = 0x3a;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+
+function isJsonSpace(byte: number): boolean {
+  return byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d;
+}
+
+/**
+ * The index of the quote that closes the string opening at `open`, or -1 when it never closes. Quotes are found
+ * with native `indexOf`, so a string of megabytes costs a few calls; a quote after an odd run of backslashes is
+ * escaped and skipped.
+ */
+function closingQuote(line: Buffer, open: number): number {
+  let close = open + 1;
+  for (;;) {
+    close = line.indexOf(QUOTE, close);
+    if (close < 0) return -1;
+    let backslashes = 0;
+    while (line[close - 1 - backslashes] === BACKSLASH) backslashes++;
+    if (backslashes % 2 === 0) return close;
+    close++;
+  }
+}
+
+/**
+ * What a reader wants of a JSON value: `'value'` keeps a scalar as it is; a shape keeps the named keys of an object
+ * (each with what is wanted of it); `eachOf(want)` keeps every element of an array. Whatever is not wanted is skipped.
+ */
+export type FieldWant = 'value' | FieldShape | EachElement;
+export interface FieldShape {
+  readonly [key: string]: FieldWant;
+}
+
+/** Every element of an array, each read as `element` asks. */
+export class EachElement {
+  constructor(readonly element: FieldWant) {}
+}
+
+export function eachOf(element: FieldWant): EachElement {
+  return new EachElement(element);
+}
+
+const COMMA = 0x2c;
+const MINUS = 0x2d;
+const ZERO = 0x30;
+const NINE = 0x39;
+const DOT = 0x2e;
+/** Keys and short strings are walked byte by byte: cheaper than a native `indexOf` call for a few bytes. */
+const INLINE_STRING_BYTES = 48;
+/** Integers of up to this many digits are exact in a double and are summed digit by digit. */
+const EXACT_DIGITS = 15;
+
+interface KeyEntry {
+  readonly name: string;
+  readonly bytes: Buffer;
+  readonly want: CompiledWant;
+}
+
+/** A shape ready for the scanner: its keys grouped by their byte length, so most keys are ruled out by length alone. */
+class CompiledShape {
+  readonly byLength: (KeyEntry[] | undefined)[] = [];
+  readonly byName = new Map<string, KeyEntry>();
+}
+
+class CompiledEach {
+  constructor(readonly element: CompiledWant) {}
+}
+
+type CompiledWant = null | CompiledShape | CompiledEach;
+
+/** The fields one reader needs of every line, compiled once. */
+export class LineFields {
+  /** @internal */
+  readonly root: CompiledShape;
+
+  constructor(shape: FieldShape) {
+    this.root = compileShape(shape);
+  }
+}
+
+function compileWant(want: FieldWant): CompiledWant {
+  if (want === 'value') return null;
+  if (want instanceof EachElement) return new CompiledEach(compileWant(want.element));
+  return compileShape(want);
+}
+
+function compileShape(shape: FieldShape): CompiledShape {
+  const compiled = new CompiledShape();
+  for (const [name, want] of Object.entries(shape)) {
+    const bytes = Buffer.from(name, 'utf8');
+    const entry: KeyEntry = { name, bytes, want: compileWant(want) };
+    (compiled.byLength[bytes.length] ??= []).push(entry);
+    compiled.byName.set(name, entry);
+  }
+  return compiled;
+}
+
+/** Where the value just read ended, or -1 when the line is not well-formed there. */
+let cursor = 0;
+/** Whether the line is all ASCII (then strings are decoded as Latin-1, which is faster and gives the same text). */
+let asciiLine = false;
+
+function skipSpace(line: Buffer, at: number): number {
+  let i = at;
+  while (i < line.length && isJsonSpace(line[i])) i++;
+  return i;
+}
+
+/** The index of the quote closing the string that opens at `open`; short strings are walked here, long ones natively. */
+function stringEnd(line: Buffer, open: number): number {
+  const stop = Math.min(line.length, open + INLINE_STRING_BYTES);
+  for (let i = open + 1; i < stop; i++) {
+    const byte = line[i];
+    if (byte === QUOTE) return i;
+    if (byte === BACKSLASH) return closingQuote(line, open);
+  }
+  return closingQuote(line, open);
+}
+
+/** A raw control character, which JSON forbids inside a string. */
+const CONTROL_CHARACTER = /[\u0000-\u001f]/;
+
+/** A string with escapes or raw control characters: `JSON.parse` decodes it, or refuses it as it would the line. */
+function parseString(line: Buffer, open: number, close: number): string | undefined {
+  try {
+    return JSON.parse(line.toString('utf8', open, close + 1)) as string;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The string between the quotes at `open` and `close`, exactly as `JSON.parse` gives it, or undefined when it is not valid. */
+function decodeString(line: Buffer, open: number, close: number): string | undefined {
+  if (close - open > INLINE_STRING_BYTES) {
+    // Long texts (prompts, answers) are checked natively: a search for a backslash, then one for control characters.
+    if (line.subarray(open + 1, close).indexOf(BACKSLASH) >= 0) return parseString(line, open, close);
+    const text = line.toString(asciiLine ? 'latin1' : 'utf8', open + 1, close);
+    return CONTROL_CHARACTER.test(text) ? parseString(line, open, close) : text;
+  }
+  for (let i = open + 1; i < close; i++) {
+    const byte = line[i];
+    if (byte === BACKSLASH || byte < 0x20) return parseString(line, open, close);
+  }
+  return line.toString(asciiLine ? 'latin1' : 'utf8', open + 1, close);
+}
+
+/** A number, `true`, `false` or `null` at `at`, checked against JSON's grammar; sets `cursor` past it (or to -1). */
+function readLiteral(line: Buffer, at: number): number | boolean | null | undefined {
+  const first = line[at];
+  if (first === 0x74 /* t */) return matchWord(line, at, 'true') ? true : undefined;
+  if (first === 0x66 /* f */) return matchWord(line, at, 'false') ? false : undefined;
+  if (first === 0x6e /* n */) return matchWord(line, at, 'null') ? null : undefined;
+  let i = at;
+  if (line[i] === MINUS) i++;
+  const digitsStart = i;
+  let value = 0;
+  if (line[i] === ZERO) i++;
+  else {
+    while (line[i] >= ZERO && line[i] <= NINE) value = value * 10 + (line[i++] - ZERO);
+  }
+  if (i === digitsStart) return fail();
+  let plainInteger = i - digitsStart <= EXACT_DIGITS;
+  if (line[i] === DOT) {
+    plainInteger = false;
+    const fraction = ++i;
+    while (line[i] >= ZERO && line[i] <= NINE) i++;
+    if (i === fraction) return fail();
+  }
+  if (line[i] === 0x65 || line[i] === 0x45 /* e E */) {
+    plainInteger = false;
+    i++;
+    if (line[i] === 0x2b || line[i] === MINUS) i++;
+    const exponent = i;
+    while (line[i] >= ZERO && line[i] <= NINE) i++;
+    if (i === exponent) return fail();
+  }
+  cursor = i;
+  if (plainInteger) return first === MINUS ? -value : value;
+  return Number(line.toString('latin1', at, i));
+}
+
+function matchWord(line: Buffer, at: number, word: string): boolean {
+  for (let k = 0; k < word.length; k++) {
+    if (line[at + k] !== word.charCodeAt(k)) {
+      cursor = -1;
+      return false;
+    }
+  }
+  cursor = at + word.length;
+  return true;
+}
+
+function fail(): undefined {
+  cursor = -1;
+  return undefined;
+}
+
+/** Jumps over an object or array whose contents are not wanted: only its strings and brackets are looked at. */
+function skipContainer(line: Buffer, at: number): number {
+  let depth = 0;
+  for (let i = at; i < line.length; i++) {
+    const byte = line[i];
+    if (byte === QUOTE) {
+      i = stringEnd(line, i);
+      if (i < 0) return -1;
+    } else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
+      depth++;
+    } else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) {
+      if (--depth === 0) return i + 1;
+    }
+  }
+  return -1;
+}
+
+/** Reads the value at `at` as `want` asks; sets `cursor` past it, or to -1 when it is not well-formed. */
+function readValue(line: Buffer, at: number, want: CompiledWant): unknown {
+  const first = line[at];
+  if (first === QUOTE) {
+    const close = stringEnd(line, at);
+    if (close < 0) return fail();
+    const text = decodeString(line, at, close);
+    cursor = text === undefined ? -1 : close + 1;
+    return text;
+  }
+  if (first === OPEN_BRACE) {
+    if (want instanceof CompiledShape) return readObject(line, at, want);
+    cursor = skipContainer(line, at);
+    return {};
+  }
+  if (first === OPEN_BRACKET) {
+    if (want instanceof CompiledEach) return readArray(line, at, want.element);
+    cursor = skipContainer(line, at);
+    return [];
+  }
+  return readLiteral(line, at);
+}
+
+/** Jumps over a value that is not wanted; sets `cursor` past it. */
+function skipValue(line: Buffer, at: number): void {
+  const first = line[at];
+  if (first === QUOTE) {
+    const close = stringEnd(line, at);
+    cursor = close < 0 ? -1 : close + 1;
+  } else if (first === OPEN_BRACE || first === OPEN_BRACKET) {
+    cursor = skipContainer(line, at);
+  } else {
+    readLiteral(line, at);
+  }
+}
+
+/** Set by `wantedKey` when the key is not a valid JSON string. */
+let badKey = false;
+
+/** The wanted entry for the key between the quotes at `open` and `close`, or undefined when it is not wanted. */
+function wantedKey(line: Buffer, open: number, close: number, shape: CompiledShape): KeyEntry | undefined {
+  const length = close - open - 1;
+  for (let i = open + 1; i < close; i++) {
+    const byte = line[i];
+    if (byte === BACKSLASH || byte < 0x20) {
+      // An escaped key is rare enough to decode; it then matches by name.
+      const name = decodeString(line, open, close);
+      badKey = name === undefined;
+      return name === undefined ? undefined : shape.byName.get(name);
+    }
+  }
+  const candidates = shape.byLength[length];
+  if (!candidates) return undefined;
+  for (const entry of candidates) {
+    const bytes = entry.bytes;
+    let k = 0;
+    while (k < length && line[open + 1 + k] === bytes[k]) k++;
+    if (k === length) return entry;
+  }
+  return undefined;
+}
+
+function readObject(line: Buffer, at: number, shape: CompiledShape): Record<string, unknown> | undefined {
+  const out: Record<string, unknown> = {};
+  let i = skipSpace(line, at + 1);
+  if (line[i] === CLOSE_BRACE) {
+    cursor = i + 1;
+    return out;
+  }
+  for (;;) {
+    if (line[i] !== QUOTE) return fail();
+    const close = stringEnd(line, i);
+    if (close < 0) return fail();
+    badKey = false;
+    const entry = wantedKey(line, i, close, shape);
+    if (badKey) return fail();
+    i = skipSpace(line, close + 1);
+    if (line[i] !== COLON) return fail();
+    i = skipSpace(line, i + 1);
+    if (entry === undefined) skipValue(line, i);
+    else {
+      const value = readValue(line, i, entry.want);
+      if (cursor >= 0) out[entry.name] = value;
+    }
+    if (cursor < 0) return undefined;
+    i = skipSpace(line, cursor);
+    if (line[i] === COMMA) {
+      i = skipSpace(line, i + 1);
+      continue;
+    }
+    if (line[i] !== CLOSE_BRACE) return fail();
+    cursor = i + 1;
+    return out;
+  }
+}
+
+function readArray(line: Buffer, at: number, element: CompiledWant): unknown[] | undefined {
+  const out: unknown[] = [];
+  let i = skipSpace(line, at + 1);
+  if (line[i] === CLOSE_BRACKET) {
+    cursor = i + 1;
+    return out;
+  }
+  for (;;) {
+    const value = readValue(line, i, element);
+    if (cursor < 0) return undefined;
+    out.push(value);
+    i = skipSpace(line, cursor);
+    if (line[i] === COMMA) {
+      i = skipSpace(line, i + 1);
+      continue;
+    }
+    if (line[i] !== CLOSE_BRACKET) return fail();
+    cursor = i + 1;
+    return out;
+  }
+}
+
+/**
+ * The wanted fields of a JSON object line, read straight from its bytes: the object is walked only where the
+ * fields lie, strings that are not wanted are jumped over with native `indexOf` and nested values that are not
+ * wanted are skipped bracket by bracket, so a line costs a fraction of `JSON.parse` and builds only what is kept.
+ * The result equals `pickFields(JSON.parse(line), fields)` for every well-formed line (a property test holds it
+ * to that on real and generated transcripts). Returns null when the line is not one well-formed object; inside
+ * what it skips it only checks that strings close and brackets balance, so a caller that must reject every
+ * malformed line checks the rest (the catalog falls back to `JSON.parse` when this returns null).
+ *
+ * `ascii`: the caller already knows the line holds no byte above 0x7f (UTF-8 validity is the caller's check too).
+ */
+export function scanFields(line: Buffer, fields: LineFields, ascii: boolean): Record<string, unknown> | null {
+  asciiLine = ascii;
+  const start = skipSpace(line, 0);
+  if (line[start] !== OPEN_BRACE) return null;
+  const record = readObject(line, start, fields.root);
+  if (record === undefined || cursor < 0 || skipSpace(line, cursor) !== line.length) return null;
+  return record;
+}
+
+function pickWant(value: unknown, want: CompiledWant): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return want instanceof CompiledEach ? value.map((element) => pickWant(element, want.element)) : [];
+  return want instanceof CompiledShape ? pickShape(value as Record<string, unknown>, want) : {};
+}
+
+function pickShape(value: Record<string, unknown>, shape: CompiledShape): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, entry] of shape.byName) if (Object.hasOwn(value, name)) out[name] = pickWant(value[name], entry.want);
+  return out;
+}
+
+/**
+ * The same fields taken from a parsed value: scalars as they are, wanted keys and elements kept, and every object
+ * or array whose contents are not wanted emptied (`{}` or `[]`), so a reader can still tell what kind it was.
+ */
+export function pickFields(value: Record<string, unknown>, fields: LineFields): Record<string, unknown> {
+  return pickShape(value, fields.root);
+}
