@@ -82,6 +82,14 @@ export class HomeService {
   }
 
   /** Switches to a private copy of the shipped sample home, so the demo can be explored and edited safely. */
+  /**
+   * The config roots this service reads, as configured, without discovering what is in them: enough to check that
+   * a path lies in one, or to look a session up by its file name (a one-shot CLI call need not scan the home).
+   */
+  configRoots(): readonly string[] {
+    return this.roots.map((root) => root.path);
+  }
+
   async openDemo(): Promise<HomeSnapshot> {
     if (!this.options.demoHomeSource) throw new CodedError('NOT_FOUND', 'This build ships no demo data');
     const target = await materializeDemo(this.options.demoHomeSource, this.options.dataDir);

@@ -195,27 +195,26 @@ export class TranscriptService {
 
   /** Finds a session by id in every config root (for the CLI, which is given an id only). */
   async findSession(sessionId: string): Promise<SessionRef | null> {
-    const snapshot = await this.home.getHome();
-    for (const root of snapshot.roots) {
-      if (!root.exists) continue;
+    // By file name in each config root: discovering the whole home first would cost a one-shot call a second or more.
+    const roots = this.home.configRoots();
+    for (const root of roots) {
       let slugs: string[];
       try {
-        slugs = await fs.readdir(join(root.path, 'projects'));
+        slugs = await fs.readdir(join(root, 'projects'));
       } catch {
         continue;
       }
       for (const slug of slugs.sort()) {
-        if ((await statOrNull(join(root.path, 'projects', slug, `${sessionId}.jsonl`)))?.isFile())
-          return { configRoot: root.path, slug, sessionId };
+        if ((await statOrNull(join(root, 'projects', slug, `${sessionId}.jsonl`)))?.isFile()) return { configRoot: root, slug, sessionId };
       }
       // A session whose file is gone but whose sub-agents are left.
       for (const slug of slugs) {
-        if ((await statOrNull(join(root.path, 'projects', slug, sessionId, 'subagents')))?.isDirectory())
-          return { configRoot: root.path, slug, sessionId };
+        if ((await statOrNull(join(root, 'projects', slug, sessionId, 'subagents')))?.isDirectory())
+          return { configRoot: root, slug, sessionId };
       }
     }
     const archived = await this.sources.archive?.archivedSessions(sessionId);
-    const known = archived?.find((place) => snapshot.roots.some((root) => root.path === place.configRoot));
+    const known = archived?.find((place) => roots.includes(place.configRoot));
     return known ? { configRoot: known.configRoot, slug: known.slug, sessionId } : null;
   }
 
@@ -396,8 +395,7 @@ export class TranscriptService {
    * is gone while its `subagents/` folder is left exists too, with no main transcript.
    */
   private async locate(ref: SessionRef): Promise<{ path: string; bytes: number; mainTranscript: boolean }> {
-    const snapshot = await this.home.getHome();
-    if (!snapshot.roots.some((root) => root.path === ref.configRoot)) {
+    if (!this.home.configRoots().includes(ref.configRoot)) {
       throw new CodedError('OUTSIDE_ROOT', `${ref.configRoot} is not one of the Claude Code folders this app reads`);
     }
     const path = join(ref.configRoot, 'projects', ref.slug, `${ref.sessionId}.jsonl`);
