@@ -102,7 +102,10 @@ export function DreamsReview({ project }: { readonly project: ProjectSummary }) 
       {dreams.status === 'loading' ? <PendingState label="Finding the dreams in history" /> : null}
       {dreams.status === 'error' ? <p className="error">{dreams.message}</p> : null}
       {dreams.status === 'done' && dreams.value.length === 0 ? (
-        <p className="muted">No dream has changed this memory since history started.</p>
+        <p className="muted">
+          No dream has changed this memory since history started recording it. Any dream from before, reconstructed from Claude Code&apos;s
+          transcripts, is listed on the History page.
+        </p>
       ) : null}
       {dreams.status === 'done' ? (
         <ul className="plain-list dream-list">
