@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { CAUSE_LABELS, type ChangeCause, type ChangeEvidence, type TranscriptPlace } from '../../../../shared/history/historyModel';
 import { RelativeTime } from '../../components/RelativeTime';
-import { openTranscript } from '../../stores/navigationStore';
+import { TranscriptPlaceLink } from './TranscriptPlaceLink';
 import { loadSessionCatalog, useSessionCatalogStore } from '../sessions/sessionCatalogStore';
 
 export function CauseBadge({ cause }: { readonly cause: ChangeCause }) {
@@ -30,21 +30,7 @@ function OpenTurn({ place, label }: { readonly place: TranscriptPlace; readonly 
           </span>{' '}
         </>
       ) : null}
-      <button
-        type="button"
-        className="link"
-        onClick={() =>
-          openTranscript({
-            configRoot: place.configRoot,
-            slug: place.slug,
-            sessionId: place.sessionId,
-            line: place.line,
-            agentId: place.agentId,
-          })
-        }
-      >
-        {label}
-      </button>
+      <TranscriptPlaceLink place={place} label={label} />
     </>
   );
 }

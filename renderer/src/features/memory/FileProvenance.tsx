@@ -11,7 +11,7 @@ import { api } from '../../api/connectApi';
 import { PendingState } from '../../components/PendingState';
 import { RelativeTime } from '../../components/RelativeTime';
 import { useRequest } from '../../components/useRequest';
-import { openTranscript } from '../../stores/navigationStore';
+import { TranscriptPlaceLink } from '../history/TranscriptPlaceLink';
 import { useHistoryStore } from '../history/historyStore';
 
 /** Who made a change, as the end of "Created by …". */
@@ -49,23 +49,7 @@ function TurnLink({
 }) {
   const place = placeFor(folder, step);
   if (!place) return null;
-  return (
-    <button
-      type="button"
-      className="link"
-      onClick={() =>
-        openTranscript({
-          configRoot: place.configRoot,
-          slug: place.slug,
-          sessionId: place.sessionId,
-          line: place.line,
-          agentId: place.agentId,
-        })
-      }
-    >
-      {label}
-    </button>
-  );
+  return <TranscriptPlaceLink place={place} label={label} />;
 }
 
 function Step({ folder, step, verb }: { readonly folder: MemoryFolderRef; readonly step: FileOriginStep; readonly verb: string }) {
