@@ -1,6 +1,6 @@
 import { CodedError } from '../../../shared/result';
 import { contentHash } from '../fs/contentHash';
-import { SecretScanner } from './secretScan';
+import { SecretScanner } from '../secrets/secretScan';
 
 /** Claude Code's per-file limit for team memory (teamMemorySync `MAX_FILE_SIZE_BYTES`): a larger file is never synced. */
 export const TEAM_MEMORY_MAX_FILE_BYTES = 250_000;

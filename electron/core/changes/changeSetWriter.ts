@@ -2,7 +2,7 @@ import { CodedError } from '../../../shared/result';
 import { ABSENT, contentHash } from '../fs/contentHash';
 import { isReallyWithin } from '../fs/pathContainment';
 import { conflictError, SafeWriter } from '../fs/safeWriter';
-import { isShared, SharedFileGuard } from '../memory/sharedFileGuard';
+import { isShared, SharedFileGuard } from './sharedFileGuard';
 import { changeSetNotesLog, type ChangeSetNote } from './changeSetNotes';
 import type { HistoryCause, HistoryStore, NewHistoryEntry } from './HistoryStore';
 import type { JsonlLog } from './jsonlLog';

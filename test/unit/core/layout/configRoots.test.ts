@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { configRootsFromEnv } from '../../../../electron/core/home/configRoots';
+import { configRootsFromEnv } from '../../../../electron/core/layout/configRoots';
 
 const HOME = '/home/dev';
 

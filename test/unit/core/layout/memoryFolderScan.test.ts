@@ -3,7 +3,7 @@ import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scanMemoryFolder } from '../../../../electron/core/memory/memoryFolderScan';
+import { scanMemoryFolder } from '../../../../electron/core/layout/memoryFolderScan';
 import { summarizeMemoryFile } from '../../../../electron/core/memory/memoryFileSummary';
 import { topicFile } from '../../../fixtures/scenarioHome';
 

@@ -5,7 +5,7 @@ import { isLocalCommandCaveat, toTitle, typedPrompt } from '../../../shared/clau
 import { listDir, readHeadAndTail, statOrNull, warning, describeFsError } from '../fs/readSafely';
 import type { SourceOpener } from '../fs/randomAccessSource';
 import { customTitlePath, readCustomTitleFile } from './customTitleFile';
-import { parseWindowLines } from './jsonlWindow';
+import { parseWindowLines } from '../jsonl/jsonlWindow';
 
 /** Claude Code's own lite-read size for session lists. */
 export const LITE_READ_BYTES = 64 * 1024;

@@ -3,7 +3,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readSettingsFile, validateMemoryDirectory } from '../../../../electron/core/home/settingsFiles';
+import { readSettingsFile, validateMemoryDirectory } from '../../../../electron/core/layout/settingsFiles';
 
 let tmp: string;
 beforeAll(() => {

@@ -3,7 +3,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LITE_READ_BYTES, readSessionQuickInfo } from '../../../../electron/core/transcripts/sessionQuickInfo';
+import { LITE_READ_BYTES, readSessionQuickInfo } from '../../../../electron/core/layout/sessionQuickInfo';
 import { createScenarioHome, type ScenarioHome } from '../../../fixtures/scenarioHome';
 
 const SID = '11111111-2222-4333-8444-555555555555';

@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, openSync, read, readSync } from 'node:fs';
-import { yieldWhenSliceIsUsed } from './timeSlices';
+import { yieldWhenSliceIsUsed } from '../async/timeSlices';
 
 const NEWLINE = 0x0a;
 const CHUNK_BYTES = 1024 * 1024;

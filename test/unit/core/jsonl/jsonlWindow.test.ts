@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseWindowLines } from '../../../../electron/core/transcripts/jsonlWindow';
+import { parseWindowLines } from '../../../../electron/core/jsonl/jsonlWindow';
 
 const buf = (text: string): Buffer => Buffer.from(text, 'utf8');
 

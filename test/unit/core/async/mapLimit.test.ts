@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mapLimit } from '../../../../electron/core/home/mapLimit';
+import { mapLimit } from '../../../../electron/core/async/mapLimit';
 
 describe('mapLimit', () => {
   it('keeps order and never runs more than `limit` at once', async () => {

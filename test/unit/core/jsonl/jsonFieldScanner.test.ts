@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { isAscii } from 'node:buffer';
 import { describe, expect, it } from 'vitest';
-import { eachOf, LineFields, pickFields, scanFields } from '../../../electron/core/catalog/jsonFieldScanner';
-import { CATALOG_FIELDS, parseTranscriptLine } from '../../../electron/core/catalog/transcriptLineParser';
+import { eachOf, LineFields, pickFields, scanFields } from '../../../../electron/core/jsonl/jsonFieldScanner';
+import { CATALOG_FIELDS, parseTranscriptLine } from '../../../../electron/core/catalog/transcriptLineParser';
 
 const FIELDS = new LineFields({
   type: 'value',

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveMemoryDir } from '../../../../electron/core/home/memoryDirResolver';
-import type { SettingsRead } from '../../../../electron/core/home/settingsFiles';
+import { resolveMemoryDir } from '../../../../electron/core/layout/memoryDirResolver';
+import type { SettingsRead } from '../../../../electron/core/layout/settingsFiles';
 import { createScenarioHome, type ScenarioHome } from '../../../fixtures/scenarioHome';
 
 let home: ScenarioHome;

@@ -1,8 +1,8 @@
-import type { HomeSnapshot } from '../../shared/model/home';
-import type { HomeService } from './home/HomeService';
-import { Emitter } from './events';
-import { HomeWatcher } from './watch/HomeWatcher';
-import type { WatchedChange } from './watch/watchedChange';
+import type { HomeSnapshot } from '../../../shared/model/home';
+import type { HomeService } from '../home/HomeService';
+import { Emitter } from '../events';
+import { HomeWatcher } from './HomeWatcher';
+import type { WatchedChange } from './watchedChange';
 
 /** Project list changes worth a rescan: sessions or memory files appearing or going, folders, settings. */
 function changesProjectList(change: WatchedChange): boolean {

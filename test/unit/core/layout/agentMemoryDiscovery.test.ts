@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentMemoryPlaces, discoverAgentMemories } from '../../../../electron/core/agents/agentMemoryDiscovery';
+import { agentMemoryPlaces, discoverAgentMemories } from '../../../../electron/core/layout/agentMemoryDiscovery';
 import { createScenarioHome, type ScenarioHome } from '../../../fixtures/scenarioHome';
 
 let home: ScenarioHome;

@@ -5,7 +5,7 @@ import type { AgentMemoryScope, AgentMemorySummary, AgentSnapshotStatus, Snapsho
 import type { ItemWarning } from '../../../shared/model/warnings';
 import { isReallyWithin } from '../fs/pathContainment';
 import { entryKind, listDir, statOrNull, warning } from '../fs/readSafely';
-import { scanMemoryFolder } from '../memory/memoryFolderScan';
+import { scanMemoryFolder } from './memoryFolderScan';
 import { INDEX_FILE_NAME } from '../../../shared/memory/indexFileName';
 import { readSnapshotStatus } from './snapshotStatusReader';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { yieldWhenSliceIsUsed } from '../../../electron/core/catalog/timeSlices';
+import { yieldWhenSliceIsUsed } from '../../../../electron/core/async/timeSlices';
 
 function busy(ms: number): void {
   const until = performance.now() + ms;

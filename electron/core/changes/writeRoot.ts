@@ -3,7 +3,7 @@ import { CodedError } from '../../../shared/result';
 import { unusablePathReason } from '../fs/fileNameRules';
 import { resolveInside } from '../fs/pathContainment';
 import { LOCK_FILE_NAME } from '../lock/consolidationLockStatus';
-import { TEAM_MEMORY_MAX_FILE_BYTES, type SharedFiles } from '../memory/sharedFileGuard';
+import { TEAM_MEMORY_MAX_FILE_BYTES, type SharedFiles } from './sharedFileGuard';
 
 /** Which files of a root may be changed; every other name is refused. */
 export type WritableFiles =
