@@ -3,14 +3,18 @@ import type { MemoryFix, MemoryFixPlan, PlannedFileChange } from '../../../../sh
 import type { MemoryFolderRef } from '../../../../shared/memory/memoryFolderRef';
 import type { MemoryConflictDetails } from '../../../../shared/memory/memoryReview';
 import { MEMORY_TYPES, type MemoryType } from '../../../../shared/model/memory';
+import { memoryConflictOf } from '../../../../shared/result';
 import { api } from '../../api/connectApi';
+import { ErrorAlert } from '../../components/ErrorAlert';
 import { Modal } from '../../components/Modal';
+import { PendingState } from '../../components/PendingState';
 import { countOf } from '../../components/plural';
+import { useMutation } from '../../components/useMutation';
 import { useRequest } from '../../components/useRequest';
 import { DiffViewer } from '../history/DiffViewer';
 import { ConflictView } from './ConflictView';
-import { offerUndo, previewFix, refreshAll, selectFile, type FixPreview } from './memoryReviewStore';
-import { PendingState } from '../../components/PendingState';
+import { previewFix, refreshAll, type FixPreview } from './memoryReviewStore';
+import { applyFix } from './memoryWrites';
 
 export interface FixDialogProps {
   readonly folder: MemoryFolderRef;
@@ -118,8 +122,8 @@ export function FixDialog({ folder, preview, selected }: FixDialogProps) {
   const [fixes, setFixes] = useState<readonly MemoryFix[]>(preview.fixes);
   const [planned, setPlanned] = useState<readonly MemoryFix[]>(preview.fixes);
   const [revision, setRevision] = useState(0);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const applying = useMutation();
+  const busy = applying.busy;
   const [conflict, setConflict] = useState<{ details: MemoryConflictDetails; mine: string } | null>(null);
   // Typing a value plans again once the typing pauses.
   useEffect(() => {
@@ -130,24 +134,15 @@ export function FixDialog({ folder, preview, selected }: FixDialogProps) {
   const shown: MemoryFixPlan | null = plan.status === 'done' ? plan.value : null;
   const close = () => previewFix(null);
 
-  const apply = async (current: MemoryFixPlan) => {
-    setBusy(true);
-    setError(null);
-    const result = await api.applyMemoryFix({ folder, fixes: [...current.fixes], bases: [...current.bases] });
-    setBusy(false);
-    if (!result.ok) {
-      if (result.error.code === 'CONFLICT' && result.error.details) {
-        const details = result.error.details as MemoryConflictDetails;
-        const mine = current.files.find((file) => file.path === details.relativePath)?.after ?? '';
-        setConflict({ details, mine });
-      } else setError(result.error.message);
-      return;
-    }
-    offerUndo({ changeSetId: result.value.changeSetId, message: result.value.description });
-    if (selected !== null && current.files.some((file) => file.path === selected && file.change === 'delete')) selectFile(null);
-    close();
-    refreshAll();
-  };
+  const apply = (current: MemoryFixPlan) =>
+    applying.run(
+      () => applyFix(folder, current, selected),
+      (error) => {
+        const details = memoryConflictOf(error);
+        if (details) setConflict({ details, mine: current.files.find((file) => file.path === details.relativePath)?.after ?? '' });
+        return details !== null;
+      },
+    );
 
   const single = shown && shown.fixes.length === 1 ? shown.fixes[0] : null;
   const skipped = shown?.outcomes.filter((outcome) => !outcome.applied) ?? [];
@@ -195,11 +190,7 @@ export function FixDialog({ folder, preview, selected }: FixDialogProps) {
                     ))}
                   </ul>
                 ) : null}
-                {shown.refusal ? (
-                  <p role="alert" className="error">
-                    {shown.refusal}
-                  </p>
-                ) : null}
+                <ErrorAlert error={shown.refusal} />
                 <div className="fix-files" aria-label="Planned changes">
                   {shown.files.map((file, index) => (
                     <FileChangeView key={file.path} file={file} open={index < OPEN_DIFFS} />
@@ -207,11 +198,7 @@ export function FixDialog({ folder, preview, selected }: FixDialogProps) {
                 </div>
               </>
             ) : null}
-            {error ? (
-              <p role="alert" className="error">
-                {error}
-              </p>
-            ) : null}
+            <ErrorAlert error={applying.error} />
             <div className="dialog-buttons">
               {shown && !nothing && !shown.refusal ? (
                 <button
