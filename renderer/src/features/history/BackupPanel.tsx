@@ -5,7 +5,8 @@ import type { ProjectSummary } from '../../../../shared/model/home';
 import { api } from '../../api/connectApi';
 import { useHomeStore } from '../../stores/homeStore';
 import { DiffViewer } from './DiffViewer';
-import { historyChanged, useHistoryStore } from './historyStore';
+import { useHistoryStore } from './historyStore';
+import { importBackup } from './historyWrites';
 import { countOf } from '../../components/plural';
 
 function base64ToBytes(base64: string): Uint8Array<ArrayBuffer> {
@@ -79,13 +80,12 @@ export function BackupPanel({ project }: { readonly project: ProjectSummary }) {
     const expected = Object.fromEntries(
       preview.files.filter((f) => f.status === 'new' || f.status === 'changed').map((f) => [f.path, f.current]),
     );
-    const result = await api.applyMemoryImport({ folder: projectFolder(target), archive: archive.base64, expected });
+    const result = await importBackup({ folder: projectFolder(target), archive: archive.base64, expected });
     if (!result.ok) return setMessage(result.error.message);
     setPreview(null);
     setMessage(
       result.value.written.length === 0 ? 'Nothing needed importing.' : `Imported ${countOf(result.value.written.length, 'file')}.`,
     );
-    historyChanged();
   };
 
   const writable = preview?.files.filter((f) => f.status === 'new' || f.status === 'changed') ?? [];
