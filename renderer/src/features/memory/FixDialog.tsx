@@ -135,14 +135,13 @@ export function FixDialog({ folder, preview, selected }: FixDialogProps) {
   const close = () => previewFix(null);
 
   const apply = (current: MemoryFixPlan) =>
-    applying.run(
-      () => applyFix(folder, current, selected),
-      (error) => {
+    applying.run(() => applyFix(folder, current, selected), {
+      takeOver: (error) => {
         const details = memoryConflictOf(error);
         if (details) setConflict({ details, mine: current.files.find((file) => file.path === details.relativePath)?.after ?? '' });
         return details !== null;
       },
-    );
+    });
 
   const single = shown && shown.fixes.length === 1 ? shown.fixes[0] : null;
   const skipped = shown?.outcomes.filter((outcome) => !outcome.applied) ?? [];

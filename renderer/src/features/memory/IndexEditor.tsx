@@ -33,14 +33,13 @@ export function IndexEditor({ folder, file }: IndexEditorProps) {
   const loaded = truncateEntrypoint(whole);
 
   const save = (baseHash: string) => {
-    void saving.run(
-      () => saveMemory({ folder, relativePath: file.relativePath, baseHash, body: draft }),
-      (error) => {
+    void saving.run(() => saveMemory({ folder, relativePath: file.relativePath, baseHash, body: draft }), {
+      takeOver: (error) => {
         const details = memoryConflictOf(error);
         if (details) setConflict(details);
         return details !== null;
       },
-    );
+    });
   };
 
   if (conflict) {

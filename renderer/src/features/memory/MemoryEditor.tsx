@@ -61,14 +61,13 @@ export function MemoryEditor({ folder, file }: MemoryEditorProps) {
       ...(Object.keys(fields).length > 0 ? { fields } : {}),
       ...(draft.body !== initial.body ? { body: draft.body } : {}),
     };
-    void saving.run(
-      () => saveMemory(request),
-      (error) => {
+    void saving.run(() => saveMemory(request), {
+      takeOver: (error) => {
         const details = memoryConflictOf(error);
         if (details) setConflict(details);
         return details !== null;
       },
-    );
+    });
   };
 
   const onSubmit = (event: FormEvent) => {
