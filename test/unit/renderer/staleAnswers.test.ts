@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type * as AgentsStore from '../../../renderer/src/features/agents/agentsStore';
 import type * as MemoryReviewStore from '../../../renderer/src/features/memory/memoryReviewStore';
+import type * as SearchStore from '../../../renderer/src/features/search/searchStore';
 import type { MemoryFolderRef } from '../../../shared/memory/memoryFolderRef';
 import { createStandardScenario, type StandardScenario } from '../../fixtures/scenarioHome';
 import { EngineApi } from './support/engineApi';
@@ -10,6 +11,7 @@ let scenario: StandardScenario;
 let engine: EngineApi;
 let memoryStore: typeof MemoryReviewStore;
 let agentsStore: typeof AgentsStore;
+let searchStore: typeof SearchStore;
 
 beforeAll(async () => {
   scenario = await createStandardScenario();
@@ -18,6 +20,7 @@ beforeAll(async () => {
   // Imported after the window is in place: the stores take the Api and the location from it as they load.
   memoryStore = await import('../../../renderer/src/features/memory/memoryReviewStore');
   agentsStore = await import('../../../renderer/src/features/agents/agentsStore');
+  searchStore = await import('../../../renderer/src/features/search/searchStore');
 });
 
 afterAll(async () => {
@@ -86,6 +89,29 @@ describe('answers overtaken by a newer question are dropped', () => {
     expect(state.agents?.map((agent) => agent.dir)).toEqual(
       expect.arrayContaining([scenario.agents.userCodeReviewer.dir, scenario.agents.projectQa.dir]),
     );
+  });
+
+  it('search keeps the search it shows when the answer to the one before it comes back last', async () => {
+    engine.holdAnswers(true);
+    const first = searchStore.startSearch('refund path');
+    await waitUntil(() => engine.held.length === 1);
+    const second = searchStore.startSearch('cart total');
+    await waitUntil(() => engine.held.length === 2);
+    engine.holdAnswers(false);
+    const [firstAnswer, secondAnswer] = engine.held.splice(0);
+    secondAnswer.release();
+    await second;
+    await waitUntil(() => !searchStore.useSearchStore.getState().running);
+    const shown = searchStore.useSearchStore.getState();
+    expect(shown.hits.length).toBeGreaterThan(0);
+    firstAnswer.release();
+    await first;
+    await settled();
+    const state = searchStore.useSearchStore.getState();
+    expect(state.query).toBe('cart total');
+    // The id names the search whose hits are shown: Stop cancels that one, and its late hits are the ones taken.
+    expect(state.searchId).toBe(shown.searchId);
+    expect(state.hits).toBe(shown.hits);
   });
 });
 

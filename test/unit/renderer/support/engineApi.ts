@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { Api, RequestHandlers } from '../../../../shared/contract/api';
 import { dispatchRequest } from '../../../../shared/contract/dispatch';
+import { subscriberName } from '../../../../shared/contract/events';
 import type { Result } from '../../../../shared/result';
 import { createEngine, type Engine } from '../../../../electron/core/engine';
 import { createRequestHandlers } from '../../../../electron/core/createRequestHandlers';
@@ -13,8 +14,8 @@ export interface HeldAnswer {
 }
 
 /**
- * The renderer's Api answered by a real engine over a scenario home, as the web shell answers it, except that the
- * test may hold an answer back: a slow answer overtaken by a newer one is what the stores must drop.
+ * The renderer's Api answered by a real engine over a scenario home, with its events, as the web shell answers it,
+ * except that the test may hold an answer back: a slow answer overtaken by a newer one is what the stores must drop.
  */
 export class EngineApi {
   private holding = false;
@@ -22,8 +23,15 @@ export class EngineApi {
 
   private readonly handlers: RequestHandlers;
 
+  /** The page's event listeners by subscriber name (`onSearchHits`…), fed by the engine as the web shell feeds them. */
+  private readonly listeners = new Map<string, ((payload: unknown) => void)[]>();
+  private readonly stopEvents: () => void;
+
   private constructor(private readonly engine: Engine) {
     this.handlers = createRequestHandlers(engine);
+    this.stopEvents = engine.subscribe((event, payload) => {
+      for (const listener of this.listeners.get(subscriberName(event)) ?? []) listener(payload);
+    });
   }
 
   static async start(home: ScenarioHome): Promise<EngineApi> {
@@ -47,8 +55,16 @@ export class EngineApi {
   readonly api: Api = new Proxy({} as Api, {
     get: (_target, name) => {
       if (typeof name !== 'string') return undefined;
-      // The stores subscribe to engine events at import; these tests drive the stores by their calls alone.
-      if (name.startsWith('on')) return () => () => undefined;
+      if (name.startsWith('on')) {
+        return (listener: (payload: unknown) => void) => {
+          this.listeners.set(name, [...(this.listeners.get(name) ?? []), listener]);
+          return () =>
+            this.listeners.set(
+              name,
+              (this.listeners.get(name) ?? []).filter((known) => known !== listener),
+            );
+        };
+      }
       return async (args: unknown): Promise<Result<unknown>> => {
         const answer = await dispatchRequest(this.handlers, name, args, { readOnly: false });
         if (!this.holding) return answer;
@@ -58,6 +74,7 @@ export class EngineApi {
   });
 
   dispose(): Promise<void> {
+    this.stopEvents();
     return this.engine.dispose();
   }
 }
