@@ -3,6 +3,7 @@ import type { MemoryFolderRef } from '../../../../shared/memory/memoryFolderRef'
 import type { MemoryFileContent } from '../../../../shared/memory/memoryReview';
 import { api } from '../../api/connectApi';
 import { useMutation } from '../../components/useMutation';
+import type { FileState } from './useMemoryFile';
 
 export interface SecretReveal {
   /** The file with its secrets shown, after an explicit click (desktop only); null while they are masked. */
@@ -15,7 +16,7 @@ export interface SecretReveal {
 }
 
 /** Reading a memory with its secrets shown; forgotten whenever `shown` (the file as read) changes. */
-export function useSecretReveal(folder: MemoryFolderRef, relativePath: string, shown: unknown): SecretReveal {
+export function useSecretReveal(folder: MemoryFolderRef, relativePath: string, shown: FileState): SecretReveal {
   const [revealed, setRevealed] = useState<MemoryFileContent | null>(null);
   const reading = useMutation();
   const { clear } = reading;
