@@ -18,7 +18,7 @@ import {
 import { CatalogStore } from './catalogStore';
 import { errorCode } from '../fs/readSafely';
 import { summarizeAggregate, type FileSummary } from './fileSummary';
-import { DEFAULT_MAX_LINE_BYTES, ReadBuffers } from '../jsonl/fileLineReader';
+import { ReadBuffers } from '../jsonl/fileLineReader';
 import { memoryPathMatcher } from './memoryPathMatcher';
 import { ScanOffload } from './ScanOffload';
 import type { ScanDone } from './scanWorkerProtocol';
@@ -482,17 +482,15 @@ export class SessionCatalog {
     try {
       const result = await readLines(
         source,
-        { start: 0, end: file.size, firstLineNumber: 1, maxLineBytes: DEFAULT_MAX_LINE_BYTES, yieldEvery: 16 },
+        { start: 0, end: file.size, firstLineNumber: 1, yieldEvery: 16, tailBytes: TAIL_CHECK_BYTES },
         (bytes) => (bytes === null ? aggregate.badLine() : feedTranscriptLine(aggregate, bytes)),
       );
       context.onBytes(file.size);
-      const tail = Buffer.alloc(Math.min(TAIL_CHECK_BYTES, result.committedBytes));
-      await source.read(tail, 0, tail.length, result.committedBytes - tail.length);
       return this.record(
         file,
         isSubagentFile,
         memoryKey,
-        { offset: result.committedBytes, tailHex: tail.toString('hex'), summary: summarizeAggregate(aggregate), stateText: null },
+        { offset: result.committedBytes, tailHex: result.tail.toString('hex'), summary: summarizeAggregate(aggregate), stateText: null },
         project,
       );
     } finally {
