@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { createScenarioHome, seededUuid, type ScenarioHome } from '../../fixtures/scenarioHome';
 import { snapshotTree } from '../../fixtures/treeSnapshot';
-import { assistantChunk, toolResult, toolUse, userPrompt } from '../../unit/catalog/transcriptLines';
+import { assistantChunk, toolResult, toolUse, userPrompt } from '../../fixtures/transcriptLines';
 import { expect, serveEnv, startServe, test } from './serveFixture';
 
 const PR = seededUuid('e2e-fidelity-pr');

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { runCli } from '../../../electron/cli/main';
 import { createStandardScenario, seededUuid, type StandardScenario } from '../../fixtures/scenarioHome';
 import { snapshotTree } from '../../fixtures/treeSnapshot';
-import { userPrompt } from '../../unit/catalog/transcriptLines';
+import { userPrompt } from '../../fixtures/transcriptLines';
 
 /** The documented schema of `ccmem archive --json` (README); scripts rely on exactly these keys. */
 const archiveJsonSchema = z.strictObject({

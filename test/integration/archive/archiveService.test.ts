@@ -8,7 +8,7 @@ import { ArchiveService } from '../../../electron/core/history/archive/ArchiveSe
 import { TranscriptArchive } from '../../../electron/core/history/archive/TranscriptArchive';
 import { createStandardScenario, seededUuid, type StandardScenario } from '../../fixtures/scenarioHome';
 import { startWatchedHome, type WatchedHome } from '../../fixtures/watchedHome';
-import { userPrompt } from '../../unit/catalog/transcriptLines';
+import { userPrompt } from '../../fixtures/transcriptLines';
 import { candidateFor, fingerprint, readArchived } from './archiveCandidates';
 
 /** Polls until `probe` gives a value (the machine is shared: no timing is asserted, only that it happens). */

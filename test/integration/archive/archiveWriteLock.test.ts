@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { acquireArchiveLock } from '../../../electron/core/history/archive/archiveWriteLock';
 import { TranscriptArchive } from '../../../electron/core/history/archive/TranscriptArchive';
 import { createScenarioHome, DEAD_PID, type ProjectBuilder, type ScenarioHome, type SessionFacts } from '../../fixtures/scenarioHome';
-import { userPrompt } from '../../unit/catalog/transcriptLines';
+import { userPrompt } from '../../fixtures/transcriptLines';
 import { candidateFor, fingerprint, readArchived } from './archiveCandidates';
 
 describe('the archive shared by several processes (app, ccmem serve, ccmem archive)', () => {

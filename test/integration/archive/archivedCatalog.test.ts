@@ -7,7 +7,7 @@ import { candidatesFromCatalog } from '../../../electron/core/history/archive/ca
 import { TranscriptArchive } from '../../../electron/core/history/archive/TranscriptArchive';
 import { createScenarioHome, type ProjectBuilder, type ScenarioHome, type SessionFacts } from '../../fixtures/scenarioHome';
 import { writeRichSession, type RichSession } from '../transcripts/richSession';
-import { assistantChunk, toolUse } from '../../unit/catalog/transcriptLines';
+import { assistantChunk, toolUse } from '../../fixtures/transcriptLines';
 
 describe('the catalog keeps sessions Claude Code deleted, from the archive', () => {
   let home: ScenarioHome;

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TranscriptArchive } from '../../../electron/core/history/archive/TranscriptArchive';
 import { createScenarioHome, seededUuid, type ProjectBuilder, type ScenarioHome, type SessionFacts } from '../../fixtures/scenarioHome';
 import { snapshotTree } from '../../fixtures/treeSnapshot';
-import { metadata, userPrompt } from '../../unit/catalog/transcriptLines';
+import { metadata, userPrompt } from '../../fixtures/transcriptLines';
 import { candidateFor, fileBytes, fingerprint, readArchived } from './archiveCandidates';
 
 const VOCABULARY = ['cart', 'total', 'refund', 'payment', 'test', 'flaky', 'index', 'search', 'deploy', 'branch', 'memory'];

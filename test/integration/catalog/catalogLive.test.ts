@@ -6,7 +6,7 @@ import { CatalogService } from '../../../electron/core/catalog/CatalogService';
 import type { HomeService } from '../../../electron/core/home/HomeService';
 import type { LiveHome } from '../../../electron/core/watch/liveHome';
 import { createStandardScenario, seededUuid, type StandardScenario } from '../../fixtures/scenarioHome';
-import { assistantChunk, userPrompt } from '../../unit/catalog/transcriptLines';
+import { assistantChunk, userPrompt } from '../../fixtures/transcriptLines';
 import { startWatchedHome } from '../../fixtures/watchedHome';
 
 function nextUpdate(service: CatalogService, predicate: (update: SessionUpdate) => boolean, timeoutMs = 5000): Promise<SessionUpdate> {

@@ -12,7 +12,7 @@ import {
   type StandardScenario,
 } from '../../fixtures/scenarioHome';
 import { snapshotTree } from '../../fixtures/treeSnapshot';
-import { assistantChunk, toolResult, toolUse, userPrompt } from '../../unit/catalog/transcriptLines';
+import { assistantChunk, toolResult, toolUse, userPrompt } from '../../fixtures/transcriptLines';
 
 /** What the scenario builder writes per turn (scenarioHome.ts): one response of two chunks with this usage. */
 function scenarioTokens(turns: number) {

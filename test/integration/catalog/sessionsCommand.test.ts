@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { runCli } from '../../../electron/cli/main';
 import { createStandardScenario, type StandardScenario } from '../../fixtures/scenarioHome';
 import { snapshotTree } from '../../fixtures/treeSnapshot';
-import { assistantChunk, toolUse } from '../../unit/catalog/transcriptLines';
+import { assistantChunk, toolUse } from '../../fixtures/transcriptLines';
 
 const tokens = z.strictObject({
   input: z.number().int().nonnegative(),

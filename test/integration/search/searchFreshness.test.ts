@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HomeSearch } from '../../../electron/core/search/HomeSearch';
 import { createScenarioHome, seededUuid, type ProjectBuilder, type ScenarioHome } from '../../fixtures/scenarioHome';
-import { userPrompt } from '../../unit/catalog/transcriptLines';
+import { userPrompt } from '../../fixtures/transcriptLines';
 
 const WORD = 'heron';
 

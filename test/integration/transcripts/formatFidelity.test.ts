@@ -17,7 +17,7 @@ import type { TranscriptEntry } from '../../../shared/transcript/transcriptEntry
 import { LIVE_VIEW } from '../../../shared/transcript/transcriptOutline';
 import { createScenarioHome, seededUuid, type ProjectBuilder, type ScenarioHome } from '../../fixtures/scenarioHome';
 import { snapshotTree } from '../../fixtures/treeSnapshot';
-import { assistantChunk, compactBoundary, toolResult, toolUse, userPrompt } from '../../unit/catalog/transcriptLines';
+import { assistantChunk, compactBoundary, toolResult, toolUse, userPrompt } from '../../fixtures/transcriptLines';
 import { listSessions } from '../../../electron/core/transcripts/sessionListing';
 
 const ids = {
