@@ -2,12 +2,12 @@ import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../../electron/cli/main';
-import { createEngine } from '../../../electron/core/engine';
 import { SessionSecretStore } from '../../../electron/core/settings/secretStore';
 import type { ProjectBuilder } from '../../fixtures/scenarioHome';
 import { snapshotTree } from '../../fixtures/treeSnapshot';
 import { textTurn, toolUseTurn } from '../../helpers/fakeAnthropicServer';
 import { createJobWorld, TEST_API_KEY, type JobWorld } from './jobWorld';
+import { createTestEngine } from '../../fixtures/testEngine';
 
 async function ccmem(world: JobWorld, ...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
@@ -76,13 +76,9 @@ describe('ccmem dream --due', () => {
     expect(memoryAfter).toEqual(dueMemoryBefore);
 
     // The proposals wait for review in `ccmem serve`: the inbox of an engine over the same data folder has them.
-    const engine = await createEngine({
-      roots: [{ path: world.home.root, source: 'CLAUDE_CONFIG_DIR' }],
+    const engine = await createTestEngine(world.home, {
       dataDir: world.dataDir,
-      demoHomeSource: null,
       shell: 'web',
-      readOnly: false,
-      watch: false,
       llm: { secrets: new SessionSecretStore(), environment: { apiKey: null, baseUrl: null, maxRetries: 0 } },
     });
     try {

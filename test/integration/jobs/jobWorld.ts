@@ -6,12 +6,13 @@ import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { JobRecord, JobSummary } from '../../../shared/jobs/jobTypes';
-import { createEngine, type Engine } from '../../../electron/core/engine';
+import type { Engine } from '../../../electron/core/engine';
 import { JobService, type JobLimits } from '../../../electron/core/jobs/JobService';
 import { SessionSecretStore } from '../../../electron/core/settings/secretStore';
 import { createScenarioHome, topicFile, type ProjectBuilder, type ScenarioHome, type SessionFacts } from '../../fixtures/scenarioHome';
 import { snapshotTree, type TreeSnapshot } from '../../fixtures/treeSnapshot';
 import { startFakeAnthropicServer, type FakeAnthropicServer } from '../../helpers/fakeAnthropicServer';
+import { createTestEngine } from '../../fixtures/testEngine';
 
 /** The 1-based line of a transcript that first contains `text`, for citing it the way the model would. */
 export async function lineOf(file: string, text: string): Promise<number> {
@@ -117,12 +118,8 @@ export async function createJobWorld(
   const outsideFile = await home.rawFile('CLAUDE.md', '# Global instructions\n');
   const fake = await startFakeAnthropicServer();
   const dataDir = join(home.tmp, 'data');
-  const engine = await createEngine({
-    roots: [{ path: home.root, source: 'CLAUDE_CONFIG_DIR' }],
+  const engine = await createTestEngine(home, {
     dataDir,
-    demoHomeSource: null,
-    shell: 'cli',
-    readOnly: false,
     watch: options.watch ?? false,
     llm: {
       secrets: new SessionSecretStore(),
