@@ -6,7 +6,6 @@
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../../electron/cli/main';
 import { contentHash } from '../../../electron/core/fs/contentHash';
 import { LIVE_VIEW } from '../../../shared/transcript/transcriptOutline';
 import type { ChangeSetJson } from '../../../electron/cli/commands/history';
@@ -14,13 +13,7 @@ import { createScenarioHome, seededUuid, type ScenarioHome } from '../../fixture
 import { snapshotTree } from '../../fixtures/treeSnapshot';
 import { memoryFile, TranscriptBuilder, writeBackup } from '../history/provenanceFixtures';
 import { createTestEngine } from '../../fixtures/testEngine';
-
-async function ccmem(argv: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), env });
-  return { code, stdout, stderr };
-}
+import { ccmem } from '../../helpers/ccmem';
 
 async function historyJson(env: NodeJS.ProcessEnv): Promise<ChangeSetJson[]> {
   const { code, stdout, stderr } = await ccmem(['history', '--json'], env);

@@ -13,6 +13,7 @@ import { createScenarioHome, topicFile, type ProjectBuilder, type ScenarioHome, 
 import { snapshotTree, type TreeSnapshot } from '../../fixtures/treeSnapshot';
 import { startFakeAnthropicServer, type FakeAnthropicServer } from '../../helpers/fakeAnthropicServer';
 import { createTestEngine } from '../../fixtures/testEngine';
+import { ccmem, type CcmemRun } from '../../helpers/ccmem';
 
 /** The 1-based line of a transcript that first contains `text`, for citing it the way the model would. */
 export async function lineOf(file: string, text: string): Promise<number> {
@@ -59,6 +60,18 @@ async function allFilesText(dir: string): Promise<string> {
     if (entry.isFile()) text += await fs.readFile(join(entry.parentPath, entry.name), 'utf8');
   }
   return text;
+}
+
+/** Runs one `ccmem` command over the world's home and data folder, with its fake API as the backend. */
+export function ccmemInWorld(world: JobWorld, ...argv: string[]): Promise<CcmemRun> {
+  return ccmem(argv, {
+    CLAUDE_CONFIG_DIR: world.home.root,
+    CCMEM_DATA_DIR: world.dataDir,
+    ANTHROPIC_API_KEY: TEST_API_KEY,
+    ANTHROPIC_BASE_URL: world.fake.url,
+    CCMEM_LLM_MAX_RETRIES: '0',
+    HOME: world.home.tmp,
+  });
 }
 
 export async function createJobWorld(
