@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SearchHit } from '../../../shared/model/search';
 import { TranscriptArchive } from '../../../electron/core/history/archive/TranscriptArchive';
 import { HomeSearch } from '../../../electron/core/search/HomeSearch';
-import { createScenarioHome, seededUuid, type ScenarioHome, type SessionFacts } from '../../fixtures/scenarioHome';
+import { createScenarioHome, type ScenarioHome } from '../../fixtures/scenarioHome';
+import { seededUuid, type SessionFacts } from '../../fixtures/sessionLines';
 import { userPrompt } from '../../fixtures/transcriptLines';
 import { candidateFor } from './archiveCandidates';
 

@@ -5,7 +5,8 @@ import type { SessionUpdate } from '../../../shared/model/catalog';
 import { CatalogService } from '../../../electron/core/catalog/CatalogService';
 import type { HomeService } from '../../../electron/core/home/HomeService';
 import type { LiveHome } from '../../../electron/core/watch/liveHome';
-import { createStandardScenario, seededUuid, type StandardScenario } from '../../fixtures/scenarioHome';
+import { seededUuid } from '../../fixtures/sessionLines';
+import { createStandardScenario, type StandardScenario } from '../../fixtures/standardScenario';
 import { assistantChunk, userPrompt } from '../../fixtures/transcriptLines';
 import { startWatchedHome } from '../../fixtures/watchedHome';
 

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { HistoryService } from '../../../electron/core/history/HistoryService';
 import { HistoryStore } from '../../../electron/core/changes/HistoryStore';
 import type { HomeService } from '../../../electron/core/home/HomeService';
-import { seededUuid, type ScenarioHome } from '../../fixtures/scenarioHome';
+import type { ScenarioHome } from '../../fixtures/scenarioHome';
+import { seededUuid } from '../../fixtures/sessionLines';
 import { ChangeSetWriter } from '../../../electron/core/changes/changeSetWriter';
 import { createTestHomeService } from '../../fixtures/testEngine';
 

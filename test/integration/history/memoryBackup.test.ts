@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readTar, writeTarGz } from '../../../electron/core/history/backup/tarArchive';
 import type { BackupManifest } from '../../../shared/history/backupModel';
-import { createStandardScenario, type StandardScenario } from '../../fixtures/scenarioHome';
+import { createStandardScenario, type StandardScenario } from '../../fixtures/standardScenario';
 import { snapshotTree } from '../../fixtures/treeSnapshot';
 import { openHistory, setMtime, type OpenHistory } from './historyFixtures';
 

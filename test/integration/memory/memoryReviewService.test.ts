@@ -8,7 +8,7 @@ import type { MemoryChange } from '../../../electron/core/memory/MemoryReviewSer
 import { dispatchRequest } from '../../../shared/contract/dispatch';
 import type { MemoryFolderRef } from '../../../shared/memory/memoryFolderRef';
 import type { MemoryConflictDetails } from '../../../shared/memory/memoryReview';
-import { createStandardScenario, type StandardScenario } from '../../fixtures/scenarioHome';
+import { createStandardScenario, type StandardScenario } from '../../fixtures/standardScenario';
 import { createTestEngine } from '../../fixtures/testEngine';
 
 let scenario: StandardScenario;

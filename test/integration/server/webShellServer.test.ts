@@ -8,7 +8,7 @@ import { WebSocket } from 'ws';
 import type { Engine } from '../../../electron/core/engine';
 import { WebShellServer, type ServingAddress } from '../../../electron/server/WebShellServer';
 import { ACCESS_CHECK_PATH, TOKEN_PROTOCOL_PREFIX, WIRE_PROTOCOL } from '../../../shared/contract/webShellAccess';
-import { createStandardScenario, type StandardScenario } from '../../fixtures/scenarioHome';
+import { createStandardScenario, type StandardScenario } from '../../fixtures/standardScenario';
 import { createTestEngine } from '../../fixtures/testEngine';
 
 interface HttpAnswer {

@@ -7,7 +7,8 @@ import { TranscriptService, type TranscriptChange } from '../../../electron/core
 import { entryText } from '../../../shared/transcript/entryText';
 import type { TranscriptEntry } from '../../../shared/transcript/transcriptEntry';
 import { LIVE_VIEW, type TranscriptViewSpec } from '../../../shared/transcript/transcriptOutline';
-import { createScenarioHome, seededUuid, type ScenarioHome } from '../../fixtures/scenarioHome';
+import { createScenarioHome, type ScenarioHome } from '../../fixtures/scenarioHome';
+import { seededUuid } from '../../fixtures/sessionLines';
 import { snapshotTree } from '../../fixtures/treeSnapshot';
 import { writeRichSession, type RichSession } from './richSession';
 import { createTestHomeService } from '../../fixtures/testEngine';

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../electron/cli/main';
 import { TranscriptService } from '../../../electron/core/transcripts/TranscriptService';
 import { LIVE_VIEW } from '../../../shared/transcript/transcriptOutline';
-import { createScenarioHome, seededUuid, type ScenarioHome } from '../../fixtures/scenarioHome';
+import { createScenarioHome, type ScenarioHome } from '../../fixtures/scenarioHome';
+import { seededUuid } from '../../fixtures/sessionLines';
 import { createTestHomeService } from '../../fixtures/testEngine';
 
 const sessionId = seededUuid('usage-session');

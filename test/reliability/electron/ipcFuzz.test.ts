@@ -6,7 +6,7 @@ import { requestNames } from '../../../shared/contract/channels';
 import { requestSchemas, type RequestName } from '../../../shared/contract/requests';
 import type { ErrorCode } from '../../../shared/result';
 import type { Engine } from '../../../electron/core/engine';
-import { createStandardScenario, type StandardScenario } from '../../fixtures/scenarioHome';
+import { createStandardScenario, type StandardScenario } from '../../fixtures/standardScenario';
 import { payloadArbitrary } from '../support/contractArbitraries';
 import { recordFigure } from '../support/figureLog';
 import { statTree } from '../support/statTree';

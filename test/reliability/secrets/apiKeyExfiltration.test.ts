@@ -8,7 +8,7 @@ import { llmEnvironmentFrom } from '../../../electron/core/settings/LlmSettingsS
 import { SessionSecretStore } from '../../../electron/core/settings/secretStore';
 import { WebShellServer } from '../../../electron/server/WebShellServer';
 import { startFakeAnthropicServer, textTurn, type FakeAnthropicServer } from '../../helpers/fakeAnthropicServer';
-import { createStandardScenario, type StandardScenario } from '../../fixtures/scenarioHome';
+import { createStandardScenario, type StandardScenario } from '../../fixtures/standardScenario';
 import { recordFigure } from '../support/figureLog';
 import { createTestEngine } from '../../fixtures/testEngine';
 

@@ -10,7 +10,7 @@ import { requestNames } from '../../../shared/contract/channels';
 import { neededCapability } from '../../../shared/contract/dispatch';
 import { requestSchemas, type RequestName } from '../../../shared/contract/requests';
 import type { HomeSnapshot } from '../../../shared/model/home';
-import { createStandardScenario, type StandardScenario } from '../../fixtures/scenarioHome';
+import { createStandardScenario, type StandardScenario } from '../../fixtures/standardScenario';
 import { recordFigure } from '../support/figureLog';
 import { createTestEngine } from '../../fixtures/testEngine';
 

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EvidenceLedger } from '../../../../electron/core/jobs/evidenceLedger';
 import { readMemoryBaseline } from '../../../../electron/core/jobs/memoryBaseline';
 import { StagingOverlay } from '../../../../electron/core/jobs/StagingOverlay';
-import { createScenarioHome, type ScenarioHome, type SessionFacts } from '../../../fixtures/scenarioHome';
+import { createScenarioHome, type ScenarioHome } from '../../../fixtures/scenarioHome';
+import type { SessionFacts } from '../../../fixtures/sessionLines';
 
 const signal = new AbortController().signal;
 

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { discoverSessionFiles } from '../../../../electron/core/catalog/catalogDiscovery';
 import { listFolderSync, type ListedFile } from '../../../../electron/core/search/searchListing';
-import { createScenarioHome, seededUuid, type ProjectBuilder, type ScenarioHome } from '../../../fixtures/scenarioHome';
+import { createScenarioHome, type ProjectBuilder, type ScenarioHome } from '../../../fixtures/scenarioHome';
+import { seededUuid } from '../../../fixtures/sessionLines';
 import { userPrompt } from '../../../fixtures/transcriptLines';
 
 const line = `${userPrompt('hello')}\n`;
