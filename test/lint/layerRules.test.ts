@@ -71,5 +71,14 @@ describe('layer rules (architecture.md §1)', () => {
     const mcp = "import { Server } from '@modelcontextprotocol/sdk/server/index.js';\nexport const s = Server;\n";
     expect(await layerErrors('electron/core/llm/claudeCodeProcess.ts', mcp)).toHaveLength(1);
     expect(await layerErrors('electron/core/llm/mcpToolServer.ts', mcp)).toEqual([]);
+    const ws = "import { WebSocketServer } from 'ws';\nexport const w = WebSocketServer;\n";
+    expect(await layerErrors('electron/server/otherServer.ts', ws)).toHaveLength(1);
+    expect(await layerErrors('electron/server/WebShellServer.ts', ws)).toEqual([]);
+    expect(await layerErrors('test/integration/server/x.test.ts', ws)).toEqual([]);
+    const secretlint = "import { lintSource } from '@secretlint/core';\nexport const l = lintSource;\n";
+    expect(await layerErrors('electron/core/memory/x.ts', secretlint)).toHaveLength(1);
+    expect(await layerErrors('electron/core/secrets/secretScan.ts', secretlint)).toEqual([]);
+    const markdown = "import MarkdownIt from 'markdown-it';\nexport const m = MarkdownIt;\n";
+    expect(await layerErrors('renderer/src/features/x.tsx', markdown)).toHaveLength(1);
   });
 });
