@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
-import { createStandardScenario, type StandardScenario } from '../../fixtures/scenarioHome';
+import { createStandardScenario, type StandardScenario } from '../../fixtures/standardScenario';
 import { expect, serveEnv, startServe, test } from './serveFixture';
 
 test.use({ timezoneId: 'UTC' });

@@ -1,8 +1,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createScenarioHome, topicFile, type ProjectBuilder, type ScenarioHome } from '../../fixtures/scenarioHome';
-import { startFakeAnthropicServer, textTurn, toolUseTurn, type FakeAnthropicServer } from '../../helpers/fakeAnthropicServer';
-import { expect, startServe, test } from './serveFixture';
+import { textTurn, toolUseTurn, type FakeAnthropicServer } from '../../helpers/fakeAnthropicServer';
+import { expect, serveWithFakeAnthropic, type startServe, test } from './serveFixture';
 
 const API_KEY = 'sk-ant-api03-e2e-key-must-not-leak-0123456789';
 
@@ -22,16 +22,8 @@ test.describe('a dream run from the browser', () => {
       'feedback_tests.md',
       topicFile({ variant: 'flat', name: 'Tests', description: 'How to test', type: 'feedback', body: 'Run `make test`.\n' }),
     );
-    fake = await startFakeAnthropicServer();
     dataDir = join(home.tmp, 'data');
-    served = await startServe({
-      HOME: home.tmp,
-      CLAUDE_CONFIG_DIR: home.root,
-      CCMEM_DATA_DIR: dataDir,
-      ANTHROPIC_API_KEY: API_KEY,
-      ANTHROPIC_BASE_URL: fake.url,
-      CCMEM_LLM_MAX_RETRIES: '0',
-    });
+    ({ fake, served } = await serveWithFakeAnthropic(home, API_KEY));
   });
 
   test.afterAll(async () => {

@@ -1,7 +1,8 @@
 import type { Page } from '@playwright/test';
-import { createScenarioHome, seededUuid, type ScenarioHome } from '../../fixtures/scenarioHome';
+import { createScenarioHome, type ScenarioHome } from '../../fixtures/scenarioHome';
+import { seededUuid } from '../../fixtures/sessionLines';
 import { snapshotTree } from '../../fixtures/treeSnapshot';
-import { assistantChunk, toolResult, toolUse, userPrompt } from '../../unit/catalog/transcriptLines';
+import { assistantChunk, toolResult, toolUse, userPrompt } from '../../fixtures/transcriptLines';
 import { expect, serveEnv, startServe, test } from './serveFixture';
 
 const PR = seededUuid('e2e-fidelity-pr');

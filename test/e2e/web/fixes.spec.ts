@@ -2,7 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { createMessyMemory, FAKE_GITHUB_TOKEN, type MessyMemory } from '../../fixtures/messyMemory';
-import { createStandardScenario, type StandardScenario } from '../../fixtures/scenarioHome';
+import { createStandardScenario, type StandardScenario } from '../../fixtures/standardScenario';
 import { seriousViolations, sidewaysOverflow } from './pageChecks';
 import { expect, serveEnv, startServe, test } from './serveFixture';
 

@@ -1,8 +1,9 @@
 import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createScenarioHome, topicFile, type ProjectBuilder, type ScenarioHome, type SessionFacts } from '../../fixtures/scenarioHome';
-import { startFakeAnthropicServer, textTurn, toolUseTurn, type FakeAnthropicServer } from '../../helpers/fakeAnthropicServer';
-import { expect, startServe, test } from './serveFixture';
+import { createScenarioHome, topicFile, type ProjectBuilder, type ScenarioHome } from '../../fixtures/scenarioHome';
+import type { SessionFacts } from '../../fixtures/sessionLines';
+import { textTurn, toolUseTurn, type FakeAnthropicServer } from '../../helpers/fakeAnthropicServer';
+import { expect, serveWithFakeAnthropic, startServe, test } from './serveFixture';
 
 /**
  * A stand-in `claude` that answers what Settings asks of it (its version and how it is logged in); the real CLI
@@ -91,15 +92,7 @@ test.describe('evidence beside every proposed edit', () => {
       'feedback_tests.md',
       topicFile({ variant: 'flat', name: 'Tests', description: 'How to test', type: 'feedback', body: 'Run `make test`.\n' }),
     );
-    fake = await startFakeAnthropicServer();
-    served = await startServe({
-      HOME: home.tmp,
-      CLAUDE_CONFIG_DIR: home.root,
-      CCMEM_DATA_DIR: join(home.tmp, 'data'),
-      ANTHROPIC_API_KEY: 'sk-ant-api03-e2e-evidence-key-0000000',
-      ANTHROPIC_BASE_URL: fake.url,
-      CCMEM_LLM_MAX_RETRIES: '0',
-    });
+    ({ fake, served } = await serveWithFakeAnthropic(home, 'sk-ant-api03-e2e-evidence-key-0000000'));
   });
 
   test.afterAll(async () => {

@@ -1,6 +1,7 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createScenarioHome, seededUuid, type ScenarioHome } from '../../fixtures/scenarioHome';
+import { createScenarioHome, type ScenarioHome } from '../../fixtures/scenarioHome';
+import { seededUuid } from '../../fixtures/sessionLines';
 import { memoryFile, TranscriptBuilder } from '../../integration/history/provenanceFixtures';
 import { expect, serveEnv, startServe, test } from './serveFixture';
 

@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createStandardScenario, topicFile, type StandardScenario } from '../../fixtures/scenarioHome';
+import { topicFile } from '../../fixtures/scenarioHome';
+import { createStandardScenario, type StandardScenario } from '../../fixtures/standardScenario';
 import { recordFigure } from '../../reliability/support/figureLog';
 import { expect, serveEnv, startServe, test } from './serveFixture';
 

@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
-import { createStandardScenario, type StandardScenario } from '../../fixtures/scenarioHome';
+import { createStandardScenario, type StandardScenario } from '../../fixtures/standardScenario';
 import { ACCESS_CHECK_PATH } from '../../../shared/contract/webShellAccess';
 import { recordFigure } from '../../reliability/support/figureLog';
 import { expect, serveEnv, startServe, test } from './serveFixture';

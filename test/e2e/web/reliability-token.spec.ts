@@ -1,6 +1,6 @@
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import { join } from 'node:path';
-import { createStandardScenario, type StandardScenario } from '../../fixtures/scenarioHome';
+import { createStandardScenario, type StandardScenario } from '../../fixtures/standardScenario';
 import { recordFigure } from '../../reliability/support/figureLog';
 import { expect, serveEnv, startServe, test } from './serveFixture';
 

@@ -1,8 +1,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createScenarioHome, topicFile, type ProjectBuilder, type ScenarioHome } from '../../fixtures/scenarioHome';
-import { startFakeAnthropicServer, textTurn, toolUseTurn, type FakeAnthropicServer } from '../../helpers/fakeAnthropicServer';
-import { expect, startServe, test } from './serveFixture';
+import { textTurn, toolUseTurn, type FakeAnthropicServer } from '../../helpers/fakeAnthropicServer';
+import { expect, serveWithFakeAnthropic, type startServe, test } from './serveFixture';
 
 const API_KEY = 'sk-ant-api03-e2e-reviewed-dreams-key-0123456789';
 
@@ -26,15 +26,7 @@ test.describe('reviewed dreams in the browser', () => {
       'project_deploy.md',
       topicFile({ variant: 'flat', name: 'Deploy', description: 'When to deploy', type: 'project', body: 'We deploy on Fridays.\n' }),
     );
-    fake = await startFakeAnthropicServer();
-    served = await startServe({
-      HOME: home.tmp,
-      CLAUDE_CONFIG_DIR: home.root,
-      CCMEM_DATA_DIR: join(home.tmp, 'data'),
-      ANTHROPIC_API_KEY: API_KEY,
-      ANTHROPIC_BASE_URL: fake.url,
-      CCMEM_LLM_MAX_RETRIES: '0',
-    });
+    ({ fake, served } = await serveWithFakeAnthropic(home, API_KEY));
   });
 
   test.afterAll(async () => {

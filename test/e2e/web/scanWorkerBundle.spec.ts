@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { bundledScanWorkerScript } from '../../../electron/core/catalog/scanWorkerScript';
 import type { ScanJob, ScanWorkerReply } from '../../../electron/core/catalog/scanWorkerProtocol';
-import { assistantChunk, userPrompt } from '../../unit/catalog/transcriptLines';
+import { assistantChunk, userPrompt } from '../../fixtures/transcriptLines';
 
 const out = resolve(import.meta.dirname, '../../../out');
 

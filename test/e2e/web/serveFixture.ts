@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { test as base } from '@playwright/test';
-import { createStandardScenario, type StandardScenario } from '../../fixtures/scenarioHome';
+import { createStandardScenario, type StandardScenario } from '../../fixtures/standardScenario';
+import { startFakeAnthropicServer, type FakeAnthropicServer } from '../../helpers/fakeAnthropicServer';
 
 const repoRoot = resolve(import.meta.dirname, '../../..');
 
@@ -59,6 +60,29 @@ export { expect } from '@playwright/test';
 /** The environment that points `ccmem serve` at one home, with the app data folder beside it. */
 export function serveEnv(home: { readonly tmp: string; readonly root: string }): NodeJS.ProcessEnv {
   return { HOME: home.tmp, CLAUDE_CONFIG_DIR: home.root, CCMEM_DATA_DIR: join(home.tmp, 'data') };
+}
+
+/**
+ * Starts a fake Anthropic API and `ccmem serve` for one home, its API backend pointed at the fake with `apiKey` and no
+ * retries, so the turns a test queues are answered in order. The caller stops the server, then closes the fake.
+ */
+export async function serveWithFakeAnthropic(
+  home: { readonly tmp: string; readonly root: string },
+  apiKey: string,
+): Promise<{ readonly fake: FakeAnthropicServer; readonly served: Awaited<ReturnType<typeof startServe>> }> {
+  const fake = await startFakeAnthropicServer();
+  try {
+    const served = await startServe({
+      ...serveEnv(home),
+      ANTHROPIC_API_KEY: apiKey,
+      ANTHROPIC_BASE_URL: fake.url,
+      CCMEM_LLM_MAX_RETRIES: '0',
+    });
+    return { fake, served };
+  } catch (error) {
+    await fake.close();
+    throw error;
+  }
 }
 
 export interface ServedScenario {

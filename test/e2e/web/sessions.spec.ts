@@ -1,6 +1,6 @@
 import { appendFile } from 'node:fs/promises';
 import { snapshotTree } from '../../fixtures/treeSnapshot';
-import { assistantChunk, userPrompt } from '../../unit/catalog/transcriptLines';
+import { assistantChunk, userPrompt } from '../../fixtures/transcriptLines';
 import { expect, serveStandardScenario, test } from './serveFixture';
 
 test.use({ timezoneId: 'UTC' });

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AgentMemoryWatch } from '../../../electron/core/agents/AgentMemoryWatch';
 import type { HomeService } from '../../../electron/core/home/HomeService';
 import type { LiveHome } from '../../../electron/core/watch/liveHome';
-import { createStandardScenario, type StandardScenario } from '../../fixtures/scenarioHome';
+import { createStandardScenario, type StandardScenario } from '../../fixtures/standardScenario';
 import { startWatchedHome } from '../../fixtures/watchedHome';
 
 let scenario: StandardScenario;

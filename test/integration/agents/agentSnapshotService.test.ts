@@ -3,13 +3,14 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AgentSnapshotService } from '../../../electron/core/agents/AgentSnapshotService';
 import { HistoryStore } from '../../../electron/core/changes/HistoryStore';
-import { HomeService } from '../../../electron/core/home/HomeService';
+import type { HomeService } from '../../../electron/core/home/HomeService';
 import type { AgentMemorySummary } from '../../../shared/model/agents';
 import { CodedError } from '../../../shared/result';
 import { createScenarioHome, type ScenarioHome } from '../../fixtures/scenarioHome';
 import { snapshotTree } from '../../fixtures/treeSnapshot';
 import { ChangeSetWriter } from '../../../electron/core/changes/changeSetWriter';
 import { listAgentMemories } from '../../../electron/core/agents/agentMemoryListing';
+import { createTestHomeService } from '../../fixtures/testEngine';
 
 const NOW = new Date('2026-05-10T12:00:00.000Z');
 // Bytes that a text round trip could change: CRLF, no final newline, non-ASCII, a BOM.
@@ -55,13 +56,7 @@ beforeEach(async () => {
   bob = home.workPath('bob', 'shop');
   await home.project(alice).session();
   await home.project(bob).session();
-  homeService = new HomeService({
-    roots: [{ path: home.root, source: 'CLAUDE_CONFIG_DIR' }],
-    dataDir: join(home.tmp, 'data'),
-    demoHomeSource: null,
-    shell: 'cli',
-    readOnly: false,
-  });
+  homeService = createTestHomeService(home);
   history = new HistoryStore(join(home.tmp, 'data', 'history'));
   service = new AgentSnapshotService({
     listAgents: () => listAgentMemories(homeService),

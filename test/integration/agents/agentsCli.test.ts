@@ -2,9 +2,9 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { runCli } from '../../../electron/cli/main';
-import { createStandardScenario, type StandardScenario } from '../../fixtures/scenarioHome';
+import { createStandardScenario, type StandardScenario } from '../../fixtures/standardScenario';
 import { snapshotTree } from '../../fixtures/treeSnapshot';
+import { ccmem } from '../../helpers/ccmem';
 
 /** The documented schema of `ccmem agents --json` (issue #7); scripts rely on exactly these keys. */
 const agentJsonSchema = z.strictObject({
@@ -22,13 +22,6 @@ const agentJsonSchema = z.strictObject({
   outsideRoot: z.array(z.enum(['local', 'snapshot'])),
 });
 const outputSchema = z.array(agentJsonSchema);
-
-async function ccmem(argv: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), env });
-  return { code, stdout, stderr };
-}
 
 let scenario: StandardScenario;
 let env: NodeJS.ProcessEnv;

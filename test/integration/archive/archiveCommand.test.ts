@@ -2,10 +2,11 @@ import { appendFile, rm, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { runCli } from '../../../electron/cli/main';
-import { createStandardScenario, seededUuid, type StandardScenario } from '../../fixtures/scenarioHome';
+import { seededUuid } from '../../fixtures/sessionLines';
+import { createStandardScenario, type StandardScenario } from '../../fixtures/standardScenario';
 import { snapshotTree } from '../../fixtures/treeSnapshot';
-import { userPrompt } from '../../unit/catalog/transcriptLines';
+import { userPrompt } from '../../fixtures/transcriptLines';
+import { ccmem } from '../../helpers/ccmem';
 
 /** The documented schema of `ccmem archive --json` (README); scripts rely on exactly these keys. */
 const archiveJsonSchema = z.strictObject({
@@ -35,13 +36,6 @@ const archiveJsonSchema = z.strictObject({
   ),
   removed: z.strictObject({ sessions: z.number().int(), files: z.number().int(), compressedBytes: z.number().int() }).nullable(),
 });
-
-async function ccmem(argv: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), env });
-  return { code, stdout, stderr };
-}
 
 async function archiveJson(env: NodeJS.ProcessEnv, ...extra: string[]) {
   const result = await ccmem(['archive', '--json', ...extra], env);

@@ -6,9 +6,10 @@ import { CatalogService } from '../../../electron/core/catalog/CatalogService';
 import { archiveDir } from '../../../electron/core/history/archive/archiveDir';
 import { ArchiveService } from '../../../electron/core/history/archive/ArchiveService';
 import { TranscriptArchive } from '../../../electron/core/history/archive/TranscriptArchive';
-import { createStandardScenario, seededUuid, type StandardScenario } from '../../fixtures/scenarioHome';
+import { seededUuid } from '../../fixtures/sessionLines';
+import { createStandardScenario, type StandardScenario } from '../../fixtures/standardScenario';
 import { startWatchedHome, type WatchedHome } from '../../fixtures/watchedHome';
-import { userPrompt } from '../../unit/catalog/transcriptLines';
+import { userPrompt } from '../../fixtures/transcriptLines';
 import { candidateFor, fingerprint, readArchived } from './archiveCandidates';
 
 /** Polls until `probe` gives a value (the machine is shared: no timing is asserted, only that it happens). */

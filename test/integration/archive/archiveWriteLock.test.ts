@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { acquireArchiveLock } from '../../../electron/core/history/archive/archiveWriteLock';
 import { TranscriptArchive } from '../../../electron/core/history/archive/TranscriptArchive';
-import { createScenarioHome, DEAD_PID, type ProjectBuilder, type ScenarioHome, type SessionFacts } from '../../fixtures/scenarioHome';
-import { userPrompt } from '../../unit/catalog/transcriptLines';
+import { createScenarioHome, DEAD_PID, type ProjectBuilder, type ScenarioHome } from '../../fixtures/scenarioHome';
+import type { SessionFacts } from '../../fixtures/sessionLines';
+import { userPrompt } from '../../fixtures/transcriptLines';
 import { candidateFor, fingerprint, readArchived } from './archiveCandidates';
 
 describe('the archive shared by several processes (app, ccmem serve, ccmem archive)', () => {

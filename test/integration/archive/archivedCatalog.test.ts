@@ -5,9 +5,10 @@ import type { SessionUpdate } from '../../../shared/model/catalog';
 import { SessionCatalog } from '../../../electron/core/catalog/SessionCatalog';
 import { candidatesFromCatalog } from '../../../electron/core/history/archive/catalogCandidates';
 import { TranscriptArchive } from '../../../electron/core/history/archive/TranscriptArchive';
-import { createScenarioHome, type ProjectBuilder, type ScenarioHome, type SessionFacts } from '../../fixtures/scenarioHome';
+import { createScenarioHome, type ProjectBuilder, type ScenarioHome } from '../../fixtures/scenarioHome';
+import type { SessionFacts } from '../../fixtures/sessionLines';
 import { writeRichSession, type RichSession } from '../transcripts/richSession';
-import { assistantChunk, toolUse } from '../../unit/catalog/transcriptLines';
+import { assistantChunk, toolUse } from '../../fixtures/transcriptLines';
 
 describe('the catalog keeps sessions Claude Code deleted, from the archive', () => {
   let home: ScenarioHome;

@@ -6,21 +6,15 @@
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../../electron/cli/main';
-import { createEngine } from '../../../electron/core/engine';
 import { contentHash } from '../../../electron/core/fs/contentHash';
 import { LIVE_VIEW } from '../../../shared/transcript/transcriptOutline';
 import type { ChangeSetJson } from '../../../electron/cli/commands/history';
-import { createScenarioHome, seededUuid, type ScenarioHome } from '../../fixtures/scenarioHome';
+import { createScenarioHome, type ScenarioHome } from '../../fixtures/scenarioHome';
+import { seededUuid } from '../../fixtures/sessionLines';
 import { snapshotTree } from '../../fixtures/treeSnapshot';
 import { memoryFile, TranscriptBuilder, writeBackup } from '../history/provenanceFixtures';
-
-async function ccmem(argv: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), env });
-  return { code, stdout, stderr };
-}
+import { createTestEngine } from '../../fixtures/testEngine';
+import { ccmem } from '../../helpers/ccmem';
 
 async function historyJson(env: NodeJS.ProcessEnv): Promise<ChangeSetJson[]> {
   const { code, stdout, stderr } = await ccmem(['history', '--json'], env);
@@ -139,14 +133,7 @@ describe('reconstruction of a session deleted by cleanup after it was archived',
   });
 
   it("history's link to the deleted session opens its archived transcript at the line of the write", async () => {
-    const engine = await createEngine({
-      roots: [{ path: home.root, source: 'CLAUDE_CONFIG_DIR' }],
-      dataDir,
-      demoHomeSource: null,
-      shell: 'cli',
-      readOnly: true,
-      watch: false,
-    });
+    const engine = await createTestEngine(home, { dataDir, readOnly: true });
     try {
       const { changeSets } = await engine.memoryHistory.listChangeSets({ sessionId: sid('old'), limit: 100 });
       const first = changeSets.find((set) => set.turnUuid === turns.first && set.cause === 'session');
@@ -200,14 +187,7 @@ describe('a transcript that grew after history read it, then was archived and de
       expect((await ccmem(['archive', '--json'], env)).code).toBe(0);
       await rm(file);
 
-      const engine = await createEngine({
-        roots: [{ path: home.root, source: 'CLAUDE_CONFIG_DIR' }],
-        dataDir: env.CCMEM_DATA_DIR,
-        demoHomeSource: null,
-        shell: 'cli',
-        readOnly: true,
-        watch: false,
-      });
+      const engine = await createTestEngine(home, { dataDir: env.CCMEM_DATA_DIR, readOnly: true });
       try {
         await engine.memoryHistory.recordNow();
         // Only the bytes appended since the last read: the archived copy continues the file history read.

@@ -4,8 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SearchHit } from '../../../shared/model/search';
 import { TranscriptArchive } from '../../../electron/core/history/archive/TranscriptArchive';
 import { HomeSearch } from '../../../electron/core/search/HomeSearch';
-import { createScenarioHome, seededUuid, type ScenarioHome, type SessionFacts } from '../../fixtures/scenarioHome';
-import { userPrompt } from '../../unit/catalog/transcriptLines';
+import { createScenarioHome, type ScenarioHome } from '../../fixtures/scenarioHome';
+import { seededUuid, type SessionFacts } from '../../fixtures/sessionLines';
+import { userPrompt } from '../../fixtures/transcriptLines';
 import { candidateFor } from './archiveCandidates';
 
 /** About 1 MB of plain words on one line (cheap and deterministic), so a file spans frames and search units. */

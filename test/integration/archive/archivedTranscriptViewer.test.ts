@@ -1,7 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HomeService } from '../../../electron/core/home/HomeService';
 import { TranscriptArchive } from '../../../electron/core/history/archive/TranscriptArchive';
 import { transcriptRequestHandlers } from '../../../electron/core/transcripts/transcriptRequestHandlers';
 import { ARCHIVED_RESUME_REASON, TranscriptService } from '../../../electron/core/transcripts/TranscriptService';
@@ -13,6 +12,7 @@ import { createScenarioHome, type ScenarioHome } from '../../fixtures/scenarioHo
 import { snapshotTree } from '../../fixtures/treeSnapshot';
 import { writeRichSession, type RichSession } from '../transcripts/richSession';
 import { candidateFor } from './archiveCandidates';
+import { createTestHomeService } from '../../fixtures/testEngine';
 
 async function exportAll(service: TranscriptService, ref: Parameters<TranscriptService['exportChunk']>[0], format: 'markdown' | 'html') {
   let text = '';
@@ -32,14 +32,7 @@ describe('the transcript viewer on a session Claude Code deleted after it was ar
   let archived: TranscriptService;
   let ref: { configRoot: string; slug: string; sessionId: string };
 
-  const homeService = () =>
-    new HomeService({
-      roots: [{ path: home.root, source: 'CLAUDE_CONFIG_DIR' }],
-      dataDir: join(home.tmp, 'data'),
-      demoHomeSource: null,
-      shell: 'electron',
-      readOnly: false,
-    });
+  const homeService = () => createTestHomeService(home, { shell: 'electron' });
 
   beforeAll(async () => {
     home = await createScenarioHome({ prefix: 'ccmem-archived-viewer-' });

@@ -2,9 +2,10 @@ import { appendFile, readdir, readFile, rm, truncate, writeFile } from 'node:fs/
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TranscriptArchive } from '../../../electron/core/history/archive/TranscriptArchive';
-import { createScenarioHome, seededUuid, type ProjectBuilder, type ScenarioHome, type SessionFacts } from '../../fixtures/scenarioHome';
+import { createScenarioHome, type ProjectBuilder, type ScenarioHome } from '../../fixtures/scenarioHome';
+import { seededUuid, type SessionFacts } from '../../fixtures/sessionLines';
 import { snapshotTree } from '../../fixtures/treeSnapshot';
-import { metadata, userPrompt } from '../../unit/catalog/transcriptLines';
+import { metadata, userPrompt } from '../../fixtures/transcriptLines';
 import { candidateFor, fileBytes, fingerprint, readArchived } from './archiveCandidates';
 
 const VOCABULARY = ['cart', 'total', 'refund', 'payment', 'test', 'flaky', 'index', 'search', 'deploy', 'branch', 'memory'];

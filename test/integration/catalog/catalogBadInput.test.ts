@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readJsonlLines } from '../../../electron/core/jsonl/fileLineReader';
 import { SessionCatalog } from '../../../electron/core/catalog/SessionCatalog';
-import { createScenarioHome, seededUuid, type ProjectBuilder, type ScenarioHome } from '../../fixtures/scenarioHome';
-import { assistantChunk, metadata, userPrompt } from '../../unit/catalog/transcriptLines';
+import { createScenarioHome, type ProjectBuilder, type ScenarioHome } from '../../fixtures/scenarioHome';
+import { seededUuid } from '../../fixtures/sessionLines';
+import { assistantChunk, metadata, userPrompt } from '../../fixtures/transcriptLines';
 
 const HUNDRED_MB = 100 * 1024 * 1024;
 

@@ -5,8 +5,9 @@ import type { SessionUpdate } from '../../../shared/model/catalog';
 import { CatalogService } from '../../../electron/core/catalog/CatalogService';
 import type { HomeService } from '../../../electron/core/home/HomeService';
 import type { LiveHome } from '../../../electron/core/watch/liveHome';
-import { createStandardScenario, seededUuid, type StandardScenario } from '../../fixtures/scenarioHome';
-import { assistantChunk, userPrompt } from '../../unit/catalog/transcriptLines';
+import { seededUuid } from '../../fixtures/sessionLines';
+import { createStandardScenario, type StandardScenario } from '../../fixtures/standardScenario';
+import { assistantChunk, userPrompt } from '../../fixtures/transcriptLines';
 import { startWatchedHome } from '../../fixtures/watchedHome';
 
 function nextUpdate(service: CatalogService, predicate: (update: SessionUpdate) => boolean, timeoutMs = 5000): Promise<SessionUpdate> {

@@ -6,7 +6,7 @@ import { generateHome, type GeneratedHome } from '../../../bench/generator/gener
 import { buildScanWorker } from '../../../bench/runner/scanWorkerBuild';
 import { SessionCatalog, type SessionCatalogOptions } from '../../../electron/core/catalog/SessionCatalog';
 import type { SessionCatalogEntry } from '../../../shared/model/catalog';
-import { assistantChunk, userPrompt } from '../../unit/catalog/transcriptLines';
+import { assistantChunk, userPrompt } from '../../fixtures/transcriptLines';
 
 /** Every saved aggregate state, by file name: the worker must save what the engine's thread would have. */
 function savedStates(dataDir: string): Record<string, string> {

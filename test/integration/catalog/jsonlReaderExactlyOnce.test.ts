@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readJsonlLines } from '../../../electron/core/jsonl/fileLineReader';
 import { SessionCatalog } from '../../../electron/core/catalog/SessionCatalog';
-import { assistantChunk, userPrompt } from '../../unit/catalog/transcriptLines';
+import { assistantChunk, userPrompt } from '../../fixtures/transcriptLines';
 
 const RECORDS = 1500;
 const tmp = mkdtempSync(join(tmpdir(), 'ccmem-exactly-once-'));

@@ -4,15 +4,11 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CatalogProgress } from '../../../shared/model/catalog';
 import { SessionCatalog } from '../../../electron/core/catalog/SessionCatalog';
-import {
-  createScenarioHome,
-  createStandardScenario,
-  seededUuid,
-  type ScenarioHome,
-  type StandardScenario,
-} from '../../fixtures/scenarioHome';
+import { createScenarioHome, type ScenarioHome } from '../../fixtures/scenarioHome';
+import { seededUuid } from '../../fixtures/sessionLines';
+import { createStandardScenario, type StandardScenario } from '../../fixtures/standardScenario';
 import { snapshotTree } from '../../fixtures/treeSnapshot';
-import { assistantChunk, toolResult, toolUse, userPrompt } from '../../unit/catalog/transcriptLines';
+import { assistantChunk, toolResult, toolUse, userPrompt } from '../../fixtures/transcriptLines';
 
 /** What the scenario builder writes per turn (scenarioHome.ts): one response of two chunks with this usage. */
 function scenarioTokens(turns: number) {

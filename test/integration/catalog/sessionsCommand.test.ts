@@ -2,10 +2,10 @@ import { appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { runCli } from '../../../electron/cli/main';
-import { createStandardScenario, type StandardScenario } from '../../fixtures/scenarioHome';
+import { createStandardScenario, type StandardScenario } from '../../fixtures/standardScenario';
 import { snapshotTree } from '../../fixtures/treeSnapshot';
-import { assistantChunk, toolUse } from '../../unit/catalog/transcriptLines';
+import { assistantChunk, toolUse } from '../../fixtures/transcriptLines';
+import { ccmem } from '../../helpers/ccmem';
 
 const tokens = z.strictObject({
   input: z.number().int().nonnegative(),
@@ -51,13 +51,6 @@ const sessionJsonSchema = z.strictObject({
   bytes: z.number().int().nonnegative(),
   badLines: z.number().int().nonnegative(),
 });
-
-async function ccmem(argv: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), env });
-  return { code, stdout, stderr };
-}
 
 describe('ccmem sessions on a scenario home', () => {
   let scenario: StandardScenario;

@@ -7,15 +7,17 @@ import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../../../electron/cli/main';
-import { createEngine, type Engine } from '../../../electron/core/engine';
+import type { Engine } from '../../../electron/core/engine';
 import type { JobLimits } from '../../../electron/core/jobs/JobService';
 import { JobService } from '../../../electron/core/jobs/JobService';
 import { llmEnvironmentFrom } from '../../../electron/core/settings/LlmSettingsService';
 import { SessionSecretStore } from '../../../electron/core/settings/secretStore';
-import { createScenarioHome, topicFile, type ProjectBuilder, type ScenarioHome, type SessionFacts } from '../../fixtures/scenarioHome';
+import { createScenarioHome, topicFile, type ProjectBuilder, type ScenarioHome } from '../../fixtures/scenarioHome';
+import type { SessionFacts } from '../../fixtures/sessionLines';
 import { snapshotTree, type TreeSnapshot } from '../../fixtures/treeSnapshot';
 import { answerClaudeCodeSideCall, TEST_API_KEY, TEST_OAUTH_TOKEN, type ClaudeCodeAuth } from '../../helpers/claudeCode/claudeCodeHome';
 import { startFakeAnthropicServer, type FakeAnthropicServer } from '../../helpers/fakeAnthropicServer';
+import { createTestEngine } from '../../fixtures/testEngine';
 
 export const CLAUDE_MD_MARKER = 'CLAUDE-MD-TEXT-MUST-NOT-REACH-THE-JOB';
 
@@ -138,13 +140,8 @@ export async function createClaudeCodeJobWorld(options: {
       return { code, stdout, stderr };
     },
     async engine() {
-      engine ??= await createEngine({
-        roots: [{ path: home.root, source: 'CLAUDE_CONFIG_DIR' }],
+      engine ??= await createTestEngine(home, {
         dataDir,
-        demoHomeSource: null,
-        shell: 'cli',
-        readOnly: false,
-        watch: false,
         // As the desktop app does: no key for the API backend, so jobs run through Claude Code.
         llm: { secrets: new SessionSecretStore(), environment: llmEnvironmentFrom(env, { useApiKey: false }) },
       });

@@ -6,19 +6,12 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { runCli } from '../../../electron/cli/main';
 import { contentHash } from '../../../electron/core/fs/contentHash';
 import { sanitizePathPrefix } from '../../../shared/claude/sanitizePath';
 import { answerClaudeCodeSideCall, createClaudeCodeHome, type ClaudeCodeHome } from '../../helpers/claudeCode/claudeCodeHome';
 import { describeWithClaudeCode } from '../../helpers/claudeCode/describeWithClaudeCode';
 import { startFakeAnthropicServer, textTurn, toolUseTurn, type FakeAnthropicServer } from '../../helpers/fakeAnthropicServer';
-
-async function ccmem(argv: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), env });
-  return { code, stdout, stderr };
-}
+import { ccmem } from '../../helpers/ccmem';
 
 describeWithClaudeCode('memory written by the real Claude Code, reconstructed', (binary) => {
   let fake: FakeAnthropicServer;

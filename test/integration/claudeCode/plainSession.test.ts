@@ -4,7 +4,6 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { runCli } from '../../../electron/cli/main';
 import { sanitizePathPrefix } from '../../../shared/claude/sanitizePath';
 import {
   answerClaudeCodeSideCall,
@@ -16,13 +15,7 @@ import {
 } from '../../helpers/claudeCode/claudeCodeHome';
 import { describeWithClaudeCode } from '../../helpers/claudeCode/describeWithClaudeCode';
 import { startFakeAnthropicServer, textTurn, type FakeAnthropicServer } from '../../helpers/fakeAnthropicServer';
-
-async function ccmem(argv: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), env });
-  return { code, stdout, stderr };
-}
+import { ccmem } from '../../helpers/ccmem';
 
 describeWithClaudeCode('the real Claude Code CLI against the fake API', (binary) => {
   let fake: FakeAnthropicServer;

@@ -5,9 +5,9 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { runCli } from '../../../electron/cli/main';
-import { createStandardScenario, type StandardScenario } from '../../fixtures/scenarioHome';
+import { createStandardScenario, type StandardScenario } from '../../fixtures/standardScenario';
 import { snapshotTree } from '../../fixtures/treeSnapshot';
+import { ccmem } from '../../helpers/ccmem';
 
 /** The documented schema of `ccmem projects --json`; scripts rely on exactly these keys. */
 const projectJsonSchema = z.strictObject({
@@ -23,13 +23,6 @@ const projectJsonSchema = z.strictObject({
   lastActivity: z.iso.datetime().nullable(),
 });
 const outputSchema = z.array(projectJsonSchema);
-
-async function ccmem(argv: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), env });
-  return { code, stdout, stderr };
-}
 
 describe('ccmem projects --json on a scenario home', () => {
   let scenario: StandardScenario;

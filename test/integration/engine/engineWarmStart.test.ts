@@ -1,8 +1,8 @@
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createEngine, type Engine } from '../../../electron/core/engine';
+import type { Engine } from '../../../electron/core/engine';
 import type { HomeSnapshot } from '../../../shared/model/home';
 import { createScenarioHome, type ProjectBuilder, type ScenarioHome } from '../../fixtures/scenarioHome';
+import { createTestEngine } from '../../fixtures/testEngine';
 
 let home: ScenarioHome;
 let project: ProjectBuilder;
@@ -10,14 +10,7 @@ const engines: Engine[] = [];
 
 /** One start of the web shell's engine over the scenario home, with the same app data folder each time. */
 async function start(): Promise<Engine> {
-  const engine = await createEngine({
-    roots: [{ path: home.root, source: 'CLAUDE_CONFIG_DIR' }],
-    dataDir: join(home.tmp, 'data'),
-    demoHomeSource: null,
-    shell: 'web',
-    readOnly: true,
-    watch: true,
-  });
+  const engine = await createTestEngine(home, { shell: 'web', readOnly: true, watch: true });
   engines.push(engine);
   return engine;
 }

@@ -2,11 +2,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HomeService } from '../../../electron/core/home/HomeService';
 import type { HomeSnapshot, ProjectSummary } from '../../../shared/model/home';
-import { createStandardScenario, DEAD_PID, type StandardScenario } from '../../fixtures/scenarioHome';
+import { DEAD_PID } from '../../fixtures/scenarioHome';
+import { createStandardScenario, type StandardScenario } from '../../fixtures/standardScenario';
 import { snapshotTree, type TreeSnapshot } from '../../fixtures/treeSnapshot';
 import { listSessions } from '../../../electron/core/transcripts/sessionListing';
 import { listMemoryFiles } from '../../../electron/core/memory/memoryFolderListing';
 import { listAgentMemories } from '../../../electron/core/agents/agentMemoryListing';
+import { createTestHomeService } from '../../fixtures/testEngine';
 
 let scenario: StandardScenario;
 let service: HomeService;
@@ -27,13 +29,7 @@ beforeAll(async () => {
   localDeployerDir = await scenario.home.agentMemory('local', 'deployer', { 'MEMORY.md': '# deployer\n' }, scenario.webshop.path);
   snapshotOnlyDir = await scenario.home.agentSnapshot(scenario.webshop.path, 'planner', { 'MEMORY.md': '# seed\n' });
   before = await snapshotTree(scenario.home.tmp);
-  service = new HomeService({
-    roots: [{ path: scenario.home.root, source: 'CLAUDE_CONFIG_DIR' }],
-    dataDir: join(scenario.home.tmp, 'never-created-data-dir'),
-    demoHomeSource: null,
-    shell: 'cli',
-    readOnly: true,
-  });
+  service = createTestHomeService(scenario.home, { dataDir: join(scenario.home.tmp, 'never-created-data-dir'), readOnly: true });
   home = await service.getHome();
 });
 

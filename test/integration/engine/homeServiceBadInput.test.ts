@@ -8,11 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HomeService } from '../../../electron/core/home/HomeService';
 import type { HomeSnapshot, ProjectSummary } from '../../../shared/model/home';
 import type { ItemWarning } from '../../../shared/model/warnings';
-import { createScenarioHome, seededUuid, topicFile, type ScenarioHome, type SessionFacts } from '../../fixtures/scenarioHome';
+import { createScenarioHome, topicFile, type ScenarioHome } from '../../fixtures/scenarioHome';
+import { seededUuid, type SessionFacts } from '../../fixtures/sessionLines';
 import { snapshotTree, type TreeSnapshot } from '../../fixtures/treeSnapshot';
 import { listSessions } from '../../../electron/core/transcripts/sessionListing';
 import { listMemoryFiles } from '../../../electron/core/memory/memoryFolderListing';
 import { listAgentMemories } from '../../../electron/core/agents/agentMemoryListing';
+import { createTestHomeService } from '../../fixtures/testEngine';
 
 const isRoot = process.getuid?.() === 0;
 const HUGE_LINE_BYTES = 50 * 1024 * 1024;
@@ -111,13 +113,7 @@ beforeAll(async () => {
   await symlink(join(home.tmp, 'gone-agent.md'), paths.agentDangling);
 
   before = await snapshotTree(home.tmp);
-  service = new HomeService({
-    roots: [{ path: home.root, source: 'CLAUDE_CONFIG_DIR' }],
-    dataDir: join(home.tmp, 'data-never-written'),
-    demoHomeSource: null,
-    shell: 'cli',
-    readOnly: true,
-  });
+  service = createTestHomeService(home, { dataDir: join(home.tmp, 'data-never-written'), readOnly: true });
   const started = performance.now();
   snapshot = await service.getHome();
   paths.loadMs = String(Math.round(performance.now() - started));

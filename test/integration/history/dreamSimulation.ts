@@ -5,14 +5,8 @@
  */
 import { readFile, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  createScenarioHome,
-  DEAD_PID,
-  topicFile,
-  type ProjectBuilder,
-  type ScenarioHome,
-  type SessionFacts,
-} from '../../fixtures/scenarioHome';
+import { createScenarioHome, DEAD_PID, topicFile, type ProjectBuilder, type ScenarioHome } from '../../fixtures/scenarioHome';
+import type { SessionFacts } from '../../fixtures/sessionLines';
 import { appendLines, memorySavedLine, setMtime } from './historyFixtures';
 
 export interface DreamScenario {

@@ -2,10 +2,10 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { runCli } from '../../../electron/cli/main';
-import { createStandardScenario, type StandardScenario } from '../../fixtures/scenarioHome';
+import { createStandardScenario, type StandardScenario } from '../../fixtures/standardScenario';
 import { snapshotTree } from '../../fixtures/treeSnapshot';
 import { appendLines, setMtime, toolUseLine } from './historyFixtures';
+import { ccmem } from '../../helpers/ccmem';
 
 const hash = z.string().regex(/^[0-9a-f]{64}$/);
 /** The documented schema of `ccmem history --json`; scripts rely on exactly these keys. */
@@ -32,13 +32,6 @@ const historyJsonSchema = z.strictObject({
     }),
   ),
 });
-
-async function ccmem(argv: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), env });
-  return { code, stdout, stderr };
-}
 
 async function history(argv: string[], env: NodeJS.ProcessEnv) {
   const { code, stdout, stderr } = await ccmem(['history', ...argv, '--json'], env);

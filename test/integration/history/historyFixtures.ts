@@ -6,9 +6,11 @@ import { appendFile, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { HistoryService } from '../../../electron/core/history/HistoryService';
 import { HistoryStore } from '../../../electron/core/changes/HistoryStore';
-import { HomeService } from '../../../electron/core/home/HomeService';
-import { seededUuid, type ScenarioHome } from '../../fixtures/scenarioHome';
+import type { HomeService } from '../../../electron/core/home/HomeService';
+import type { ScenarioHome } from '../../fixtures/scenarioHome';
+import { seededUuid } from '../../fixtures/sessionLines';
 import { ChangeSetWriter } from '../../../electron/core/changes/changeSetWriter';
+import { createTestHomeService } from '../../fixtures/testEngine';
 
 export interface OpenHistory {
   readonly home: HomeService;
@@ -20,13 +22,7 @@ export interface OpenHistory {
 }
 
 export function openHistory(scenario: ScenarioHome, dataDir = join(scenario.tmp, 'data')): OpenHistory {
-  const home = new HomeService({
-    roots: [{ path: scenario.root, source: 'CLAUDE_CONFIG_DIR' }],
-    dataDir,
-    demoHomeSource: null,
-    shell: 'cli',
-    readOnly: false,
-  });
+  const home = createTestHomeService(scenario, { dataDir });
   const historyDir = join(dataDir, 'history');
   const store = new HistoryStore(historyDir);
   const history = new HistoryService({ home, store, historyDir, live: null, writer: new ChangeSetWriter({ history: store }) });

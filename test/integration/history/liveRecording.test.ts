@@ -12,7 +12,7 @@ import { createDreamScenario, simulateDream, type DreamScenario } from './dreamS
 import { startWatchedHome } from '../../fixtures/watchedHome';
 import { ChangeSetWriter } from '../../../electron/core/changes/changeSetWriter';
 import { autoMemoryRoot } from '../../../electron/core/changes/writeRoot';
-import { seededUuid } from '../../fixtures/scenarioHome';
+import { seededUuid } from '../../fixtures/sessionLines';
 import { memoryFile, TranscriptBuilder } from './provenanceFixtures';
 
 let scenario: DreamScenario;

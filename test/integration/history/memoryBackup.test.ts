@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { contentHash } from '../../../electron/core/fs/contentHash';
 import { readTar, writeTarGz } from '../../../electron/core/history/backup/tarArchive';
 import type { BackupManifest } from '../../../shared/history/backupModel';
-import { createStandardScenario, type StandardScenario } from '../../fixtures/scenarioHome';
+import { createStandardScenario, type StandardScenario } from '../../fixtures/standardScenario';
 import { snapshotTree } from '../../fixtures/treeSnapshot';
 import { openHistory, setMtime, type OpenHistory } from './historyFixtures';
 

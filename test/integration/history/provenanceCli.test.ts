@@ -1,10 +1,11 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { runCli } from '../../../electron/cli/main';
-import { createScenarioHome, seededUuid, type ScenarioHome } from '../../fixtures/scenarioHome';
+import { createScenarioHome, type ScenarioHome } from '../../fixtures/scenarioHome';
+import { seededUuid } from '../../fixtures/sessionLines';
 import { snapshotTree } from '../../fixtures/treeSnapshot';
 import { memoryFile, TranscriptBuilder } from './provenanceFixtures';
+import { ccmem } from '../../helpers/ccmem';
 
 /** The documented schema of `ccmem blame --json`. */
 const blameJsonSchema = z.strictObject({
@@ -25,13 +26,6 @@ const blameJsonSchema = z.strictObject({
     }),
   ),
 });
-
-async function ccmem(argv: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), env });
-  return { code, stdout, stderr };
-}
 
 const sid = (name: string) => seededUuid(`cli-provenance:${name}`);
 const at = (seconds: number) => new Date(Date.parse('2026-09-01T09:00:00.000Z') + seconds * 1000);

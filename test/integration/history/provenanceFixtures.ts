@@ -7,7 +7,7 @@
 import { appendFile, mkdir, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { structuredPatch } from 'diff';
-import { seededUuid } from '../../fixtures/scenarioHome';
+import { seededUuid } from '../../fixtures/sessionLines';
 
 export interface TranscriptOptions {
   readonly file: string;

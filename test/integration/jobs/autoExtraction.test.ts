@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BackgroundJobScheduler } from '../../../electron/core/jobs/BackgroundJobScheduler';
 import { textTurn, toolUseTurn } from '../../helpers/fakeAnthropicServer';
-import { assistantChunk, toolUse } from '../../unit/catalog/transcriptLines';
+import { assistantChunk, toolUse } from '../../fixtures/transcriptLines';
 import { createJobWorld, type JobWorld } from './jobWorld';
 
 async function until<T>(what: string, probe: () => Promise<T | null | undefined>, timeoutMs = 15_000): Promise<T> {

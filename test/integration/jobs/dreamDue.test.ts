@@ -1,31 +1,12 @@
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../../../electron/cli/main';
-import { createEngine } from '../../../electron/core/engine';
 import { SessionSecretStore } from '../../../electron/core/settings/secretStore';
 import type { ProjectBuilder } from '../../fixtures/scenarioHome';
 import { snapshotTree } from '../../fixtures/treeSnapshot';
 import { textTurn, toolUseTurn } from '../../helpers/fakeAnthropicServer';
-import { createJobWorld, TEST_API_KEY, type JobWorld } from './jobWorld';
-
-async function ccmem(world: JobWorld, ...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(argv, {
-    stdout: (text) => (stdout += text),
-    stderr: (text) => (stderr += text),
-    env: {
-      CLAUDE_CONFIG_DIR: world.home.root,
-      CCMEM_DATA_DIR: world.dataDir,
-      ANTHROPIC_API_KEY: TEST_API_KEY,
-      ANTHROPIC_BASE_URL: world.fake.url,
-      CCMEM_LLM_MAX_RETRIES: '0',
-      HOME: world.home.tmp,
-    },
-  });
-  return { code, stdout, stderr };
-}
+import { ccmemInWorld, createJobWorld, type JobWorld } from './jobWorld';
+import { createTestEngine } from '../../fixtures/testEngine';
 
 describe('ccmem dream --due', () => {
   let world: JobWorld;
@@ -52,7 +33,7 @@ describe('ccmem dream --due', () => {
     const dueMemoryBefore = await world.memorySnapshot();
     const startedAt = Date.now();
 
-    const { code, stdout, stderr } = await ccmem(world, 'dream', '--due', '--via', 'api', '--json');
+    const { code, stdout, stderr } = await ccmemInWorld(world, 'dream', '--due', '--via', 'api', '--json');
     expect(code, stderr).toBe(0);
     const outputs = JSON.parse(stdout) as Record<string, unknown>[];
     expect(outputs).toHaveLength(1);
@@ -76,13 +57,9 @@ describe('ccmem dream --due', () => {
     expect(memoryAfter).toEqual(dueMemoryBefore);
 
     // The proposals wait for review in `ccmem serve`: the inbox of an engine over the same data folder has them.
-    const engine = await createEngine({
-      roots: [{ path: world.home.root, source: 'CLAUDE_CONFIG_DIR' }],
+    const engine = await createTestEngine(world.home, {
       dataDir: world.dataDir,
-      demoHomeSource: null,
       shell: 'web',
-      readOnly: false,
-      watch: false,
       llm: { secrets: new SessionSecretStore(), environment: { apiKey: null, baseUrl: null, maxRetries: 0 } },
     });
     try {
@@ -94,7 +71,7 @@ describe('ccmem dream --due', () => {
     }
 
     // Run again: the gate is shut now (and proposals wait), so nothing runs.
-    const again = await ccmem(world, 'dream', '--due', '--json');
+    const again = await ccmemInWorld(world, 'dream', '--due', '--json');
     expect(again.code).toBe(0);
     expect(JSON.parse(again.stdout)).toEqual([]);
     expect(world.fake.requests).toHaveLength(2);
@@ -102,12 +79,12 @@ describe('ccmem dream --due', () => {
 
   it('refuses what it cannot do, before anything runs', async () => {
     // No claude to run (the environment has no PATH and no CCMEM_CLAUDE_PATH): the run stops at the first due project.
-    const viaClaude = await ccmem(world, 'dream', '--due', '--via', 'claude-code');
+    const viaClaude = await ccmemInWorld(world, 'dream', '--due', '--via', 'claude-code');
     expect(viaClaude.code).toBe(1);
     expect(viaClaude.stderr).toContain('claude');
-    expect((await ccmem(world, 'dream', '--due', '--via', 'pigeon')).code).toBe(2);
-    expect((await ccmem(world, 'dream', '--due', '--apply')).code).toBe(2);
-    expect((await ccmem(world, 'dream', '--due', '--project', world.project.slug)).code).toBe(2);
+    expect((await ccmemInWorld(world, 'dream', '--due', '--via', 'pigeon')).code).toBe(2);
+    expect((await ccmemInWorld(world, 'dream', '--due', '--apply')).code).toBe(2);
+    expect((await ccmemInWorld(world, 'dream', '--due', '--project', world.project.slug)).code).toBe(2);
     expect(world.fake.requests).toEqual([]);
     await expect(fs.stat(join(world.project.memoryDir, '.consolidate-lock'))).rejects.toThrow();
   });

@@ -1,28 +1,9 @@
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../../../electron/cli/main';
 import { snapshotTree } from '../../fixtures/treeSnapshot';
 import { textTurn, toolUseTurn } from '../../helpers/fakeAnthropicServer';
-import { createJobWorld, lineOf, TEST_API_KEY, type JobWorld } from './jobWorld';
-
-async function ccmem(world: JobWorld, ...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(argv, {
-    stdout: (text) => (stdout += text),
-    stderr: (text) => (stderr += text),
-    env: {
-      CLAUDE_CONFIG_DIR: world.home.root,
-      CCMEM_DATA_DIR: world.dataDir,
-      ANTHROPIC_API_KEY: TEST_API_KEY,
-      ANTHROPIC_BASE_URL: world.fake.url,
-      CCMEM_LLM_MAX_RETRIES: '0',
-      HOME: world.home.tmp,
-    },
-  });
-  return { code, stdout, stderr };
-}
+import { ccmemInWorld, createJobWorld, lineOf, type JobWorld } from './jobWorld';
 
 async function scriptDream(world: JobWorld): Promise<{ sessionId: string; line: number }> {
   const session = world.sessions[1];
@@ -60,7 +41,7 @@ describe('ccmem dream and ccmem extract', () => {
   it('dream --json prints exactly the documented schema and, without --apply, changes nothing under the config root', async () => {
     const cited = await scriptDream(world);
     const before = await snapshotTree(world.home.root);
-    const { code, stdout, stderr } = await ccmem(world, 'dream', '--project', world.project.slug, '--json');
+    const { code, stdout, stderr } = await ccmemInWorld(world, 'dream', '--project', world.project.slug, '--json');
     expect(stderr).not.toMatch(/error/i);
     expect(code).toBe(0);
     const json = JSON.parse(stdout) as Record<string, unknown>;
@@ -108,7 +89,7 @@ describe('ccmem dream and ccmem extract', () => {
 
   it('dream --apply applies every accepted proposal under the lock', async () => {
     await scriptDream(world);
-    const { code, stdout, stderr } = await ccmem(world, 'dream', '--project', world.project.slug, '--apply');
+    const { code, stdout, stderr } = await ccmemInWorld(world, 'dream', '--project', world.project.slug, '--apply');
     expect(code).toBe(0);
     expect(stdout).toContain('MODIFY feedback_tests.md');
     expect(stderr).toContain('Applied 1 file(s)');
@@ -127,7 +108,7 @@ describe('ccmem dream and ccmem extract', () => {
     );
     const before = await snapshotTree(world.home.root);
     const session = world.sessions[3].sessionId;
-    const { code, stdout, stderr } = await ccmem(world, 'extract', '--session', session, '--json');
+    const { code, stdout, stderr } = await ccmemInWorld(world, 'extract', '--session', session, '--json');
     expect(code).toBe(0);
     expect(stderr).toMatch(/Reading 4 message\(s\) in 1 part\(s\)/);
     const json = JSON.parse(stdout) as { proposals: { path: string; kind: string; accepted: boolean }[] };
@@ -136,14 +117,14 @@ describe('ccmem dream and ccmem extract', () => {
   });
 
   it('explains what is missing', async () => {
-    expect((await ccmem(world, 'dream')).code).toBe(2);
-    expect((await ccmem(world, 'dream', '--project', 'no-such-project')).stderr).toContain('no project no-such-project');
-    expect((await ccmem(world, 'extract', '--session', '00000000-0000-4000-8000-000000000000')).stderr).toContain('no session');
-    expect((await ccmem(world, 'extract', '--session', world.sessions[0].sessionId, '--turns', '3-1')).code).toBe(2);
-    const badVia = await ccmem(world, 'dream', '--project', world.project.slug, '--via', 'openai');
+    expect((await ccmemInWorld(world, 'dream')).code).toBe(2);
+    expect((await ccmemInWorld(world, 'dream', '--project', 'no-such-project')).stderr).toContain('no project no-such-project');
+    expect((await ccmemInWorld(world, 'extract', '--session', '00000000-0000-4000-8000-000000000000')).stderr).toContain('no session');
+    expect((await ccmemInWorld(world, 'extract', '--session', world.sessions[0].sessionId, '--turns', '3-1')).code).toBe(2);
+    const badVia = await ccmemInWorld(world, 'dream', '--project', world.project.slug, '--via', 'openai');
     expect(badVia).toMatchObject({ code: 2, stderr: expect.stringContaining('--via must be claude-code or api, not openai') });
     // This environment has a key but no claude: naming Claude Code says so instead of falling back.
-    const noClaude = await ccmem(world, 'extract', '--session', world.sessions[0].sessionId, '--via', 'claude-code');
+    const noClaude = await ccmemInWorld(world, 'extract', '--session', world.sessions[0].sessionId, '--via', 'claude-code');
     expect(noClaude.code).toBe(1);
     expect(noClaude.stderr).toContain('Claude Code was not found: No claude on the PATH');
   });

@@ -6,12 +6,15 @@ import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { JobRecord, JobSummary } from '../../../shared/jobs/jobTypes';
-import { createEngine, type Engine } from '../../../electron/core/engine';
+import type { Engine } from '../../../electron/core/engine';
 import { JobService, type JobLimits } from '../../../electron/core/jobs/JobService';
 import { SessionSecretStore } from '../../../electron/core/settings/secretStore';
-import { createScenarioHome, topicFile, type ProjectBuilder, type ScenarioHome, type SessionFacts } from '../../fixtures/scenarioHome';
+import { createScenarioHome, topicFile, type ProjectBuilder, type ScenarioHome } from '../../fixtures/scenarioHome';
+import type { SessionFacts } from '../../fixtures/sessionLines';
 import { snapshotTree, type TreeSnapshot } from '../../fixtures/treeSnapshot';
 import { startFakeAnthropicServer, type FakeAnthropicServer } from '../../helpers/fakeAnthropicServer';
+import { createTestEngine } from '../../fixtures/testEngine';
+import { ccmem, type CcmemRun } from '../../helpers/ccmem';
 
 /** The 1-based line of a transcript that first contains `text`, for citing it the way the model would. */
 export async function lineOf(file: string, text: string): Promise<number> {
@@ -58,6 +61,18 @@ async function allFilesText(dir: string): Promise<string> {
     if (entry.isFile()) text += await fs.readFile(join(entry.parentPath, entry.name), 'utf8');
   }
   return text;
+}
+
+/** Runs one `ccmem` command over the world's home and data folder, with its fake API as the backend. */
+export function ccmemInWorld(world: JobWorld, ...argv: string[]): Promise<CcmemRun> {
+  return ccmem(argv, {
+    CLAUDE_CONFIG_DIR: world.home.root,
+    CCMEM_DATA_DIR: world.dataDir,
+    ANTHROPIC_API_KEY: TEST_API_KEY,
+    ANTHROPIC_BASE_URL: world.fake.url,
+    CCMEM_LLM_MAX_RETRIES: '0',
+    HOME: world.home.tmp,
+  });
 }
 
 export async function createJobWorld(
@@ -117,12 +132,8 @@ export async function createJobWorld(
   const outsideFile = await home.rawFile('CLAUDE.md', '# Global instructions\n');
   const fake = await startFakeAnthropicServer();
   const dataDir = join(home.tmp, 'data');
-  const engine = await createEngine({
-    roots: [{ path: home.root, source: 'CLAUDE_CONFIG_DIR' }],
+  const engine = await createTestEngine(home, {
     dataDir,
-    demoHomeSource: null,
-    shell: 'cli',
-    readOnly: false,
     watch: options.watch ?? false,
     llm: {
       secrets: new SessionSecretStore(),

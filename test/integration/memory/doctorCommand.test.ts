@@ -6,7 +6,8 @@ import { runCli } from '../../../electron/cli/main';
 import type { DoctorReport } from '../../../shared/memory/doctorReport';
 import { FINDING_CODES } from '../../../shared/memory/findingCodes';
 import { truncateEntrypoint } from '../../../shared/memory/modelView';
-import { createScenarioHome, createStandardScenario, topicFile, type ScenarioHome } from '../../fixtures/scenarioHome';
+import { createScenarioHome, topicFile, type ScenarioHome } from '../../fixtures/scenarioHome';
+import { createStandardScenario } from '../../fixtures/standardScenario';
 import { snapshotTree } from '../../fixtures/treeSnapshot';
 
 const REAL = resolve(import.meta.dirname, '../../../../shared/fixtures/claude-real');

@@ -1,7 +1,7 @@
 import { readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createEngine, type Engine } from '../../../electron/core/engine';
+import type { Engine } from '../../../electron/core/engine';
 import { contentHash } from '../../../electron/core/fs/contentHash';
 import { dispatchRequest } from '../../../shared/contract/dispatch';
 import type { MemoryFix, MemoryFixPlan } from '../../../shared/memory/fixes/memoryFix';
@@ -10,6 +10,7 @@ import type { MemoryConflictDetails } from '../../../shared/memory/memoryReview'
 import type { CodedError } from '../../../shared/result';
 import { createMessyMemory, FAKE_AWS_KEY_ID, FAKE_GITHUB_TOKEN, type MessyMemory } from '../../fixtures/messyMemory';
 import { createScenarioHome, topicFile, type ScenarioHome } from '../../fixtures/scenarioHome';
+import { createTestEngine } from '../../fixtures/testEngine';
 
 let home: ScenarioHome;
 let messy: MessyMemory;
@@ -19,14 +20,7 @@ let folder: MemoryFolderRef;
 beforeEach(async () => {
   home = await createScenarioHome({ prefix: 'ccmem-fixes-' });
   messy = await createMessyMemory(home);
-  engine = await createEngine({
-    roots: [{ path: home.root, source: 'CLAUDE_CONFIG_DIR' }],
-    dataDir: join(home.tmp, 'data'),
-    demoHomeSource: null,
-    shell: 'web',
-    readOnly: false,
-    watch: false,
-  });
+  engine = await createTestEngine(home, { shell: 'web' });
   folder = { kind: 'project', configRoot: home.root, slug: messy.project.slug };
 });
 

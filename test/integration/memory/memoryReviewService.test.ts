@@ -2,13 +2,14 @@ import { spawn } from 'node:child_process';
 import { chmod, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createEngine, type Engine } from '../../../electron/core/engine';
+import type { Engine } from '../../../electron/core/engine';
 import { contentHash } from '../../../electron/core/fs/contentHash';
 import type { MemoryChange } from '../../../electron/core/memory/MemoryReviewService';
 import { dispatchRequest } from '../../../shared/contract/dispatch';
 import type { MemoryFolderRef } from '../../../shared/memory/memoryFolderRef';
 import type { MemoryConflictDetails } from '../../../shared/memory/memoryReview';
-import { createStandardScenario, type StandardScenario } from '../../fixtures/scenarioHome';
+import { createStandardScenario, type StandardScenario } from '../../fixtures/standardScenario';
+import { createTestEngine } from '../../fixtures/testEngine';
 
 let scenario: StandardScenario;
 let engine: Engine;
@@ -16,14 +17,7 @@ let folder: MemoryFolderRef;
 const changes: MemoryChange[] = [];
 
 async function start(watch: boolean): Promise<void> {
-  engine = await createEngine({
-    roots: [{ path: scenario.home.root, source: 'CLAUDE_CONFIG_DIR' }],
-    dataDir: join(scenario.home.tmp, 'data'),
-    demoHomeSource: null,
-    shell: 'web',
-    readOnly: false,
-    watch,
-  });
+  engine = await createTestEngine(scenario.home, { shell: 'web', watch });
   // Changes are followed once the watcher has scanned the home; the test changes files right away.
   await engine.ready;
   engine.memory.onDidChangeMemory((change) => changes.push(change));

@@ -3,9 +3,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SearchHit } from '../../../shared/model/search';
 import { HomeSearch } from '../../../electron/core/search/HomeSearch';
-import { createScenarioHome, seededUuid, topicFile, type ProjectBuilder, type ScenarioHome } from '../../fixtures/scenarioHome';
+import { createScenarioHome, topicFile, type ProjectBuilder, type ScenarioHome } from '../../fixtures/scenarioHome';
+import { seededUuid } from '../../fixtures/sessionLines';
 import { snapshotTree } from '../../fixtures/treeSnapshot';
-import { assistantChunk, toolUse, userPrompt } from '../../unit/catalog/transcriptLines';
+import { assistantChunk, toolUse, userPrompt } from '../../fixtures/transcriptLines';
 
 async function collect(search: HomeSearch, query: string, limit?: number): Promise<SearchHit[]> {
   const hits: SearchHit[] = [];

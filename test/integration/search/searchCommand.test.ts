@@ -2,9 +2,9 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { runCli } from '../../../electron/cli/main';
-import { createStandardScenario, type StandardScenario } from '../../fixtures/scenarioHome';
+import { createStandardScenario, type StandardScenario } from '../../fixtures/standardScenario';
 import { snapshotTree } from '../../fixtures/treeSnapshot';
+import { ccmem } from '../../helpers/ccmem';
 
 /** The documented schema of `ccmem search --json` (issue #4). */
 const hitSchema = z.strictObject({
@@ -17,13 +17,6 @@ const hitSchema = z.strictObject({
   requestRecord: z.boolean(),
   archived: z.boolean(),
 });
-
-async function ccmem(argv: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), env });
-  return { code, stdout, stderr };
-}
 
 describe('ccmem search on a scenario home', () => {
   let scenario: StandardScenario;

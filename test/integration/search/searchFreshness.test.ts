@@ -2,8 +2,9 @@ import { appendFile, readFile, readdir, rm, stat, utimes } from 'node:fs/promise
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HomeSearch } from '../../../electron/core/search/HomeSearch';
-import { createScenarioHome, seededUuid, type ProjectBuilder, type ScenarioHome } from '../../fixtures/scenarioHome';
-import { userPrompt } from '../../unit/catalog/transcriptLines';
+import { createScenarioHome, type ProjectBuilder, type ScenarioHome } from '../../fixtures/scenarioHome';
+import { seededUuid } from '../../fixtures/sessionLines';
+import { userPrompt } from '../../fixtures/transcriptLines';
 
 const WORD = 'heron';
 

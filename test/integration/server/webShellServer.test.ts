@@ -5,10 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { createEngine, type Engine } from '../../../electron/core/engine';
+import type { Engine } from '../../../electron/core/engine';
 import { WebShellServer, type ServingAddress } from '../../../electron/server/WebShellServer';
 import { ACCESS_CHECK_PATH, TOKEN_PROTOCOL_PREFIX, WIRE_PROTOCOL } from '../../../shared/contract/webShellAccess';
-import { createStandardScenario, type StandardScenario } from '../../fixtures/scenarioHome';
+import { createStandardScenario, type StandardScenario } from '../../fixtures/standardScenario';
+import { createTestEngine } from '../../fixtures/testEngine';
 
 interface HttpAnswer {
   readonly status: number;
@@ -72,14 +73,7 @@ describe('web shell server', () => {
     mkdirSync(join(staticDir, 'assets'));
     writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>app</title>');
     writeFileSync(join(staticDir, 'assets', 'app.js'), 'console.log(1)');
-    engine = await createEngine({
-      roots: [{ path: scenario.home.root, source: 'CLAUDE_CONFIG_DIR' }],
-      dataDir: join(scenario.home.tmp, 'data'),
-      demoHomeSource: null,
-      shell: 'web',
-      readOnly: true,
-      watch: false,
-    });
+    engine = await createTestEngine(scenario.home, { shell: 'web', readOnly: true });
     server = new WebShellServer({
       handlers: engine.handlers,
       subscribe: (sink) => engine.subscribe(sink),

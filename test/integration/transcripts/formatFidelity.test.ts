@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../electron/cli/main';
 import { SessionCatalog } from '../../../electron/core/catalog/SessionCatalog';
-import { HomeService } from '../../../electron/core/home/HomeService';
+import type { HomeService } from '../../../electron/core/home/HomeService';
 import { HomeSearch } from '../../../electron/core/search/HomeSearch';
 import { searchableMemoryFolders } from '../../../electron/core/search/searchMemoryFolders';
 import { TranscriptService, type SessionRef } from '../../../electron/core/transcripts/TranscriptService';
@@ -15,10 +15,12 @@ import type { SessionCatalogEntry } from '../../../shared/model/catalog';
 import type { SearchHit } from '../../../shared/model/search';
 import type { TranscriptEntry } from '../../../shared/transcript/transcriptEntry';
 import { LIVE_VIEW } from '../../../shared/transcript/transcriptOutline';
-import { createScenarioHome, seededUuid, type ProjectBuilder, type ScenarioHome } from '../../fixtures/scenarioHome';
+import { createScenarioHome, type ProjectBuilder, type ScenarioHome } from '../../fixtures/scenarioHome';
+import { seededUuid } from '../../fixtures/sessionLines';
 import { snapshotTree } from '../../fixtures/treeSnapshot';
-import { assistantChunk, compactBoundary, toolResult, toolUse, userPrompt } from '../../unit/catalog/transcriptLines';
+import { assistantChunk, compactBoundary, toolResult, toolUse, userPrompt } from '../../fixtures/transcriptLines';
 import { listSessions } from '../../../electron/core/transcripts/sessionListing';
+import { createTestHomeService } from '../../fixtures/testEngine';
 
 const ids = {
   dangling: seededUuid('fidelity-dangling'),
@@ -382,13 +384,7 @@ describe('format fidelity on homes nobody here wrote', () => {
     catalog = new SessionCatalog({ dataDir: join(home.tmp, 'data'), roots: [home.root] });
     await catalog.build();
     for (const entry of catalog.list()) entries.set(entry.sessionId, entry);
-    homeService = new HomeService({
-      roots: [{ path: home.root, source: 'CLAUDE_CONFIG_DIR' }],
-      dataDir: join(home.tmp, 'home-data'),
-      demoHomeSource: null,
-      shell: 'cli',
-      readOnly: true,
-    });
+    homeService = createTestHomeService(home, { dataDir: join(home.tmp, 'home-data'), readOnly: true });
     transcripts = new TranscriptService(homeService, null);
   });
 

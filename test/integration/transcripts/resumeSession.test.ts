@@ -2,11 +2,11 @@ import type { ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HomeService } from '../../../electron/core/home/HomeService';
 import { transcriptRequestHandlers } from '../../../electron/core/transcripts/transcriptRequestHandlers';
 import { TranscriptService } from '../../../electron/core/transcripts/TranscriptService';
 import { resumeRequestHandlers, TerminalLauncher, type SpawnFunction } from '../../../electron/main/terminalLauncher';
 import { createScenarioHome, type ScenarioHome } from '../../fixtures/scenarioHome';
+import { createTestHomeService } from '../../fixtures/testEngine';
 
 describe('resuming a session', () => {
   let home: ScenarioHome;
@@ -27,16 +27,7 @@ describe('resuming a session', () => {
     const windows = home.project('C:\\Users\\dev\\tool');
     here = { configRoot: home.root, slug: local.slug, sessionId: (await local.session({ turns: 1 })).sessionId };
     gone = { configRoot: home.root, slug: windows.slug, sessionId: (await windows.session({ turns: 1 })).sessionId };
-    service = new TranscriptService(
-      new HomeService({
-        roots: [{ path: home.root, source: 'CLAUDE_CONFIG_DIR' }],
-        dataDir: join(home.tmp, 'data'),
-        demoHomeSource: null,
-        shell: 'electron',
-        readOnly: false,
-      }),
-      null,
-    );
+    service = new TranscriptService(createTestHomeService(home, { shell: 'electron' }), null);
   });
 
   afterAll(async () => {

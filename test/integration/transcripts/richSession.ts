@@ -5,7 +5,8 @@
  * its summary, and a session-memory summary.md. Every fact a test asserts is exported.
  */
 import { appendFile } from 'node:fs/promises';
-import { seededUuid, type ProjectBuilder } from '../../fixtures/scenarioHome';
+import type { ProjectBuilder } from '../../fixtures/scenarioHome';
+import { seededUuid } from '../../fixtures/sessionLines';
 
 export interface RichSession {
   readonly sessionId: string;

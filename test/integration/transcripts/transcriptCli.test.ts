@@ -1,10 +1,11 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { runCli } from '../../../electron/cli/main';
-import { createScenarioHome, seededUuid, type ScenarioHome } from '../../fixtures/scenarioHome';
+import { createScenarioHome, type ScenarioHome } from '../../fixtures/scenarioHome';
+import { seededUuid } from '../../fixtures/sessionLines';
 import { snapshotTree } from '../../fixtures/treeSnapshot';
 import { writeRichSession, type RichSession } from './richSession';
+import { ccmem } from '../../helpers/ccmem';
 
 /** The documented schema of `ccmem transcript <id> --json`: one normalised entry per line of the live branch. */
 const image = z.strictObject({ mediaType: z.string().nullable(), bytes: z.number().int().nullable() });
@@ -101,13 +102,6 @@ const entrySchema = z.strictObject({
   body,
 });
 const outputSchema = z.array(entrySchema);
-
-async function ccmem(argv: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), env });
-  return { code, stdout, stderr };
-}
 
 describe('ccmem transcript on a scenario home', () => {
   let home: ScenarioHome;

@@ -1,24 +1,20 @@
 import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HomeService } from '../../../electron/core/home/HomeService';
+import type { HomeService } from '../../../electron/core/home/HomeService';
 import { startLiveHome } from '../../../electron/core/watch/liveHome';
 import { TranscriptService, type TranscriptChange } from '../../../electron/core/transcripts/TranscriptService';
 import { entryText } from '../../../shared/transcript/entryText';
 import type { TranscriptEntry } from '../../../shared/transcript/transcriptEntry';
 import { LIVE_VIEW, type TranscriptViewSpec } from '../../../shared/transcript/transcriptOutline';
-import { createScenarioHome, seededUuid, type ScenarioHome } from '../../fixtures/scenarioHome';
+import { createScenarioHome, type ScenarioHome } from '../../fixtures/scenarioHome';
+import { seededUuid } from '../../fixtures/sessionLines';
 import { snapshotTree } from '../../fixtures/treeSnapshot';
 import { writeRichSession, type RichSession } from './richSession';
+import { createTestHomeService } from '../../fixtures/testEngine';
 
 function homeService(home: ScenarioHome): HomeService {
-  return new HomeService({
-    roots: [{ path: home.root, source: 'CLAUDE_CONFIG_DIR' }],
-    dataDir: join(home.tmp, 'data'),
-    demoHomeSource: null,
-    shell: 'cli',
-    readOnly: true,
-  });
+  return createTestHomeService(home, { readOnly: true });
 }
 
 async function allRows(

@@ -1,10 +1,11 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../electron/cli/main';
-import { HomeService } from '../../../electron/core/home/HomeService';
 import { TranscriptService } from '../../../electron/core/transcripts/TranscriptService';
 import { LIVE_VIEW } from '../../../shared/transcript/transcriptOutline';
-import { createScenarioHome, seededUuid, type ScenarioHome } from '../../fixtures/scenarioHome';
+import { createScenarioHome, type ScenarioHome } from '../../fixtures/scenarioHome';
+import { seededUuid } from '../../fixtures/sessionLines';
+import { createTestHomeService } from '../../fixtures/testEngine';
 
 const sessionId = seededUuid('usage-session');
 const uuid = (name: string) => seededUuid(`usage-${name}`);
@@ -63,16 +64,7 @@ describe('the token usage of a transcript, turn by turn', () => {
       assistant('a3', 'u3', 'msg_5', 'claude-opus-4-6', usage(5, 40, 300, 2100)),
     ];
     await project.rawFile(`${sessionId}.jsonl`, `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
-    service = new TranscriptService(
-      new HomeService({
-        roots: [{ path: home.root, source: 'CLAUDE_CONFIG_DIR' }],
-        dataDir: join(home.tmp, 'data'),
-        demoHomeSource: null,
-        shell: 'cli',
-        readOnly: true,
-      }),
-      null,
-    );
+    service = new TranscriptService(createTestHomeService(home, { readOnly: true }), null);
     ref = { configRoot: home.root, slug: project.slug, sessionId };
   });
 

@@ -5,7 +5,8 @@ import type { HomeSnapshot } from '../../../shared/model/home';
 import type { HomeService } from '../../../electron/core/home/HomeService';
 import { createLiveHome, type LiveHome } from '../../../electron/core/watch/liveHome';
 import type { WatchedChange } from '../../../electron/core/watch/watchedChange';
-import { createStandardScenario, seededUuid, type StandardScenario } from '../../fixtures/scenarioHome';
+import { seededUuid } from '../../fixtures/sessionLines';
+import { createStandardScenario, type StandardScenario } from '../../fixtures/standardScenario';
 import { startWatchedHome } from '../../fixtures/watchedHome';
 
 function nextChange(live: LiveHome, predicate: (change: WatchedChange) => boolean, timeoutMs = 5000): Promise<WatchedChange> {

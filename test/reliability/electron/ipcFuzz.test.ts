@@ -5,13 +5,14 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { requestNames } from '../../../shared/contract/channels';
 import { requestSchemas, type RequestName } from '../../../shared/contract/requests';
 import type { ErrorCode } from '../../../shared/result';
-import { createEngine, type Engine } from '../../../electron/core/engine';
-import { createStandardScenario, type StandardScenario } from '../../fixtures/scenarioHome';
+import type { Engine } from '../../../electron/core/engine';
+import { createStandardScenario, type StandardScenario } from '../../fixtures/standardScenario';
 import { payloadArbitrary } from '../support/contractArbitraries';
 import { recordFigure } from '../support/figureLog';
 import { statTree } from '../support/statTree';
 import { atScale, timeoutAtScale } from '../support/reliabilityScale';
 import { listAgentMemories } from '../../../electron/core/agents/agentMemoryListing';
+import { createTestEngine } from '../../fixtures/testEngine';
 
 type InvokeListener = (event: IpcMainInvokeEvent, args: unknown) => Promise<unknown>;
 
@@ -70,14 +71,7 @@ describe('random payloads to every IPC channel', () => {
 
   beforeAll(async () => {
     scenario = await createStandardScenario();
-    engine = await createEngine({
-      roots: [{ path: scenario.home.root, source: 'CLAUDE_CONFIG_DIR' }],
-      dataDir: join(scenario.home.tmp, 'data'),
-      demoHomeSource: null,
-      shell: 'electron',
-      readOnly: false,
-      watch: false,
-    });
+    engine = await createTestEngine(scenario.home, { shell: 'electron' });
     bindRequestHandlers(
       engine.handlers,
       mainFrameSenderCheck(

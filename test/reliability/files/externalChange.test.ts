@@ -7,12 +7,12 @@ import type { MemoryConflictDetails } from '../../../shared/memory/memoryReview'
 import type { MemoryFolderRef } from '../../../shared/memory/memoryFolderRef';
 import { contentHash } from '../../../electron/core/fs/contentHash';
 import { HistoryStore } from '../../../electron/core/changes/HistoryStore';
-import { HomeService } from '../../../electron/core/home/HomeService';
 import { MemoryReviewService } from '../../../electron/core/memory/MemoryReviewService';
 import { createScenarioHome, topicFile, type ProjectBuilder, type ScenarioHome } from '../../fixtures/scenarioHome';
 import { recordFigure } from '../support/figureLog';
 import { atScale, timeoutAtScale } from '../support/reliabilityScale';
 import { ChangeSetWriter } from '../../../electron/core/changes/changeSetWriter';
+import { createTestHomeService } from '../../fixtures/testEngine';
 
 type ExternalChange = 'rewrite in place' | 'temp and rename' | 'append' | 'delete' | 'touch only' | 'same bytes rewritten';
 type AppChange = 'save' | 'prune' | 'rename';
@@ -37,13 +37,7 @@ describe('a change on disk between the app reading a file and saving it', () => 
     home = await createScenarioHome({ prefix: 'ccmem-external-' });
     project = home.project(home.workPath('raced'));
     await project.session({ turns: 1 });
-    const homeService = new HomeService({
-      roots: [{ path: home.root, source: 'CLAUDE_CONFIG_DIR' }],
-      dataDir: join(home.tmp, 'data'),
-      demoHomeSource: null,
-      shell: 'cli',
-      readOnly: false,
-    });
+    const homeService = createTestHomeService(home);
     const writer = new ChangeSetWriter({ history: new HistoryStore(join(home.tmp, 'data', 'history')) });
     service = new MemoryReviewService({ home: homeService, writer, live: null });
     ref = { kind: 'project', configRoot: home.root, slug: project.slug };

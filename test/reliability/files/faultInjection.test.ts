@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentHash } from '../../../electron/core/fs/contentHash';
 import { HistoryStore } from '../../../electron/core/changes/HistoryStore';
-import { HomeService } from '../../../electron/core/home/HomeService';
+import type { HomeService } from '../../../electron/core/home/HomeService';
 import { MemoryReviewService } from '../../../electron/core/memory/MemoryReviewService';
 import type { MemoryFolderRef } from '../../../shared/memory/memoryFolderRef';
 import { createScenarioHome, topicFile, type ProjectBuilder, type ScenarioHome } from '../../fixtures/scenarioHome';
@@ -11,6 +11,7 @@ import { FaultInjector, INJECTED_CODES, type InjectedCode } from '../support/fau
 import { recordFigure } from '../support/figureLog';
 import { reliabilityScale, timeoutAtScale } from '../support/reliabilityScale';
 import { ChangeSetWriter } from '../../../electron/core/changes/changeSetWriter';
+import { createTestHomeService } from '../../fixtures/testEngine';
 
 const OLD_BODY = 'The old body, which must survive every failed save.\n';
 /** Every save writes a body never seen before, so history has to store a new version each time too. */
@@ -41,13 +42,7 @@ describe('faults injected at each step of the write path', () => {
     await project.session({ turns: 1 });
     await project.memoryIndex('- [Fault](fault.md) — a file written under faults\n');
     await project.memory('fault.md', OLD_TEXT);
-    homeService = new HomeService({
-      roots: [{ path: home.root, source: 'CLAUDE_CONFIG_DIR' }],
-      dataDir: dataDir(),
-      demoHomeSource: null,
-      shell: 'cli',
-      readOnly: false,
-    });
+    homeService = createTestHomeService(home, { dataDir: dataDir() });
     history = new HistoryStore(join(dataDir(), 'history'));
     ref = { kind: 'project', configRoot: home.root, slug: project.slug };
     // Every file system call under the scenario's temp folder (memory folder and app data alike) can fail.

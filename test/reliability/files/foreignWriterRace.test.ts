@@ -5,15 +5,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CodedError } from '../../../shared/result';
 import { contentHash } from '../../../electron/core/fs/contentHash';
-import { createEngine } from '../../../electron/core/engine';
 import { HistoryStore } from '../../../electron/core/changes/HistoryStore';
-import { HomeService } from '../../../electron/core/home/HomeService';
 import { MemoryReviewService } from '../../../electron/core/memory/MemoryReviewService';
 import { createScenarioHome, topicFile } from '../../fixtures/scenarioHome';
 import { FaultInjector } from '../support/faultInjector';
 import { recordFigure } from '../support/figureLog';
 import { atScale, timeoutAtScale } from '../support/reliabilityScale';
 import { ChangeSetWriter } from '../../../electron/core/changes/changeSetWriter';
+import { createTestEngine, createTestHomeService } from '../../fixtures/testEngine';
 
 /**
  * Imitates Claude Code's Write tool on memory files: read the file, write a new version to a temp file, rename
@@ -56,14 +55,7 @@ describe('a writer imitating Claude Code rewrites memory about 1,000 times a sec
     'loses no foreign version: each one the app overwrote it had seen, or history holds it',
     async () => {
       const home = await createScenarioHome({ prefix: 'ccmem-foreign-' });
-      const engine = await createEngine({
-        roots: [{ path: home.root, source: 'CLAUDE_CONFIG_DIR' }],
-        dataDir: join(home.tmp, 'data'),
-        demoHomeSource: null,
-        shell: 'cli',
-        readOnly: false,
-        watch: true,
-      });
+      const engine = await createTestEngine(home, { watch: true });
       await engine.ready;
       try {
         const project = home.project(home.workPath('contended'));
@@ -163,13 +155,7 @@ describe('a foreign write landing at each step of an app save or prune', () => {
     const file = await project.memory('shared.md', original);
     const history = new HistoryStore(join(home.tmp, 'data', 'history'));
     const service = new MemoryReviewService({
-      home: new HomeService({
-        roots: [{ path: home.root, source: 'CLAUDE_CONFIG_DIR' }],
-        dataDir: join(home.tmp, 'data'),
-        demoHomeSource: null,
-        shell: 'cli',
-        readOnly: false,
-      }),
+      home: createTestHomeService(home),
       writer: new ChangeSetWriter({ history }),
       live: null,
     });

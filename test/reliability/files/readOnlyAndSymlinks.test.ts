@@ -4,12 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CodedError } from '../../../shared/result';
 import type { MemoryFolderRef } from '../../../shared/memory/memoryFolderRef';
 import { HistoryStore } from '../../../electron/core/changes/HistoryStore';
-import { HomeService } from '../../../electron/core/home/HomeService';
 import { MemoryReviewService } from '../../../electron/core/memory/MemoryReviewService';
 import { createScenarioHome, topicFile, type ProjectBuilder, type ScenarioHome } from '../../fixtures/scenarioHome';
 import { snapshotTree } from '../../fixtures/treeSnapshot';
 import { recordFigure } from '../support/figureLog';
 import { ChangeSetWriter } from '../../../electron/core/changes/changeSetWriter';
+import { createTestHomeService } from '../../fixtures/testEngine';
 
 const TEXT = topicFile({ variant: 'flat', name: 'x', description: 'd', type: 'user', body: 'Body.\n' });
 
@@ -33,13 +33,7 @@ describe('read-only files and symlinks that lead out of the memory folder', () =
     await symlink(join(outside, 'secret.md'), join(project.memoryDir, 'evil.md'));
     await symlink(join(outside, 'folder'), join(project.memoryDir, 'linked'));
     await symlink(join(outside, 'not-yet.md'), join(project.memoryDir, 'dangling.md'));
-    const homeService = new HomeService({
-      roots: [{ path: home.root, source: 'CLAUDE_CONFIG_DIR' }],
-      dataDir: join(home.tmp, 'data'),
-      demoHomeSource: null,
-      shell: 'cli',
-      readOnly: false,
-    });
+    const homeService = createTestHomeService(home);
     const writer = new ChangeSetWriter({ history: new HistoryStore(join(home.tmp, 'data', 'history')) });
     service = new MemoryReviewService({ home: homeService, writer, live: null });
     ref = { kind: 'project', configRoot: home.root, slug: project.slug };

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FileProposal, JobRecord } from '../../../shared/jobs/jobTypes';
-import { createEngine, type Engine } from '../../../electron/core/engine';
+import type { Engine } from '../../../electron/core/engine';
 import { contentHash } from '../../../electron/core/fs/contentHash';
 import { toJobJson } from '../../../electron/core/jobs/jobJson';
 import { JobRecordStore, newJobId } from '../../../electron/core/jobs/JobRecordStore';
@@ -12,6 +12,7 @@ import { snapshotTree } from '../../fixtures/treeSnapshot';
 import { startFakeAnthropicServer, textTurn, toolUseTurn, type FakeAnthropicServer } from '../../helpers/fakeAnthropicServer';
 import { recordFigure } from '../support/figureLog';
 import { MAX_PATH_BYTES } from '../../../electron/core/fs/fileNameRules';
+import { createTestEngine } from '../../fixtures/testEngine';
 
 const INDEX = '- [Notes](notes.md) — notes\n';
 const TEAM_INDEX = '- [Conventions](conventions.md) — branch prefixes\n';
@@ -56,13 +57,8 @@ describe('the dream validator refuses harmful changes one by one, never the whol
     await project.memory('team/conventions.md', 'Use feat/ branches.\n');
     dataDir = join(home.tmp, 'data');
     fake = await startFakeAnthropicServer();
-    engine = await createEngine({
-      roots: [{ path: home.root, source: 'CLAUDE_CONFIG_DIR' }],
+    engine = await createTestEngine(home, {
       dataDir,
-      demoHomeSource: null,
-      shell: 'cli',
-      readOnly: false,
-      watch: false,
       llm: { secrets: new SessionSecretStore(), environment: { apiKey: 'sk-ant-test-key', baseUrl: fake.url, maxRetries: 0 } },
     });
   });

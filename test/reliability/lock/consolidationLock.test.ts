@@ -7,7 +7,6 @@ import { dispatchRequest } from '../../../shared/contract/dispatch';
 import { requestSchemas, type RequestName } from '../../../shared/contract/requests';
 import type { FileProposal, JobRecord, ProposalKind } from '../../../shared/jobs/jobTypes';
 import { CodedError } from '../../../shared/result';
-import { createEngine } from '../../../electron/core/engine';
 import { contentHash } from '../../../electron/core/fs/contentHash';
 import { SafeWriter } from '../../../electron/core/fs/safeWriter';
 import { HistoryStore } from '../../../electron/core/changes/HistoryStore';
@@ -20,6 +19,7 @@ import { recordFigure } from '../support/figureLog';
 import { atScale, timeoutAtScale } from '../support/reliabilityScale';
 import { ChangeSetWriter } from '../../../electron/core/changes/changeSetWriter';
 import { autoMemoryRoot } from '../../../electron/core/changes/writeRoot';
+import { createTestEngine } from '../../fixtures/testEngine';
 
 const LOCK = '.consolidate-lock';
 const HOUR = 60 * 60 * 1000;
@@ -122,14 +122,7 @@ describe('a .consolidate-lock another process holds', () => {
     'is left byte- and mtime-identical by every request the app answers and every memory edit',
     async () => {
       const home = await createScenarioHome({ prefix: 'ccmem-lock-workflows-' });
-      const engine = await createEngine({
-        roots: [{ path: home.root, source: 'CLAUDE_CONFIG_DIR' }],
-        dataDir: join(home.tmp, 'data'),
-        demoHomeSource: null,
-        shell: 'electron',
-        readOnly: false,
-        watch: false,
-      });
+      const engine = await createTestEngine(home, { shell: 'electron' });
       try {
         const projects = [];
         // CI scale: one lock of each family (live, dead, garbage, not a file); full scale: all of them.

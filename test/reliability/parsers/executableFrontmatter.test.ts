@@ -3,12 +3,12 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { HomeService } from '../../../electron/core/home/HomeService';
 import { frontmatterField, parseFrontmatter } from '../../../electron/core/memory/frontmatter';
 import { createScenarioHome } from '../../fixtures/scenarioHome';
 import { recordFigure } from '../support/figureLog';
 import { atScale, timeoutAtScale } from '../support/reliabilityScale';
 import { listMemoryFiles } from '../../../electron/core/memory/memoryFolderListing';
+import { createTestHomeService } from '../../fixtures/testEngine';
 
 /** Anything that runs this code leaves two traces: a counter on globalThis and a file on disk. */
 const canaryDir = mkdtempSync(join(tmpdir(), 'ccmem-canary-'));
@@ -89,13 +89,7 @@ describe('executable frontmatter never runs', () => {
       const project = home.project(home.workPath('victim'));
       await project.session({ turns: 1 });
       for (const [index, text] of hostileFiles.entries()) await project.memory(`hostile_${index}.md`, text);
-      const service = new HomeService({
-        roots: [{ path: home.root, source: 'CLAUDE_CONFIG_DIR' }],
-        dataDir: join(home.tmp, 'data'),
-        demoHomeSource: null,
-        shell: 'cli',
-        readOnly: true,
-      });
+      const service = createTestHomeService(home, { readOnly: true });
       const listing = await listMemoryFiles(service, { configRoot: home.root, slug: project.slug });
       recordFigure('codeExecutions', { executions: canaryFired() || prototypePolluted() ? 1 : 0, attempts: hostileFiles.length });
       expect(listing.files).toHaveLength(hostileFiles.length);

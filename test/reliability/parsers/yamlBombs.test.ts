@@ -1,10 +1,9 @@
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HomeService } from '../../../electron/core/home/HomeService';
 import { MAX_FRONTMATTER_CHARS, parseFrontmatter } from '../../../electron/core/memory/frontmatter';
 import { createScenarioHome } from '../../fixtures/scenarioHome';
 import { recordFigure } from '../support/figureLog';
 import { listMemoryFiles } from '../../../electron/core/memory/memoryFolderListing';
+import { createTestHomeService } from '../../fixtures/testEngine';
 
 /**
  * A bomb that is not refused hangs the app or fills its memory; this bound only tells a refusal from a
@@ -83,13 +82,7 @@ describe('YAML bombs', () => {
       await project.session({ turns: 1 });
       const names = Object.keys(bombs);
       for (const [index, name] of names.entries()) await project.memory(`bomb_${index}.md`, asMemoryFile(bombs[name]));
-      const service = new HomeService({
-        roots: [{ path: home.root, source: 'CLAUDE_CONFIG_DIR' }],
-        dataDir: join(home.tmp, 'data'),
-        demoHomeSource: null,
-        shell: 'cli',
-        readOnly: true,
-      });
+      const service = createTestHomeService(home, { readOnly: true });
       const started = performance.now();
       const listing = await listMemoryFiles(service, { configRoot: home.root, slug: project.slug });
       recordFigure('badInputs', { tried: names.length }, 'parsers');

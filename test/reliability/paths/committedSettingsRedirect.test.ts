@@ -1,11 +1,11 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HomeService } from '../../../electron/core/home/HomeService';
 import { createScenarioHome, topicFile } from '../../fixtures/scenarioHome';
 import { snapshotTree } from '../../fixtures/treeSnapshot';
 import { recordFigure } from '../support/figureLog';
 import { listMemoryFiles } from '../../../electron/core/memory/memoryFolderListing';
+import { createTestHomeService } from '../../fixtures/testEngine';
 
 /**
  * A repository's committed `.claude/settings.json` is written by whoever controls the repository; it may not
@@ -49,13 +49,7 @@ describe('a committed project settings.json cannot move the memory folder', () =
       await home.localSettings(controlPath, { autoMemoryDirectory: controlTarget });
 
       const targetBefore = await snapshotTree(target);
-      const service = new HomeService({
-        roots: [{ path: home.root, source: 'CLAUDE_CONFIG_DIR' }],
-        dataDir: join(home.tmp, 'data'),
-        demoHomeSource: null,
-        shell: 'cli',
-        readOnly: true,
-      });
+      const service = createTestHomeService(home, { readOnly: true });
       const snapshot = await service.getHome();
       let redirected = 0;
       for (const { name, project } of projects) {

@@ -3,12 +3,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MemoryFolderRef } from '../../../shared/memory/memoryFolderRef';
 import { CodedError } from '../../../shared/result';
-import { createEngine, type Engine } from '../../../electron/core/engine';
+import type { Engine } from '../../../electron/core/engine';
 import { contentHash } from '../../../electron/core/fs/contentHash';
 import { writeTarGz } from '../../../electron/core/history/backup/tarArchive';
 import { createScenarioHome, topicFile, type ProjectBuilder, type ScenarioHome } from '../../fixtures/scenarioHome';
 import { recordFigure } from '../support/figureLog';
 import { OutsideTree } from '../support/outsideTree';
+import { createTestEngine } from '../../fixtures/testEngine';
 
 const OUTSIDE_TEXT = '---\nname: secret\ndescription: never shown\ntype: user\n---\nThe outside file, which no reply may reveal.\n';
 const PLAIN = topicFile({ variant: 'flat', name: 'plain', description: 'a plain file', type: 'user', body: 'Plain.\n' });
@@ -33,14 +34,7 @@ describe('symlinks inside a memory folder that lead out of it', () => {
     await writeFile(join(outsideDir, 'folder', 'inner.md'), OUTSIDE_TEXT);
     await symlink(join(outsideDir, 'secret.md'), join(project.memoryDir, 'evil.md'));
     await symlink(join(outsideDir, 'folder'), join(project.memoryDir, 'linkdir'));
-    engine = await createEngine({
-      roots: [{ path: home.root, source: 'CLAUDE_CONFIG_DIR' }],
-      dataDir: join(home.tmp, 'data'),
-      demoHomeSource: null,
-      shell: 'cli',
-      readOnly: false,
-      watch: false,
-    });
+    engine = await createTestEngine(home);
     ref = { kind: 'project', configRoot: home.root, slug: project.slug };
   });
 

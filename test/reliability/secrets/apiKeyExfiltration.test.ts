@@ -3,13 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { createEngine, type Engine } from '../../../electron/core/engine';
+import type { Engine } from '../../../electron/core/engine';
 import { llmEnvironmentFrom } from '../../../electron/core/settings/LlmSettingsService';
 import { SessionSecretStore } from '../../../electron/core/settings/secretStore';
 import { WebShellServer } from '../../../electron/server/WebShellServer';
 import { startFakeAnthropicServer, textTurn, type FakeAnthropicServer } from '../../helpers/fakeAnthropicServer';
-import { createStandardScenario, type StandardScenario } from '../../fixtures/scenarioHome';
+import { createStandardScenario, type StandardScenario } from '../../fixtures/standardScenario';
 import { recordFigure } from '../support/figureLog';
+import { createTestEngine } from '../../fixtures/testEngine';
 
 const KEY = 'sk-ant-api03-exfiltration-canary-0123456789abcdefghij';
 const TYPED_KEY = 'sk-ant-api03-typed-in-the-web-shell-0123456789abcdef';
@@ -71,13 +72,9 @@ describe('the API key never goes to a host the user did not choose', () => {
   });
 
   async function engineFor(shell: 'web' | 'cli' | 'electron', env: NodeJS.ProcessEnv, dataDir: string): Promise<Engine> {
-    return createEngine({
-      roots: [{ path: scenario.home.root, source: 'CLAUDE_CONFIG_DIR' }],
+    return createTestEngine(scenario.home, {
       dataDir,
-      demoHomeSource: null,
       shell,
-      readOnly: false,
-      watch: false,
       llm: {
         secrets: new SessionSecretStore(),
         environment: llmEnvironmentFrom(

@@ -2,12 +2,12 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CodedError } from '../../../shared/result';
-import { createEngine } from '../../../electron/core/engine';
 import { contentHash } from '../../../electron/core/fs/contentHash';
 import { SecretScanner } from '../../../electron/core/secrets/secretScan';
 import { createScenarioHome, topicFile } from '../../fixtures/scenarioHome';
 import { recordFigure } from '../support/figureLog';
 import { lookAlikes, plantedSecrets, type CorpusEntry } from '../support/secretCorpus';
+import { createTestEngine } from '../../fixtures/testEngine';
 
 /** Every line the app printed while the test ran, wherever it went. */
 function captureOutput(): { text: () => string; restore: () => void } {
@@ -92,14 +92,7 @@ describe('secrets in memory', () => {
   it('are never shared into team memory or a snapshot, and never echoed in output or history metadata', async () => {
     const home = await createScenarioHome({ prefix: 'ccmem-secrets-' });
     const dataDir = join(home.tmp, 'data');
-    const engine = await createEngine({
-      roots: [{ path: home.root, source: 'CLAUDE_CONFIG_DIR' }],
-      dataDir,
-      demoHomeSource: null,
-      shell: 'cli',
-      readOnly: false,
-      watch: false,
-    });
+    const engine = await createTestEngine(home, { dataDir });
     try {
       const projectPath = home.workPath('leaky');
       const project = home.project(projectPath);

@@ -4,12 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FileProposal, JobKind, JobRecord } from '../../../shared/jobs/jobTypes';
 import type { MemoryFolderRef } from '../../../shared/memory/memoryFolderRef';
 import { CodedError } from '../../../shared/result';
-import { createEngine, type Engine } from '../../../electron/core/engine';
+import type { Engine } from '../../../electron/core/engine';
 import { contentHash } from '../../../electron/core/fs/contentHash';
 import { writeTarGz } from '../../../electron/core/history/backup/tarArchive';
 import { JobRecordStore, newJobId } from '../../../electron/core/jobs/JobRecordStore';
 import { createScenarioHome, topicFile, type ProjectBuilder, type ScenarioHome } from '../../fixtures/scenarioHome';
 import { recordFigure } from '../support/figureLog';
+import { createTestEngine } from '../../fixtures/testEngine';
 
 /** An AWS access key id alone (no secret key beside it), and a GitHub token: fake, and shaped like the real ones. */
 const AWS_KEY_ID = 'AKIAQ3EGRSLPZ7TNVKXM';
@@ -91,14 +92,7 @@ describe('team memory never receives a secret, whatever the path', () => {
     // Claude Code once wrote a key into team memory, and it was cleaned up since: history holds the old version.
     await project.memory('team/deploy.md', `Deploy as ${AWS_KEY_ID}.\n`);
     dataDir = join(home.tmp, 'data');
-    engine = await createEngine({
-      roots: [{ path: home.root, source: 'CLAUDE_CONFIG_DIR' }],
-      dataDir,
-      demoHomeSource: null,
-      shell: 'cli',
-      readOnly: false,
-      watch: false,
-    });
+    engine = await createTestEngine(home, { dataDir });
     ref = { kind: 'project', configRoot: home.root, slug: project.slug };
     await engine.memoryHistory.recordNow();
     await writeFile(join(project.memoryDir, 'team', 'deploy.md'), 'Deploy through the pipeline.\n');

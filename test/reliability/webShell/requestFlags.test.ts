@@ -3,15 +3,16 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { createEngine, type Engine } from '../../../electron/core/engine';
+import type { Engine } from '../../../electron/core/engine';
 import { WebShellServer } from '../../../electron/server/WebShellServer';
 import type { ShellCapability } from '../../../shared/contract/capabilities';
 import { requestNames } from '../../../shared/contract/channels';
 import { neededCapability } from '../../../shared/contract/dispatch';
 import { requestSchemas, type RequestName } from '../../../shared/contract/requests';
 import type { HomeSnapshot } from '../../../shared/model/home';
-import { createStandardScenario, type StandardScenario } from '../../fixtures/scenarioHome';
+import { createStandardScenario, type StandardScenario } from '../../fixtures/standardScenario';
 import { recordFigure } from '../support/figureLog';
+import { createTestEngine } from '../../fixtures/testEngine';
 
 type Flag = 'reads' | 'mutates';
 
@@ -149,13 +150,10 @@ describe('a read-only server changes nothing any client sees', () => {
     staticDir = mkdtempSync(join(tmpdir(), 'ccmem-static-'));
     mkdirSync(join(staticDir, 'assets'));
     writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>app</title>');
-    engine = await createEngine({
-      roots: [{ path: scenario.home.root, source: 'CLAUDE_CONFIG_DIR' }],
-      dataDir: join(scenario.home.tmp, 'data'),
+    engine = await createTestEngine(scenario.home, {
       demoHomeSource: resolve(import.meta.dirname, '../../../resources/demo-home'),
       shell: 'web',
       readOnly: true,
-      watch: false,
     });
     server = new WebShellServer({
       handlers: engine.handlers,

@@ -5,13 +5,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { createEngine, type Engine } from '../../../electron/core/engine';
+import type { Engine } from '../../../electron/core/engine';
 import { MAX_MESSAGE_BYTES, WebShellServer } from '../../../electron/server/WebShellServer';
 import { ACCESS_CHECK_PATH, TOKEN_PROTOCOL_PREFIX, WIRE_PROTOCOL } from '../../../shared/contract/webShellAccess';
-import { createStandardScenario, type StandardScenario } from '../../fixtures/scenarioHome';
+import { createStandardScenario, type StandardScenario } from '../../fixtures/standardScenario';
 import { snapshotTree } from '../../fixtures/treeSnapshot';
 import { recordFigure } from '../support/figureLog';
 import { atScale, timeoutAtScale } from '../support/reliabilityScale';
+import { createTestEngine } from '../../fixtures/testEngine';
 
 const TOKEN = 'reliability-token-Xy7_q2Lm9Pw4Rt8Vz1';
 
@@ -74,14 +75,7 @@ describe('the web shell lets nobody at its data without the token, our Host and 
     mkdirSync(join(staticDir, 'assets'));
     writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>app</title>');
     writeFileSync(join(staticDir, 'assets', 'app.js'), 'console.log(1)');
-    engine = await createEngine({
-      roots: [{ path: scenario.home.root, source: 'CLAUDE_CONFIG_DIR' }],
-      dataDir: join(scenario.home.tmp, 'data'),
-      demoHomeSource: null,
-      shell: 'web',
-      readOnly: false,
-      watch: false,
-    });
+    engine = await createTestEngine(scenario.home, { shell: 'web' });
     server = new WebShellServer({
       handlers: engine.handlers,
       subscribe: (sink) => engine.subscribe(sink),

@@ -3,7 +3,7 @@ import type * as AgentsStore from '../../../renderer/src/features/agents/agentsS
 import type * as MemoryReviewStore from '../../../renderer/src/features/memory/memoryReviewStore';
 import type * as SearchStore from '../../../renderer/src/features/search/searchStore';
 import type { MemoryFolderRef } from '../../../shared/memory/memoryFolderRef';
-import { createStandardScenario, type StandardScenario } from '../../fixtures/scenarioHome';
+import { createStandardScenario, type StandardScenario } from '../../fixtures/standardScenario';
 import { EngineApi } from './support/engineApi';
 import { PageWindow } from './support/pageWindow';
 

@@ -1,11 +1,11 @@
-import { join } from 'node:path';
 import type { Api, RequestHandlers } from '../../../../shared/contract/api';
 import { dispatchRequest } from '../../../../shared/contract/dispatch';
 import { subscriberName } from '../../../../shared/contract/events';
 import type { Result } from '../../../../shared/result';
-import { createEngine, type Engine } from '../../../../electron/core/engine';
+import type { Engine } from '../../../../electron/core/engine';
 import { createRequestHandlers } from '../../../../electron/core/createRequestHandlers';
 import type { ScenarioHome } from '../../../fixtures/scenarioHome';
+import { createTestEngine } from '../../../fixtures/testEngine';
 
 /** An answer the engine has given, held back from the page until the test lets it through. */
 export interface HeldAnswer {
@@ -35,14 +35,7 @@ export class EngineApi {
   }
 
   static async start(home: ScenarioHome): Promise<EngineApi> {
-    const engine = await createEngine({
-      roots: [{ path: home.root, source: 'CLAUDE_CONFIG_DIR' }],
-      dataDir: join(home.tmp, 'data'),
-      demoHomeSource: null,
-      shell: 'web',
-      readOnly: false,
-      watch: false,
-    });
+    const engine = await createTestEngine(home, { shell: 'web' });
     await engine.ready;
     return new EngineApi(engine);
   }

@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { buildOrder, drainQueue, type BuildWorker, type WorkerLoad } from '../../../../electron/core/catalog/buildQueue';
+
+const MB = 1024 * 1024;
+const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** A worker stand-in that queues what it is given and finishes it when told: its queue is what the test looks at. */
+class ScriptedWorker implements BuildWorker<number>, WorkerLoad {
+  readonly load: WorkerLoad = this;
+  usable = true;
+  readonly taken: number[] = [];
+  private readonly queue: { item: number; done: () => void }[] = [];
+
+  constructor(
+    private readonly bytesOf: (item: number) => number,
+    readonly accepts: (item: number) => boolean = () => true,
+  ) {}
+
+  get queuedBytes(): number {
+    return this.queue.reduce((sum, entry) => sum + this.bytesOf(entry.item), 0);
+  }
+
+  read(item: number): Promise<void> {
+    this.taken.push(item);
+    return new Promise((resolve) => this.queue.push({ item, done: resolve }));
+  }
+
+  finishAll(): void {
+    for (const entry of this.queue.splice(0)) entry.done();
+  }
+}
+
+/** The engine thread's side: notes each item it reads, and lets the worker finish what it holds meanwhile. */
+function inThreadReader(worker: ScriptedWorker, read: number[]): (item: number) => Promise<void> {
+  return async (item) => {
+    read.push(item);
+    await tick();
+    worker.finishAll();
+  };
+}
+
+describe('buildOrder', () => {
+  it('puts big sessions first, biggest first, then the rest newest first', () => {
+    const sizes: Record<string, number> = { a: 1, b: 50 * MB, c: 2, d: 9 * MB, e: 3 };
+    const age: Record<string, number> = { a: 5, b: 1, c: 3, d: 2, e: 4 };
+    expect(
+      buildOrder(
+        Object.keys(sizes),
+        (k) => sizes[k],
+        (x, y) => age[y] - age[x],
+      ),
+    ).toEqual(['b', 'd', 'a', 'e', 'c']);
+  });
+});
+
+describe('drainQueue', () => {
+  it('reads every item once; the worker takes first, up to its byte budget, and the engine thread the rest', async () => {
+    const items = Array.from({ length: 40 }, (_, i) => i);
+    const bytes = (item: number): number => (item === 0 ? 100 * MB : 1 * MB);
+    const worker = new ScriptedWorker(bytes);
+    const inThread: number[] = [];
+    await drainQueue(items, { parallelism: 2, readInThread: inThreadReader(worker, inThread), worker, stopped: () => false });
+    expect(worker.taken[0]).toBe(0);
+    expect([...worker.taken, ...inThread].sort((a, b) => a - b)).toEqual(items);
+    expect(inThread.length).toBeGreaterThan(0);
+    expect(worker.taken.length).toBeGreaterThan(1);
+  });
+
+  it('stops giving the worker items once it is lost; the engine thread reads the rest', async () => {
+    const worker = new ScriptedWorker(() => MB);
+    worker.usable = false;
+    const inThread: number[] = [];
+    await drainQueue([1, 2, 3], { parallelism: 1, readInThread: async (item) => void inThread.push(item), worker, stopped: () => false });
+    expect(worker.taken).toEqual([]);
+    expect(inThread).toEqual([1, 2, 3]);
+  });
+
+  it('leaves the items the worker does not accept to the engine thread, which takes them first', async () => {
+    const worker = new ScriptedWorker(
+      () => MB,
+      (item) => item % 2 === 0,
+    );
+    const inThread: number[] = [];
+    await drainQueue([1, 2, 3, 4, 5, 6], { parallelism: 1, readInThread: inThreadReader(worker, inThread), worker, stopped: () => false });
+    expect(worker.taken.every((item) => item % 2 === 0)).toBe(true);
+    expect(inThread.slice(0, 3)).toEqual([1, 3, 5]);
+    expect([...worker.taken, ...inThread].sort()).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
+  it('takes nothing more after a failure, and throws it once every read in flight has settled', async () => {
+    const read: number[] = [];
+    const settled: number[] = [];
+    await expect(
+      drainQueue([1, 2, 3, 4, 5, 6], {
+        parallelism: 2,
+        readInThread: async (item) => {
+          read.push(item);
+          await tick();
+          if (item === 2) throw new Error('file 2 failed');
+          await tick();
+          settled.push(item);
+        },
+        stopped: () => false,
+      }),
+    ).rejects.toThrow('file 2 failed');
+    expect(read).toEqual([1, 2]);
+    expect(settled).toEqual([1]);
+  });
+
+  it('takes nothing more once stopped', async () => {
+    let stop = false;
+    const read: number[] = [];
+    await drainQueue([1, 2, 3, 4, 5, 6], {
+      parallelism: 2,
+      readInThread: async (item) => {
+        read.push(item);
+        await tick();
+        stop ||= item === 2;
+      },
+      stopped: () => stop,
+    });
+    expect(read).toEqual([1, 2, 3]);
+  });
+});
