@@ -254,8 +254,8 @@ export class TranscriptDocument {
     return new Map(
       lines.map((line) => {
         const entry = normaliseLine(line, texts.get(line.line) ?? null, options);
-        const node = line.uuid === null ? undefined : tree.indexOfUuid(line.uuid);
-        const missing = node !== undefined && tree.nodes[node].line === line.line ? tree.missingParent[node] : null;
+        const node = tree.nodeOfLine(line.line);
+        const missing = node === undefined ? null : tree.missingParent[node];
         return [line.line, missing === null ? entry : { ...entry, danglingParentUuid: missing }];
       }),
     );

@@ -2,18 +2,14 @@ import { promises as fs } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 import type { SessionQuickInfo } from '../../../shared/model/session';
 import { CodedError } from '../../../shared/result';
-import type { BranchStart } from '../../../shared/transcript/conversationTree';
 import type { IndexedLine } from '../../../shared/transcript/indexedLine';
 import { lineFates, type UnreachableLine } from '../../../shared/transcript/lineReachability';
-import { entryPreview } from '../../../shared/transcript/entryText';
 import { resumeCommands, isWindowsPath } from '../../../shared/transcript/resumeCommand';
 import type { TranscriptUsage } from '../../../shared/transcript/turnUsage';
 import { parseSessionMemorySections } from '../../../shared/transcript/sessionMemorySections';
 import type { SubagentLink, TranscriptEntry } from '../../../shared/transcript/transcriptEntry';
 import {
   LIVE_VIEW,
-  type BranchChoice,
-  type ForkPoint,
   type ResumeCommands,
   type SessionMemory,
   type SubagentSummary,
@@ -31,6 +27,7 @@ import type { LiveHome } from '../liveHome';
 import { SecretMasker } from '../memory/secretMasker';
 import type { WatchedChange } from '../watch/watchedChange';
 import { readOrphanSessionInfo, readSessionQuickInfo } from './sessionQuickInfo';
+import { forkPoints, otherRoots } from './branchChoices';
 import { findSubagentFiles, type SiblingOwnerCache, type SubagentFile } from './subagentFiles';
 import { linkSubagents, type LinkedSubagent } from './subagentLinks';
 import { MAIN_SCOPE, TranscriptDocument, type ConversationScope, type ResolvedView } from './TranscriptDocument';
@@ -64,8 +61,6 @@ const MAX_OPEN_SESSIONS = 6;
 const MAX_SESSION_MEMORY_BYTES = 4 * 1024 * 1024;
 /** A spilled tool output is read in pages of this size. */
 const TOOL_OUTPUT_PAGE_BYTES = 64 * 1024;
-/** Fork and root previews are read for at most this many choices; the rest show without one. */
-const MAX_PREVIEWS = 300;
 /** Unreachable lines listed by an outline (all are counted in its stats). */
 const MAX_UNREACHABLE_LISTED = 200;
 const EXPORT_CHUNK_ROWS = 300;
@@ -260,8 +255,8 @@ export class TranscriptService {
       view: actualSpec,
       rowCount: view.rows.lines.length,
       isLiveBranch: view.isLive,
-      forks: await this.forkPoints(target.document, view),
-      otherRoots: await this.otherRoots(target.document, view, target.scope),
+      forks: await forkPoints(target.document, view),
+      otherRoots: await otherRoots(target.document, view, target.scope),
       compactions: await this.compactions(target.document, view),
       unreachable: unreachableLines(lines, view, target.scope),
       mainTranscript: session.mainTranscript,
@@ -531,59 +526,6 @@ export class TranscriptService {
       await document.refresh();
     }
     return { document, scope: { kind: 'agent-file' }, agent };
-  }
-
-  private async choices(
-    document: TranscriptDocument,
-    view: ResolvedView,
-    starts: readonly BranchStart[],
-    current: number | null,
-  ): Promise<BranchChoice[]> {
-    const tree = view.tree;
-    const withPreview = starts.slice(0, MAX_PREVIEWS).map((start) => tree.nodes[start.start].line);
-    const entries = await document.readEntries(withPreview);
-    return starts.map((start) => {
-      const first = tree.nodes[start.start];
-      const entry = entries.get(first.line);
-      return {
-        leafUuid: tree.nodes[start.leaf].uuid as string,
-        firstLine: first.line,
-        timestamp: first.timestamp,
-        entryCount: start.size,
-        preview: entry ? entryPreview(entry) : '',
-        current: start.start === current,
-      };
-    });
-  }
-
-  private async forkPoints(document: TranscriptDocument, view: ResolvedView): Promise<ForkPoint[]> {
-    if (!view.branch) return [];
-    const tree = view.tree;
-    const branchNodes = view.branch.nodes;
-    const onBranch = new Set(branchNodes);
-    const points: ForkPoint[] = [];
-    for (const fork of view.branch.forks) {
-      const node = branchNodes[fork.position];
-      const currentChild = tree.children(node).find((child) => onBranch.has(child)) ?? null;
-      const starts: BranchStart[] = [...fork.alternatives];
-      if (currentChild !== null) starts.push({ start: currentChild, leaf: view.branch.leaf, size: tree.subtreeSizeOf(currentChild) });
-      starts.sort((a, b) => a.start - b.start);
-      const row = view.rows.rowOfLine.get(tree.nodes[node].line);
-      if (row === undefined) continue;
-      points.push({ row, choices: await this.choices(document, view, starts, currentChild) });
-    }
-    return points;
-  }
-
-  private async otherRoots(document: TranscriptDocument, view: ResolvedView, scope: ConversationScope): Promise<BranchChoice[]> {
-    if (scope.kind === 'inline-agent') return [];
-    const tree = view.tree;
-    const shownRoot = view.branch && view.branch.nodes.length > 0 ? tree.rootOf(view.branch.nodes[0]) : -1;
-    const roots = tree
-      .roots()
-      .filter((root) => root !== shownRoot && (scope.kind === 'agent-file' || !tree.nodes[root].isSidechain))
-      .map((root) => ({ start: root, leaf: tree.newestTerminalOf(root), size: tree.subtreeSizeOf(root) }));
-    return this.choices(document, view, roots, null);
   }
 
   private async compactions(document: TranscriptDocument, view: ResolvedView) {
