@@ -34,6 +34,7 @@ import { MAIN_SCOPE, TranscriptDocument, type ConversationScope, type ResolvedVi
 import { exportFileName, renderExportChunk } from './transcriptExport';
 import { DISK_SOURCES, type TranscriptSources } from './transcriptSources';
 import { readTextPage } from './textPage';
+import type { SavedLineIndexes } from './savedLineIndexes';
 import { Emitter } from '../events';
 
 /** Names one session file: the slug is only unique within a config root. */
@@ -174,6 +175,8 @@ export class TranscriptService {
     private readonly firstScreen: FirstScreenOptions = FIRST_SCREEN,
     /** Where files are read: the disk, then the archive for what Claude Code deleted. */
     private readonly sources: TranscriptSources = DISK_SOURCES,
+    /** Line indexes of big transcripts kept between runs (in the app data folder), or none. */
+    private readonly savedIndexes: SavedLineIndexes | null = null,
   ) {
     this.unsubscribeLive = live ? live.onDidChange((changes) => void this.onFilesChanged(changes)) : null;
   }
@@ -421,7 +424,12 @@ export class TranscriptService {
         ref,
         path,
         mainTranscript,
-        document: await TranscriptDocument.open(path, { budgetMs, missingIsEmpty: !mainTranscript, opener: this.sources.open }),
+        document: await TranscriptDocument.open(path, {
+          budgetMs,
+          missingIsEmpty: !mainTranscript,
+          opener: this.sources.open,
+          savedIndexes: this.savedIndexes,
+        }),
         subagents: null,
         agentDocuments: new Map(),
         quickInfo: null,
@@ -520,7 +528,7 @@ export class TranscriptService {
       return { document: session.document, scope: { kind: 'inline-agent', rootUuid: agent.rootUuid as string }, agent };
     let document = session.agentDocuments.get(agent.path);
     if (!document) {
-      document = await TranscriptDocument.open(agent.path, { opener: this.sources.open });
+      document = await TranscriptDocument.open(agent.path, { opener: this.sources.open, savedIndexes: this.savedIndexes });
       session.agentDocuments.set(agent.path, document);
     } else {
       await document.refresh();
