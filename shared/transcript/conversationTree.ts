@@ -66,6 +66,15 @@ export interface TreeLinks {
   readonly stats: TreeStats;
 }
 
+/** A tree's links with what is derived from them (children, roots, subtree facts): all a saved tree needs. */
+export interface TreeArrays extends TreeLinks {
+  readonly childrenStart: Int32Array;
+  readonly childList: Int32Array;
+  readonly root: Int32Array;
+  readonly newestTerminal: Int32Array;
+  readonly subtreeSize: Int32Array;
+}
+
 /** Works out the nodes and their parent links (see `ConversationTree`). */
 function linkLines(lines: readonly IndexedLine[]): { links: TreeLinks; byUuid: Map<string, number> } {
   const bridge = new Map<string, string | null>();
@@ -181,8 +190,6 @@ export class ConversationTree {
   /** The uuid a node's own link named when it is in no line of the file (`previous-line` links and dangling roots). */
   readonly missingParent: readonly (string | null)[];
   readonly stats: TreeStats;
-  /** What the tree was built from besides the lines (for saving with them). */
-  readonly links: TreeLinks;
   private readonly childrenStart: Int32Array;
   private readonly childList: Int32Array;
   private readonly time: Float64Array;
@@ -190,12 +197,16 @@ export class ConversationTree {
   private readonly newestTerminal: Int32Array;
   private readonly subtreeSize: Int32Array;
   private readonly root: Int32Array;
-  /** Built on first use: a tree restored from saved links answers a page without it. */
+  private readonly links: TreeLinks;
+  /** Built on first use: a tree restored from saved arrays answers a page without it. */
   private byUuid: Map<string, number> | null;
 
-  /** `savedLinks`: the links a tree over these very lines had (from a saved index), so they need no working out. */
-  constructor(lines: readonly IndexedLine[], savedLinks?: TreeLinks) {
-    let links = savedLinks ?? null;
+  /**
+   * `saved`: what a tree over these very lines had (from a saved index), so neither the links nor what is derived from
+   * them need working out again.
+   */
+  constructor(lines: readonly IndexedLine[], saved?: TreeArrays) {
+    let links: TreeLinks | null = saved ?? null;
     this.byUuid = null;
     if (links === null) {
       const linked = linkLines(lines);
@@ -210,6 +221,14 @@ export class ConversationTree {
     this.missingParent = links.missingParent;
     this.stats = links.stats;
     this.time = links.time;
+    if (saved) {
+      this.childrenStart = saved.childrenStart;
+      this.childList = saved.childList;
+      this.root = saved.root;
+      this.newestTerminal = saved.newestTerminal;
+      this.subtreeSize = saved.subtreeSize;
+      return;
+    }
     const count = this.nodes.length;
 
     // Children in file order, as a compact adjacency list.
@@ -240,6 +259,12 @@ export class ConversationTree {
     }
     this.newestTerminal = newestTerminal;
     this.subtreeSize = subtreeSize;
+  }
+
+  /** Everything the tree is made of besides its lines, for saving with them. */
+  arrays(): TreeArrays {
+    const { childrenStart, childList, root, newestTerminal, subtreeSize } = this;
+    return { ...this.links, childrenStart, childList, root, newestTerminal, subtreeSize };
   }
 
   private topologicalOrder(): number[] {

@@ -42,7 +42,8 @@ async function seen(document: TranscriptDocument): Promise<unknown> {
     const view = document.resolve(MAIN_SCOPE, spec);
     views.push({
       rows: view.rows.lines,
-      rowOfLine: [...view.rows.rowOfLine],
+      // A reopened view's row map iterates in line order; what it maps is what counts.
+      rowOfLine: [...view.rows.rowOfLine].sort((a, b) => a[0] - b[0]),
       folded: [...view.rows.resultLineOf],
       hooks: [...view.rows.hookLinesOf],
       compactions: view.rows.compactionRows,

@@ -58,9 +58,9 @@ export class SectionWriter {
     return this;
   }
 
-  /** The sections, then the string table (UTF-8 lengths, then the strings' UTF-8 run). */
+  /** The sections, then the string table (UTF-16 lengths, then the strings' UTF-8 run). */
   finish(): Buffer {
-    const lengths = Int32Array.from(this.strings, (value) => Buffer.byteLength(value, 'utf8'));
+    const lengths = Int32Array.from(this.strings, (value) => value.length);
     const text = Buffer.from(this.strings.join(''), 'utf8');
     this.int32(lengths);
     this.uint8(text);
@@ -72,10 +72,10 @@ export class SectionWriter {
 export class SectionReader {
   private readonly bytes: Uint8Array;
   private position = 0;
-  /** The string table: its UTF-8 bytes, where each string starts in them, and the strings decoded so far. */
-  private readonly text: Buffer;
+  /** The string table: its text, where each string starts in it, and the strings sliced so far. */
+  private readonly text: string;
   private readonly starts: Float64Array;
-  private readonly decoded: (string | undefined)[];
+  private readonly sliced: (string | undefined)[];
 
   constructor(body: Uint8Array) {
     // Typed views need aligned offsets; a body at an odd place of its buffer is copied once.
@@ -86,12 +86,13 @@ export class SectionReader {
     const lengths = this.int32();
     const text = this.uint8();
     this.position = saved;
-    // Decoded one string at a time when asked for: a reopened transcript's first page needs few of them.
-    this.text = Buffer.from(text.buffer, text.byteOffset, text.byteLength);
+    // Decoded in one go (one native call), sliced one string at a time when asked for: a reopened transcript's first
+    // page needs few of them, and a native call per string cost more than the one decode.
+    this.text = Buffer.from(text.buffer, text.byteOffset, text.byteLength).toString('utf8');
     this.starts = new Float64Array(lengths.length + 1);
     for (let i = 0; i < lengths.length; i++) this.starts[i + 1] = this.starts[i] + lengths[i];
     if (this.starts[lengths.length] !== this.text.length) throw new Error('string table does not match its lengths');
-    this.decoded = new Array<string | undefined>(lengths.length);
+    this.sliced = new Array<string | undefined>(lengths.length);
   }
 
   /** Walks the sections to the string table, the last two. */
@@ -139,17 +140,17 @@ export class SectionReader {
 
   /** How many strings the table holds (refs run from 0 to this, exclusive). */
   get stringCount(): number {
-    return this.decoded.length;
+    return this.sliced.length;
   }
 
-  /** The string a ref stands for, decoded from the table the first time it is asked for. */
+  /** The string a ref stands for, sliced from the table the first time it is asked for. */
   string(ref: number): string | null {
     if (ref === -1) return null;
-    let value = this.decoded[ref];
+    let value = this.sliced[ref];
     if (value === undefined) {
-      if (!(ref >= 0 && ref < this.decoded.length)) throw new Error(`no string ${ref}`);
-      value = this.text.toString('utf8', this.starts[ref], this.starts[ref + 1]);
-      this.decoded[ref] = value;
+      if (!(ref >= 0 && ref < this.sliced.length)) throw new Error(`no string ${ref}`);
+      value = this.text.slice(this.starts[ref], this.starts[ref + 1]);
+      this.sliced[ref] = value;
     }
     return value;
   }

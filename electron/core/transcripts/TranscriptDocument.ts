@@ -136,7 +136,7 @@ export class TranscriptDocument {
 
   /** Takes the tree, live view and tool maps saved with the index as this version's. */
   private adopt(derived: DerivedIndex): void {
-    const tree = new ConversationTree(this.published, derived.treeLinks);
+    const tree = new ConversationTree(this.published, derived.tree);
     this.treeCache = { version: this.version, tree };
     this.viewCache.set(SAVED_VIEW_KEY, { version: this.version, view: { tree, ...derived.liveView } });
     this.toolMaps = { version: this.version, lines: derived.toolLines };
@@ -196,7 +196,7 @@ export class TranscriptDocument {
   private derived(): DerivedIndex {
     const tree = this.tree();
     const { branch, rows, isLive } = this.resolve(MAIN_SCOPE, LIVE_VIEW);
-    return { treeLinks: tree.links, liveView: { branch, rows, isLive }, toolLines: this.toolLines() };
+    return { tree: tree.arrays(), liveView: { branch, rows, isLive }, toolLines: this.toolLines() };
   }
 
   /** The indexed lines views are built from (as of the last `publish()`). */

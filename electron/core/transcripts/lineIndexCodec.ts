@@ -1,7 +1,8 @@
-import type { Branch, ForkAt, ParentLink, TreeLinks } from '../../../shared/transcript/conversationTree';
+import type { Branch, ForkAt, ParentLink, TreeArrays } from '../../../shared/transcript/conversationTree';
 import type { IndexedLine } from '../../../shared/transcript/indexedLine';
 import type { TranscriptRows } from '../../../shared/transcript/transcriptRows';
 import { SectionReader, SectionWriter } from '../fs/binarySections';
+import { SortedNumberMap } from './sortedNumberMap';
 import { COMPACT_SUMMARY, META, OWN_CONTENT, SavedLine, SIDECHAIN, STRING_COLUMNS, UNREADABLE_CODES, type LineColumns } from './savedLines';
 
 /** `tool_use_id` → the line of its result, of its call, and of the hooks that ran for it, over a whole file. */
@@ -20,7 +21,7 @@ export interface SavedView {
 
 /** What a document works out from its lines before the first page: valid for exactly those lines. */
 export interface DerivedIndex {
-  readonly treeLinks: TreeLinks;
+  readonly tree: TreeArrays;
   readonly liveView: SavedView;
   readonly toolLines: ToolLines;
 }
@@ -117,13 +118,6 @@ function writeLines(out: SectionWriter, lines: readonly IndexedLine[]): void {
   out.int32(toolUseStarts).int32(toolUseIds).int32(toolUseNames).int32(resultStarts).int32(resultIds);
 }
 
-/** Throws unless every ref of a column names a string of the table (strings are sliced only when asked for). */
-function checkRefs(input: SectionReader, refs: Int32Array, nullable: boolean): void {
-  const count = input.stringCount;
-  const lowest = nullable ? -1 : 0;
-  for (let i = 0; i < refs.length; i++) if (refs[i] < lowest || refs[i] >= count) throw new Error('string ref out of range');
-}
-
 function readLines(input: SectionReader): IndexedLine[] {
   const numbers = input.int32();
   const offsets = input.float64();
@@ -157,43 +151,56 @@ function readLines(input: SectionReader): IndexedLine[] {
   if (toolUseStarts.length !== count + 1 || resultStarts.length !== count + 1) throw new Error('list columns do not fit');
   if (toolUseStarts[count] !== toolUseIds.length || toolUseNames.length !== toolUseIds.length || resultStarts[count] !== resultIds.length)
     throw new Error('list columns do not fit');
-  for (let i = 0; i < count; i++) {
-    if (toolUseStarts[i] > toolUseStarts[i + 1] || resultStarts[i] > resultStarts[i + 1] || unreadable[i] >= UNREADABLE_CODES.length)
-      throw new Error('line column out of range');
-  }
-  checkRefs(input, types, false);
-  for (const column of Object.values(text)) checkRefs(input, column, true);
-  checkRefs(input, toolUseIds, false);
-  checkRefs(input, toolUseNames, false);
-  checkRefs(input, resultIds, false);
   const lines = new Array<IndexedLine>(count);
   for (let i = 0; i < count; i++) lines[i] = new SavedLine(columns, i);
   return lines;
 }
 
-function writeTreeLinks(out: SectionWriter, links: TreeLinks): void {
-  const { stats } = links;
-  out.int32(links.nodePositions).int32(links.parent);
-  out.uint8(links.parentLink.map((link) => codeOf(PARENT_LINK_CODES, link)));
-  out.int32(out.refs(links.missingParent)).float64(links.time);
+function writeTree(out: SectionWriter, tree: TreeArrays): void {
+  const { stats } = tree;
+  out.int32(tree.nodePositions).int32(tree.parent);
+  out.uint8(tree.parentLink.map((link) => codeOf(PARENT_LINK_CODES, link)));
+  out.int32(out.refs(tree.missingParent)).float64(tree.time);
   out.int32([stats.duplicateUuids, stats.danglingParents, stats.cycles, stats.progressBridged]);
+  out.int32(tree.childrenStart).int32(tree.childList).int32(tree.root).int32(tree.newestTerminal).int32(tree.subtreeSize);
 }
 
-function readTreeLinks(input: SectionReader, lineCount: number): TreeLinks {
+function readTree(input: SectionReader, lineCount: number): TreeArrays {
   const nodePositions = input.int32();
   const parent = input.int32();
-  const parentLink = Array.from(input.uint8(), (code) => valueOf(PARENT_LINK_CODES, code));
-  const missingParent = Array.from(input.int32(), (ref) => input.string(ref));
+  const linkCodes = input.uint8();
+  const missingRefs = input.int32();
   const time = input.float64();
   const [duplicateUuids, danglingParents, cycles, progressBridged] = input.int32();
+  const childrenStart = input.int32();
+  const childList = input.int32();
+  const root = input.int32();
+  const newestTerminal = input.int32();
+  const subtreeSize = input.int32();
   const count = nodePositions.length;
-  if ([parent.length, parentLink.length, missingParent.length, time.length].some((length) => length !== count))
+  if ([parent, linkCodes, missingRefs, time, root, newestTerminal, subtreeSize].some((column) => column.length !== count))
     throw new Error('tree columns differ in length');
+  if (childrenStart.length !== count + 1 || childrenStart[count] !== childList.length) throw new Error('child list does not fit');
+  if (count > 0 && (nodePositions[count - 1] >= lineCount || nodePositions[0] < 0)) throw new Error('tree nodes out of range');
+  const parentLink = new Array<ParentLink>(count);
+  const missingParent = new Array<string | null>(count);
   for (let i = 0; i < count; i++) {
-    if (nodePositions[i] < 0 || nodePositions[i] >= lineCount || parent[i] < -1 || parent[i] >= count)
-      throw new Error('tree link out of range');
+    parentLink[i] = valueOf(PARENT_LINK_CODES, linkCodes[i]);
+    missingParent[i] = missingRefs[i] === -1 ? null : input.string(missingRefs[i]);
   }
-  return { nodePositions, parent, parentLink, missingParent, time, stats: { duplicateUuids, danglingParents, cycles, progressBridged } };
+  return {
+    nodePositions,
+    parent,
+    parentLink,
+    missingParent,
+    time,
+    stats: { duplicateUuids, danglingParents, cycles, progressBridged },
+    childrenStart,
+    childList,
+    root,
+    newestTerminal,
+    subtreeSize,
+  };
 }
 
 function writeView(out: SectionWriter, view: SavedView): void {
@@ -211,10 +218,8 @@ function writeView(out: SectionWriter, view: SavedView): void {
     .int32(forks.map((fork) => fork.position))
     .int32(alternativeStarts)
     .int32(alternatives);
-  out
-    .int32(rows.lines)
-    .int32([...rows.rowOfLine.keys()])
-    .int32([...rows.rowOfLine.values()]);
+  const rowOfLine = SortedNumberMap.arraysOf(rows.rowOfLine);
+  out.int32(rows.lines).int32(rowOfLine.keys).int32(rowOfLine.values);
   writeNumberMap(out, rows.resultLineOf);
   writeListMap(out, rows.hookLinesOf);
   out.int32(rows.compactionRows);
@@ -228,7 +233,7 @@ function readView(input: SectionReader, nodeCount: number): SavedView {
   const alternatives = input.int32();
   if (alternativeStarts.length !== positions.length + 1 || alternativeStarts[positions.length] * 3 !== alternatives.length)
     throw new Error('forks do not fit');
-  if (nodes.some((node) => node < 0 || node >= nodeCount) || leaf >= nodeCount) throw new Error('branch node out of range');
+  if (leaf >= nodeCount) throw new Error('branch leaf out of range');
   const forks: ForkAt[] = Array.from(positions, (position, f) => {
     const list = [];
     for (let a = alternativeStarts[f]; a < alternativeStarts[f + 1]; a++)
@@ -236,11 +241,7 @@ function readView(input: SectionReader, nodeCount: number): SavedView {
     return { position, alternatives: list };
   });
   const lines = Array.from(input.int32());
-  const rowKeys = input.int32();
-  const rowValues = input.int32();
-  if (rowKeys.length !== rowValues.length) throw new Error('row map does not fit');
-  const rowOfLine = new Map<number, number>();
-  for (let i = 0; i < rowKeys.length; i++) rowOfLine.set(rowKeys[i], rowValues[i]);
+  const rowOfLine = new SortedNumberMap(input.int32(), input.int32());
   const resultLineOf = readNumberMap(input);
   const hookLinesOf = readListMap(input);
   const compactionRows = Array.from(input.int32());
@@ -258,7 +259,7 @@ export function encodeLineIndex(snapshot: LineIndexSnapshot): Buffer {
   writeLines(out, snapshot.lines);
   const { derived } = snapshot;
   if (derived !== null) {
-    writeTreeLinks(out, derived.treeLinks);
+    writeTree(out, derived.tree);
     writeView(out, derived.liveView);
     writeNumberMap(out, derived.toolLines.resultLineOf);
     writeNumberMap(out, derived.toolLines.callLineOf);
@@ -267,14 +268,19 @@ export function encodeLineIndex(snapshot: LineIndexSnapshot): Buffer {
   return out.finish();
 }
 
-/** The snapshot a body holds; throws on one that does not decode (the caller then indexes the file again). */
+/**
+ * The snapshot a body holds; throws on one whose sections do not fit together (the caller then indexes the file
+ * again). Only shapes are checked, not every value: the store hands over a body only when its SHA-256 says it is byte
+ * for byte what `encodeLineIndex` wrote, and walking every value of a 200 MB transcript's index in cold code cost
+ * more than the whole rest of a reopen.
+ */
 export function decodeLineIndex(body: Uint8Array): LineIndexSnapshot {
   const input = new SectionReader(body);
   const [hasDerived] = input.int32();
   const lines = readLines(input);
   if (hasDerived !== 1) return { lines, derived: null };
-  const treeLinks = readTreeLinks(input, lines.length);
-  const liveView = readView(input, treeLinks.nodePositions.length);
+  const tree = readTree(input, lines.length);
+  const liveView = readView(input, tree.nodePositions.length);
   const toolLines = { resultLineOf: readNumberMap(input), callLineOf: readNumberMap(input), hookLinesOf: readListMap(input) };
-  return { lines, derived: { treeLinks, liveView, toolLines } };
+  return { lines, derived: { tree, liveView, toolLines } };
 }
