@@ -1,9 +1,12 @@
 import { appendFile, readdir, readFile, stat, truncate, utimes, writeFile } from 'node:fs/promises';
+import { HomeService } from '../../../electron/core/home/HomeService';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openFromDisk, type SourceOpener } from '../../../electron/core/fs/randomAccessSource';
 import { SavedLineIndexes } from '../../../electron/core/transcripts/savedLineIndexes';
 import { MAIN_SCOPE, TranscriptDocument } from '../../../electron/core/transcripts/TranscriptDocument';
+import { TranscriptService } from '../../../electron/core/transcripts/TranscriptService';
+import { DISK_SOURCES } from '../../../electron/core/transcripts/transcriptSources';
 import { unreadableLine, type IndexedLine } from '../../../shared/transcript/indexedLine';
 import { LIVE_VIEW } from '../../../shared/transcript/transcriptOutline';
 import { createScenarioHome, type ScenarioHome } from '../../fixtures/scenarioHome';
@@ -223,5 +226,47 @@ describe('saved line indexes', () => {
     expect(await bounded.load(paths[0])).not.toBeNull();
     expect(await bounded.load(paths[1])).toBeNull();
     expect(await bounded.load(paths[2])).not.toBeNull();
+  });
+});
+
+describe('saved line indexes in the transcript viewer', () => {
+  let home: ScenarioHome;
+  afterEach(async () => home.cleanup());
+
+  it('saves the index a background indexing completed, and a later service answers its first outline from it', async () => {
+    home = await createScenarioHome({ prefix: 'ccmem-saved-index-service-' });
+    const project = home.project(home.workPath('shop'));
+    const sessionId = 'aaaaaaaa-0000-4000-8000-000000000001';
+    await project.rawFile(`${sessionId}.jsonl`, `${conversation(4000).join('\n')}\n`);
+    const homes = new HomeService({
+      roots: [{ path: home.root, source: 'CLAUDE_CONFIG_DIR' }],
+      dataDir: join(home.tmp, 'data'),
+      demoHomeSource: null,
+      shell: 'cli',
+      readOnly: true,
+    });
+    const store = new SavedLineIndexes(join(home.tmp, 'data', 'transcript-index'), { minFileBytes: 0, saveDelayMs: 0 });
+    const ref = { configRoot: home.root, slug: project.slug, sessionId };
+    // Every file counts as big and the first answer reads one chunk: the rest is indexed in the background.
+    const firstScreen = { budgetMs: 0, wholeIndexBytes: 0 };
+    const first = new TranscriptService(homes, null, firstScreen, DISK_SOURCES, store);
+    expect((await first.outline(ref, LIVE_VIEW)).indexing).not.toBeNull();
+    const transcript = join(home.root, 'projects', project.slug, `${sessionId}.jsonl`);
+    for (let waited = 0; (await store.load(transcript)) === null; waited += 20) {
+      if (waited > 20_000) throw new Error('the index was never saved');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    first.dispose();
+
+    const second = new TranscriptService(homes, null, firstScreen, DISK_SOURCES, store);
+    const outline = await second.outline(ref, LIVE_VIEW);
+    // Whole at once, with nothing left to index in the background.
+    expect(outline.indexing).toBeNull();
+    const plain = new TranscriptService(homes, null);
+    const expected = await plain.outline(ref, LIVE_VIEW);
+    expect(outline).toEqual(expected);
+    expect(await second.page(ref, LIVE_VIEW, 0, 300)).toEqual(await plain.page(ref, LIVE_VIEW, 0, 300));
+    second.dispose();
+    plain.dispose();
   });
 });
