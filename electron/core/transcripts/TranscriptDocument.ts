@@ -94,7 +94,7 @@ export class TranscriptDocument {
   /** A copy of the index lines as of the last `publish()`: what views are built from (the index keeps growing). */
   private published: readonly IndexedLine[] = [];
 
-  /** Where the index is saved, and what of it was saved last (null: nothing yet). */
+  /** How far the saved index of this file reaches (null: none saved or loaded yet). */
   private savedBytes: number | null = null;
   private lastSaveAt = Number.NEGATIVE_INFINITY;
   private saveTimer: NodeJS.Timeout | null = null;
@@ -173,7 +173,9 @@ export class TranscriptDocument {
     // Taken in one go, before any await: the index may grow while the file is written.
     const extent = this.index.extent();
     const lines = this.index.committedLines.slice();
-    const derived = this.published.length === lines.length && this.complete ? this.derived() : null;
+    // The views are of the published lines: saved with these lines only when they are the very same.
+    const samePublished = this.published.length === lines.length && this.published[lines.length - 1] === lines[lines.length - 1];
+    const derived = samePublished && this.complete ? this.derived() : null;
     this.lastSaveAt = performance.now();
     this.saving = store
       .save(extent, { lines, derived })
