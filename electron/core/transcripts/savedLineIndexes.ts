@@ -43,7 +43,7 @@ export interface SavedLineIndexOptions {
   readonly resaveEveryMs: number;
 }
 
-const DEFAULTS: SavedLineIndexOptions = {
+export const SAVED_INDEX_DEFAULTS: SavedLineIndexOptions = {
   maxTotalBytes: 256 * 1024 * 1024,
   minFileBytes: 8 * 1024 * 1024,
   saveDelayMs: 1000,
@@ -71,7 +71,7 @@ export class SavedLineIndexes {
     readonly dir: string,
     options: Partial<SavedLineIndexOptions> = {},
   ) {
-    this.options = { ...DEFAULTS, ...options };
+    this.options = { ...SAVED_INDEX_DEFAULTS, ...options };
   }
 
   fileOf(transcriptPath: string): string {
