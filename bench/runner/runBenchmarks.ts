@@ -7,6 +7,8 @@ import { FIGURE_GROUPS, type BenchContext } from './figureGroups';
 import { FIGURE_IDS, FIGURES, type FigureId, type FigureResult } from './figures';
 import { summarize } from './sampleStats';
 import { buildScanWorker } from './scanWorkerBuild';
+import { buildProbes } from './probeBuild';
+import { useBuiltProbes } from './runProbe';
 
 const RESULTS_SCHEMA = 1;
 
@@ -89,8 +91,10 @@ export async function runBenchmarks(options: BenchOptions): Promise<{ results: B
     throw new Error(`no figure group named ${unknown.join(', ')}; groups: ${FIGURE_GROUPS.map((g) => g.name).join(', ')}`);
   const loadAverageStart = loadavg()[0];
   const workDir = mkdtempSync(join(tmpdir(), 'ccmem-bench-'));
+  let removeProbes = (): void => undefined;
   // An interrupted run must not leave gigabytes behind in the temporary folder.
   const removeOnInterrupt = () => {
+    removeProbes();
     rmSync(workDir, { recursive: true, force: true });
     process.exit(130);
   };
@@ -101,6 +105,9 @@ export async function runBenchmarks(options: BenchOptions): Promise<{ results: B
     options.log(`  ${(home.bytes.total / 1e6).toFixed(0)} MB in ${home.seconds.toFixed(1)} s (${home.mbPerSecond.toFixed(0)} MB/s)`);
     const transcripts = transcriptFiles(home.root);
     const scanWorker = await buildScanWorker(join(workDir, 'worker'));
+    const probes = await buildProbes();
+    removeProbes = probes.remove;
+    useBuiltProbes(probes.dir);
     let dataDirs = 0;
     let savedAppData: string | null = null;
     const newDataDir = (label: string) => {
@@ -220,6 +227,7 @@ export async function runBenchmarks(options: BenchOptions): Promise<{ results: B
     return { results, resultsFile };
   } finally {
     process.off('SIGINT', removeOnInterrupt);
+    removeProbes();
     rmSync(workDir, { recursive: true, force: true });
   }
 }

@@ -4,7 +4,7 @@ import { LIVE_VIEW } from '../../../shared/transcript/transcriptOutline';
 import { sessionIdSchema } from '../../../shared/transcript/transcriptRequestSchemas';
 import { contextTokens, usageTotals, type TurnUsage } from '../../../shared/transcript/turnUsage';
 import { createCliEngine } from '../cliEngine';
-import { configRootsFromEnv } from '../../core/home/configRoots';
+import { configRootsFromEnv } from '../../core/layout/configRoots';
 import { CliError, type CliIo } from '../cliIo';
 import { CodedError } from '../../../shared/result';
 

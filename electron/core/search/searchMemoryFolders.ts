@@ -1,5 +1,6 @@
 import type { HomeService } from '../home/HomeService';
 import type { MemoryFolderTarget } from './searchCorpus';
+import { listAgentMemories } from '../agents/agentMemoryListing';
 
 /**
  * Every memory folder the app shows, for a search to read: each project's auto memory (settings may have moved it
@@ -11,7 +12,7 @@ export async function searchableMemoryFolders(home: HomeService): Promise<Memory
     .filter((project) => project.memoryDirExists)
     .map((project) => ({ configRoot: project.configRoot, slug: project.slug, memoryDir: project.memoryDir }));
   const firstRoot = snapshot.roots.find((root) => root.exists)?.path ?? '';
-  for (const agent of await home.listAgentMemories()) {
+  for (const agent of await listAgentMemories(home)) {
     if (agent.fileCount === 0) continue;
     const project = agent.projectPath === null ? undefined : snapshot.projects.find((p) => p.path === agent.projectPath);
     folders.push({

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { openFromDisk, type RandomAccessSource, type SourceOpener } from '../fs/randomAccessSource';
 import { unreadableLine, type IndexedLine } from '../../../shared/transcript/indexedLine';
 import { scanEnvelope } from './envelopeScanner';
-import { MAX_LINE_BYTES, readLines } from './jsonlLineReader';
+import { MAX_LINE_BYTES, readLines } from '../jsonl/sourceLineReader';
 import type { IndexedExtent } from './savedLineIndexes';
 
 /** Bytes at the start of the file remembered to notice a file replaced by another of at least the same size. */

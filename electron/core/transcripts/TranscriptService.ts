@@ -23,12 +23,12 @@ import {
 } from '../../../shared/transcript/transcriptOutline';
 import { readSmallText, statOrNull } from '../fs/readSafely';
 import type { HomeService } from '../home/HomeService';
-import type { LiveHome } from '../liveHome';
-import { SecretMasker } from '../memory/secretMasker';
+import type { LiveHome } from '../watch/liveHome';
+import { SecretMasker } from '../secrets/secretMasker';
 import type { WatchedChange } from '../watch/watchedChange';
-import { readOrphanSessionInfo, readSessionQuickInfo } from './sessionQuickInfo';
+import { readOrphanSessionInfo, readSessionQuickInfo } from '../layout/sessionQuickInfo';
 import { forkPoints, otherRoots } from './branchChoices';
-import { findSubagentFiles, type SiblingOwnerCache, type SubagentFile } from './subagentFiles';
+import { findSubagentFiles, type SiblingOwnerCache, type SubagentFile } from '../layout/subagentFiles';
 import { linkSubagents, type LinkedSubagent } from './subagentLinks';
 import { MAIN_SCOPE, TranscriptDocument, type ConversationScope, type ResolvedView } from './TranscriptDocument';
 import { exportFileName, renderExportChunk } from './transcriptExport';
@@ -36,6 +36,7 @@ import { DISK_SOURCES, type TranscriptSources } from './transcriptSources';
 import { readTextPage } from './textPage';
 import type { SavedLineIndexes } from './savedLineIndexes';
 import { Emitter } from '../events';
+import { listSessions } from './sessionListing';
 
 /** Names one session file: the slug is only unique within a config root. */
 export interface SessionRef {
@@ -487,7 +488,7 @@ export class TranscriptService {
         : await readOrphanSessionInfo(dirname(session.path), ref.sessionId);
       if (info.titleSource === 'first-prompt' || info.titleSource === 'none') {
         // A legacy summary in another file of the project may title it (the project listing resolves those).
-        const listed = (await this.home.listSessions(ref).catch(() => [])).find((other) => other.sessionId === ref.sessionId);
+        const listed = (await listSessions(this.home, ref).catch(() => [])).find((other) => other.sessionId === ref.sessionId);
         if (listed?.titleSource === 'summary') info = { ...info, title: listed.title, titleSource: 'summary' };
       }
       session.quickInfo = { key, info };
