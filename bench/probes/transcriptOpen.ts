@@ -1,22 +1,32 @@
+import { SavedLineIndexes } from '../../electron/core/transcripts/savedLineIndexes';
 import { TranscriptDocument } from '../../electron/core/transcripts/TranscriptDocument';
 import { serveProbe } from './probeProtocol';
 
 export interface TranscriptOpenInput {
   readonly path: string;
   readonly pageRows: number;
+  /** The saved line indexes folder, as the app's (null: none, every open indexes the whole file). */
+  readonly savedIndexDir: string | null;
 }
 
 export interface TranscriptOpenOutput {
   readonly firstPageMs: number;
   readonly rows: number;
+  /** Whether the open went on from a saved index instead of reading the whole file. */
+  readonly fromSavedIndex: boolean;
 }
 
-/** Opening a transcript in the viewer: index the file by byte offsets, then read the first page of its live branch. */
-serveProbe<TranscriptOpenInput, TranscriptOpenOutput>(async ({ path, pageRows }) => {
+/**
+ * Opening a transcript in the viewer: index the file by byte offsets (or load its saved index), then read the first
+ * page of its live branch. With a saved-index folder, the index is saved after the timed part, for the next open.
+ */
+serveProbe<TranscriptOpenInput, TranscriptOpenOutput>(async ({ path, pageRows, savedIndexDir }) => {
+  const savedIndexes = savedIndexDir === null ? null : new SavedLineIndexes(savedIndexDir);
   const started = performance.now();
-  const document = await TranscriptDocument.open(path);
+  const document = await TranscriptDocument.open(path, { savedIndexes });
   const page = await document.readPage(0, pageRows);
   const firstPageMs = performance.now() - started;
   if (page.rows.length === 0) throw new Error(`the first page of ${path} is empty`);
-  return { firstPageMs, rows: page.rows.length };
+  await document.saveNow();
+  return { firstPageMs, rows: page.rows.length, fromSavedIndex: document.index.resumedFrom !== null };
 });

@@ -13,6 +13,7 @@ export const FIGURES = {
   searchFirstHitMs: { label: 'search: first hit', unit: 'ms' },
   searchFullScanMs: { label: 'search: full scan', unit: 'ms' },
   largestTranscriptFirstPageMs: { label: 'open largest transcript: first page', unit: 'ms' },
+  largestTranscriptSecondOpenMs: { label: 'open largest transcript again: first page', unit: 'ms' },
   appendToChangeEventP50Ms: { label: 'append to change event, p50', unit: 'ms' },
   appendToChangeEventP95Ms: { label: 'append to change event, p95', unit: 'ms' },
   appendToSessionUpdateP50Ms: { label: 'append to sessionUpdated, p50', unit: 'ms' },

@@ -21,6 +21,7 @@ import { testReadDelayFrom } from './memory/scanProgress';
 import { llmEnvironmentFrom, LlmSettingsService, type LlmEnvironment } from './settings/LlmSettingsService';
 import { SessionSecretStore, type SecretStore } from './settings/secretStore';
 import { TranscriptService } from './transcripts/TranscriptService';
+import { SAVED_LINE_INDEX_FOLDER, SavedLineIndexes } from './transcripts/savedLineIndexes';
 import { CatalogService } from './catalog/CatalogService';
 import { SearchService } from './search/SearchService';
 import { archiveDir } from './history/archive/archiveDir';
@@ -82,7 +83,13 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   // Edits by Claude Code, an editor or this app may leave a waiting proposal stale.
   const stopStaleness = memory.onDidChangeMemory((change) => void inbox.folderChanged(change.folder));
   const transcriptSources = new TranscriptSources(transcriptArchive);
-  const transcripts = new TranscriptService(home, live, undefined, transcriptSources);
+  const transcripts = new TranscriptService(
+    home,
+    live,
+    undefined,
+    transcriptSources,
+    new SavedLineIndexes(join(options.dataDir, SAVED_LINE_INDEX_FOLDER)),
+  );
   const roots = options.roots.map((root) => root.path);
   const catalog = new CatalogService({
     home,

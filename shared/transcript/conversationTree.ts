@@ -52,6 +52,130 @@ function timeOf(timestamp: string | null): number {
 }
 
 /**
+ * The links of a tree: which lines are its nodes and how they hang together. Computing them is most of a tree's cost
+ * (a map of every uuid, the bridges, the timestamps); a saved line index keeps them so a reopened file skips it.
+ */
+export interface TreeLinks {
+  /** Each node's position in the lines the tree was built from. */
+  readonly nodePositions: Int32Array;
+  readonly parent: Int32Array;
+  readonly parentLink: readonly ParentLink[];
+  readonly missingParent: readonly (string | null)[];
+  /** Each node's timestamp in ms (-Infinity when missing or unparsable). */
+  readonly time: Float64Array;
+  readonly stats: TreeStats;
+}
+
+/** A tree's links with what is derived from them (children, roots, subtree facts): all a saved tree needs. */
+export interface TreeArrays extends TreeLinks {
+  readonly childrenStart: Int32Array;
+  readonly childList: Int32Array;
+  readonly root: Int32Array;
+  readonly newestTerminal: Int32Array;
+  readonly subtreeSize: Int32Array;
+}
+
+/** Works out the nodes and their parent links (see `ConversationTree`). */
+function linkLines(lines: readonly IndexedLine[]): { links: TreeLinks; byUuid: Map<string, number> } {
+  const bridge = new Map<string, string | null>();
+  const winners = new Map<string, number>();
+  let duplicateUuids = 0;
+  for (let position = 0; position < lines.length; position++) {
+    const line = lines[position];
+    if (line.uuid === null || line.unreadable !== null) continue;
+    if (line.type === 'progress') {
+      bridge.set(line.uuid, line.parentUuid);
+    } else if (CHAIN_TYPES.has(line.type)) {
+      if (winners.has(line.uuid)) duplicateUuids++;
+      winners.set(line.uuid, position);
+    }
+  }
+  // Lines are in file order, so positions sort nodes the same way.
+  const nodePositions = Int32Array.from(winners.values()).sort();
+  const nodes = Array.from(nodePositions, (position) => lines[position]);
+  const byUuid = new Map(nodes.map((node, index) => [node.uuid as string, index]));
+
+  // A parent that is a progress entry is replaced by that entry's own (bridged) parent, as Claude Code does.
+  const resolveBridge = (uuid: string | null): string | null => {
+    if (uuid === null || !bridge.has(uuid)) return uuid;
+    const seen = new Set<string>();
+    let current: string | null = uuid;
+    while (current !== null && bridge.has(current)) {
+      if (seen.has(current)) return null;
+      seen.add(current);
+      current = bridge.get(current) ?? null;
+    }
+    return current;
+  };
+
+  const count = nodes.length;
+  const parent = new Int32Array(count).fill(-1);
+  const parentLink: ParentLink[] = new Array<ParentLink>(count).fill('none');
+  const missingParent: (string | null)[] = new Array<string | null>(count).fill(null);
+  // The nearest earlier node on each side (main conversation, sidechain): where a dangling link falls back to.
+  const previousOnSide = [-1, -1];
+  let danglingParents = 0;
+  for (let i = 0; i < count; i++) {
+    const node = nodes[i];
+    const side = node.isSidechain ? 1 : 0;
+    const previous = previousOnSide[side];
+    previousOnSide[side] = i;
+    let link: ParentLink = 'parent';
+    let target = resolveBridge(node.parentUuid);
+    if (target === null && node.logicalParentUuid !== null) {
+      target = resolveBridge(node.logicalParentUuid);
+      link = 'compaction';
+    }
+    if (target === null) continue;
+    const index = byUuid.get(target);
+    if (index === undefined || index === i) {
+      // Claude Code's own walk ends here; other viewers and Claude Code's resume show what came before, so do we.
+      danglingParents++;
+      missingParent[i] = target;
+      if (previous >= 0) {
+        parent[i] = previous;
+        parentLink[i] = 'previous-line';
+      }
+      continue;
+    }
+    parent[i] = index;
+    parentLink[i] = link;
+  }
+
+  const cycles = cutCycles(parent, parentLink);
+  const time = new Float64Array(count);
+  for (let i = 0; i < count; i++) time[i] = timeOf(nodes[i].timestamp);
+  const stats = { duplicateUuids, danglingParents, cycles, progressBridged: bridge.size };
+  return { links: { nodePositions, parent, parentLink, missingParent, time, stats }, byUuid };
+}
+
+/** Cuts every parent cycle at its earliest line, which becomes a root; returns how many were cut. */
+function cutCycles(parent: Int32Array, parentLink: ParentLink[]): number {
+  const state = new Uint8Array(parent.length); // 0 new, 1 on the current walk, 2 known to reach a root
+  let cycles = 0;
+  for (let start = 0; start < parent.length; start++) {
+    if (state[start] !== 0) continue;
+    const walk: number[] = [];
+    let current = start;
+    while (current >= 0 && state[current] === 0) {
+      state[current] = 1;
+      walk.push(current);
+      current = parent[current];
+    }
+    if (current >= 0 && state[current] === 1) {
+      // `current` is on this walk: the nodes from it to the end of the walk form the cycle.
+      const cycle = walk.slice(walk.indexOf(current));
+      const earliest = cycle.reduce((a, b) => Math.min(a, b));
+      parent[earliest] = -1;
+      parentLink[earliest] = 'none';
+      cycles++;
+    }
+    for (const node of walk) state[node] = 2;
+  }
+  return cycles;
+}
+
+/**
  * The conversation DAG of one transcript file (claude-code-state.md §2.1, §2.8, §3): chain entries linked by
  * `parentUuid`, legacy `progress` entries bridged out, compaction boundaries linked to the history before them
  * through `logicalParentUuid`, dangling parents linked to the line before them in the file and cycles cut, so
@@ -73,77 +197,39 @@ export class ConversationTree {
   private readonly newestTerminal: Int32Array;
   private readonly subtreeSize: Int32Array;
   private readonly root: Int32Array;
-  private readonly byUuid: Map<string, number>;
+  private readonly links: TreeLinks;
+  /** Built on first use: a tree restored from saved arrays answers a page without it. */
+  private byUuid: Map<string, number> | null;
 
-  constructor(lines: readonly IndexedLine[]) {
-    const bridge = new Map<string, string | null>();
-    const winners = new Map<string, IndexedLine>();
-    let duplicateUuids = 0;
-    for (const line of lines) {
-      if (line.uuid === null || line.unreadable !== null) continue;
-      if (line.type === 'progress') {
-        bridge.set(line.uuid, line.parentUuid);
-      } else if (CHAIN_TYPES.has(line.type)) {
-        if (winners.has(line.uuid)) duplicateUuids++;
-        winners.set(line.uuid, line);
-      }
+  /**
+   * `saved`: what a tree over these very lines had (from a saved index), so neither the links nor what is derived from
+   * them need working out again.
+   */
+  constructor(lines: readonly IndexedLine[], saved?: TreeArrays) {
+    let links: TreeLinks | null = saved ?? null;
+    this.byUuid = null;
+    if (links === null) {
+      const linked = linkLines(lines);
+      links = linked.links;
+      this.byUuid = linked.byUuid;
     }
-    const nodes = [...winners.values()].sort((a, b) => a.line - b.line);
-    this.nodes = nodes;
-    this.byUuid = new Map(nodes.map((node, index) => [node.uuid as string, index]));
-
-    // A parent that is a progress entry is replaced by that entry's own (bridged) parent, as Claude Code does.
-    const resolveBridge = (uuid: string | null): string | null => {
-      if (uuid === null || !bridge.has(uuid)) return uuid;
-      const seen = new Set<string>();
-      let current: string | null = uuid;
-      while (current !== null && bridge.has(current)) {
-        if (seen.has(current)) return null;
-        seen.add(current);
-        current = bridge.get(current) ?? null;
-      }
-      return current;
-    };
-
-    const count = nodes.length;
-    const parent = new Int32Array(count).fill(-1);
-    const parentLink: ParentLink[] = new Array<ParentLink>(count).fill('none');
-    const missingParent: (string | null)[] = new Array<string | null>(count).fill(null);
-    // The nearest earlier node on each side (main conversation, sidechain): where a dangling link falls back to.
-    const previousOnSide = [-1, -1];
-    let danglingParents = 0;
-    for (let i = 0; i < count; i++) {
-      const node = nodes[i];
-      const side = node.isSidechain ? 1 : 0;
-      const previous = previousOnSide[side];
-      previousOnSide[side] = i;
-      let link: ParentLink = 'parent';
-      let target = resolveBridge(node.parentUuid);
-      if (target === null && node.logicalParentUuid !== null) {
-        target = resolveBridge(node.logicalParentUuid);
-        link = 'compaction';
-      }
-      if (target === null) continue;
-      const index = this.byUuid.get(target);
-      if (index === undefined || index === i) {
-        // Claude Code's own walk ends here; other viewers and Claude Code's resume show what came before, so do we.
-        danglingParents++;
-        missingParent[i] = target;
-        if (previous >= 0) {
-          parent[i] = previous;
-          parentLink[i] = 'previous-line';
-        }
-        continue;
-      }
-      parent[i] = index;
-      parentLink[i] = link;
-    }
-
-    const cycles = ConversationTree.cutCycles(parent, parentLink);
+    this.links = links;
+    const { parent } = links;
+    this.nodes = Array.from(links.nodePositions, (position) => lines[position]);
     this.parent = parent;
-    this.parentLink = parentLink;
-    this.missingParent = missingParent;
-    this.stats = { duplicateUuids, danglingParents, cycles, progressBridged: bridge.size };
+    this.parentLink = links.parentLink;
+    this.missingParent = links.missingParent;
+    this.stats = links.stats;
+    this.time = links.time;
+    if (saved) {
+      this.childrenStart = saved.childrenStart;
+      this.childList = saved.childList;
+      this.root = saved.root;
+      this.newestTerminal = saved.newestTerminal;
+      this.subtreeSize = saved.subtreeSize;
+      return;
+    }
+    const count = this.nodes.length;
 
     // Children in file order, as a compact adjacency list.
     const childCount = new Int32Array(count + 1);
@@ -154,9 +240,6 @@ export class ConversationTree {
     const childList = new Int32Array(Math.max(0, childCount[count]));
     for (let i = 0; i < count; i++) if (parent[i] >= 0) childList[fill[parent[i]]++] = i;
     this.childList = childList;
-
-    this.time = new Float64Array(count);
-    for (let i = 0; i < count; i++) this.time[i] = timeOf(nodes[i].timestamp);
 
     // Subtree facts bottom-up: children come after their parent in a topological order built from the roots.
     const order = this.topologicalOrder();
@@ -178,30 +261,10 @@ export class ConversationTree {
     this.subtreeSize = subtreeSize;
   }
 
-  /** Cuts every parent cycle at its earliest line, which becomes a root; returns how many were cut. */
-  private static cutCycles(parent: Int32Array, parentLink: ParentLink[]): number {
-    const state = new Uint8Array(parent.length); // 0 new, 1 on the current walk, 2 known to reach a root
-    let cycles = 0;
-    for (let start = 0; start < parent.length; start++) {
-      if (state[start] !== 0) continue;
-      const walk: number[] = [];
-      let current = start;
-      while (current >= 0 && state[current] === 0) {
-        state[current] = 1;
-        walk.push(current);
-        current = parent[current];
-      }
-      if (current >= 0 && state[current] === 1) {
-        // `current` is on this walk: the nodes from it to the end of the walk form the cycle.
-        const cycle = walk.slice(walk.indexOf(current));
-        const earliest = cycle.reduce((a, b) => Math.min(a, b));
-        parent[earliest] = -1;
-        parentLink[earliest] = 'none';
-        cycles++;
-      }
-      for (const node of walk) state[node] = 2;
-    }
-    return cycles;
+  /** Everything the tree is made of besides its lines, for saving with them. */
+  arrays(): TreeArrays {
+    const { childrenStart, childList, root, newestTerminal, subtreeSize } = this;
+    return { ...this.links, childrenStart, childList, root, newestTerminal, subtreeSize };
   }
 
   private topologicalOrder(): number[] {
@@ -229,7 +292,22 @@ export class ConversationTree {
   }
 
   indexOfUuid(uuid: string): number | undefined {
+    this.byUuid ??= new Map(this.nodes.map((node, index) => [node.uuid as string, index]));
     return this.byUuid.get(uuid);
+  }
+
+  /** The node of the line with this number, or undefined when that line is not in the tree. */
+  nodeOfLine(line: number): number | undefined {
+    let low = 0;
+    let high = this.nodes.length - 1;
+    while (low <= high) {
+      const mid = (low + high) >> 1;
+      const value = this.nodes[mid].line;
+      if (value === line) return mid;
+      if (value < line) low = mid + 1;
+      else high = mid - 1;
+    }
+    return undefined;
   }
 
   children(node: number): number[] {

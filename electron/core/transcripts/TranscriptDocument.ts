@@ -23,6 +23,8 @@ import { normaliseLine, withResult, type NormaliseOptions } from './entryNormali
 import type { SourceOpener } from '../fs/randomAccessSource';
 import { readLineTexts } from './lineTextReader';
 import { TranscriptIndex, type IndexUpdate } from './TranscriptIndex';
+import type { DerivedIndex, ToolLines } from './lineIndexCodec';
+import type { SavedLineIndexes } from './savedLineIndexes';
 
 /** A call with the sub-agent it started: from the session's links, else from the agent its result names. */
 function withLink(call: ToolCall, links: ReadonlyMap<string, SubagentLink>): ToolCall {
@@ -65,6 +67,13 @@ function scopeKey(scope: ConversationScope): string {
   return scope.kind === 'inline-agent' ? `inline:${scope.rootUuid}` : scope.kind;
 }
 
+function viewKey(scope: ConversationScope, spec: TranscriptViewSpec, foldToolResults: boolean): string {
+  return `${scopeKey(scope)}\0${spec.leafUuid ?? ''}\0${spec.showMeta}\0${spec.showMetadata}\0${foldToolResults}`;
+}
+
+/** The view a saved index keeps: the one a viewer (and `readPage`'s defaults) opens with. */
+const SAVED_VIEW_KEY = viewKey(MAIN_SCOPE, LIVE_VIEW, true);
+
 /**
  * One transcript file opened for reading: a line index built by one streaming pass, the conversation tree over it,
  * and pages of normalised entries read by byte offset. Usable without the UI (the benchmark opens the largest
@@ -80,17 +89,21 @@ export class TranscriptDocument {
   private version = 0;
   private treeCache: { version: number; tree: ConversationTree } | null = null;
   private readonly viewCache = new Map<string, { version: number; view: ResolvedView }>();
-  private toolMaps: {
-    version: number;
-    resultLineOf: Map<string, number>;
-    callLineOf: Map<string, number>;
-    hookLinesOf: Map<string, number[]>;
-  } | null = null;
+  private toolMaps: { version: number; lines: ToolLines } | null = null;
   private updating: Promise<IndexUpdate> | null = null;
   /** A copy of the index lines as of the last `publish()`: what views are built from (the index keeps growing). */
   private published: readonly IndexedLine[] = [];
 
-  private constructor(readonly index: TranscriptIndex) {}
+  /** How far the saved index of this file reaches (null: none saved or loaded yet). */
+  private savedBytes: number | null = null;
+  private lastSaveAt = Number.NEGATIVE_INFINITY;
+  private saveTimer: NodeJS.Timeout | null = null;
+  private saving: Promise<void> | null = null;
+
+  private constructor(
+    readonly index: TranscriptIndex,
+    private readonly savedIndexes: SavedLineIndexes | null,
+  ) {}
 
   /**
    * Opens and indexes a transcript. With `budgetMs` the index stops after about that long (the first screen of a
@@ -98,11 +111,94 @@ export class TranscriptDocument {
    */
   static async open(
     path: string,
-    options: { maxLineBytes?: number; budgetMs?: number; missingIsEmpty?: boolean; opener?: SourceOpener } = {},
+    options: {
+      maxLineBytes?: number;
+      budgetMs?: number;
+      missingIsEmpty?: boolean;
+      opener?: SourceOpener;
+      /** Where line indexes are kept between runs: a saved one is read on from instead of the whole file. */
+      savedIndexes?: SavedLineIndexes | null;
+    } = {},
   ): Promise<TranscriptDocument> {
-    const document = new TranscriptDocument(new TranscriptIndex(path, options.maxLineBytes, options.missingIsEmpty, options.opener));
+    const savedIndexes = options.savedIndexes ?? null;
+    const index = new TranscriptIndex(path, options.maxLineBytes, options.missingIsEmpty, options.opener);
+    const saved = savedIndexes === null ? null : await savedIndexes.load(path);
+    if (saved !== null) index.resumeFrom({ extent: saved.extent, lines: saved.snapshot.lines });
+    const document = new TranscriptDocument(index, savedIndexes);
+    if (saved !== null) document.savedBytes = saved.extent.indexedBytes;
     await document.refresh(options.budgetMs);
+    // What was worked out from the saved lines holds when the file added none since.
+    const derived = saved?.snapshot.derived ?? null;
+    if (derived !== null && index.resumedFrom !== null && document.published.length === saved?.snapshot.lines.length)
+      document.adopt(derived);
     return document;
+  }
+
+  /** Takes the tree, live view and tool maps saved with the index as this version's. */
+  private adopt(derived: DerivedIndex): void {
+    const tree = new ConversationTree(this.published, derived.tree);
+    this.treeCache = { version: this.version, tree };
+    this.viewCache.set(SAVED_VIEW_KEY, { version: this.version, view: { tree, ...derived.liveView } });
+    this.toolMaps = { version: this.version, lines: derived.toolLines };
+  }
+
+  /**
+   * Saves the index (with the tree, live view and tool maps worked out from it) a moment after it is complete, when
+   * the file is big enough for that to pay and the last save is not too recent.
+   */
+  private scheduleSave(): void {
+    const store = this.savedIndexes;
+    if (store === null || this.saveTimer !== null || !this.index.complete || !this.worthSaving(store)) return;
+    const delay = Math.max(store.options.saveDelayMs, this.lastSaveAt + store.options.resaveEveryMs - performance.now());
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = null;
+      void this.saveNow();
+    }, delay);
+    // A one-shot command does not wait for it.
+    this.saveTimer.unref();
+  }
+
+  /**
+   * Saves the index now (a scheduled save is done at once); resolves when the file is written. Saving is an
+   * optimisation: a failure leaves the next open to index the file itself.
+   */
+  async saveNow(): Promise<void> {
+    if (this.saveTimer !== null) {
+      clearTimeout(this.saveTimer);
+      this.saveTimer = null;
+    }
+    while (this.saving) await this.saving;
+    const store = this.savedIndexes;
+    if (store === null || !this.worthSaving(store)) return;
+    // Taken in one go, before any await: the index may grow while the file is written.
+    const extent = this.index.extent();
+    const lines = this.index.committedLines.slice();
+    // The views are of the published lines: saved with these lines only when they are the very same.
+    const samePublished = this.published.length === lines.length && this.published[lines.length - 1] === lines[lines.length - 1];
+    const derived = samePublished && this.complete ? this.derived() : null;
+    this.lastSaveAt = performance.now();
+    this.saving = store
+      .save(extent, { lines, derived })
+      .then(() => {
+        this.savedBytes = extent.indexedBytes;
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        this.saving = null;
+      });
+    await this.saving;
+  }
+
+  /** A big enough file, with lines the saved index does not have yet. */
+  private worthSaving(store: SavedLineIndexes): boolean {
+    const bytes = this.index.indexedBytes;
+    return bytes > 0 && bytes >= store.options.minFileBytes && bytes !== this.savedBytes;
+  }
+
+  private derived(): DerivedIndex {
+    const tree = this.tree();
+    const { branch, rows, isLive } = this.resolve(MAIN_SCOPE, LIVE_VIEW);
+    return { tree: tree.arrays(), liveView: { branch, rows, isLive }, toolLines: this.toolLines() };
   }
 
   /** The indexed lines views are built from (as of the last `publish()`). */
@@ -144,6 +240,7 @@ export class TranscriptDocument {
   publish(): void {
     this.version++;
     this.published = this.index.lines.slice();
+    this.scheduleSave();
   }
 
   tree(): ConversationTree {
@@ -156,7 +253,7 @@ export class TranscriptDocument {
    * chain entry as its own row (the CLI's view of a branch).
    */
   resolve(scope: ConversationScope, spec: TranscriptViewSpec, foldToolResults = true): ResolvedView {
-    const key = `${scopeKey(scope)}\0${spec.leafUuid ?? ''}\0${spec.showMeta}\0${spec.showMetadata}\0${foldToolResults}`;
+    const key = viewKey(scope, spec, foldToolResults);
     const cached = this.viewCache.get(key);
     if (cached?.version === this.version) return cached.view;
     const view = this.computeView(scope, spec, foldToolResults);
@@ -213,11 +310,7 @@ export class TranscriptDocument {
   }
 
   /** `tool_use_id` → the line of its result, of its call, and of the hooks that ran for it, over the whole file. */
-  toolLines(): {
-    resultLineOf: ReadonlyMap<string, number>;
-    callLineOf: ReadonlyMap<string, number>;
-    hookLinesOf: ReadonlyMap<string, readonly number[]>;
-  } {
+  toolLines(): ToolLines {
     if (this.toolMaps?.version !== this.version) {
       const resultLineOf = new Map<string, number>();
       const callLineOf = new Map<string, number>();
@@ -232,9 +325,9 @@ export class TranscriptDocument {
           else hookLinesOf.set(id, [line.line]);
         }
       }
-      this.toolMaps = { version: this.version, resultLineOf, callLineOf, hookLinesOf };
+      this.toolMaps = { version: this.version, lines: { resultLineOf, callLineOf, hookLinesOf } };
     }
-    return this.toolMaps;
+    return this.toolMaps.lines;
   }
 
   private indexedLines(numbers: Iterable<number>): IndexedLine[] {
@@ -254,8 +347,8 @@ export class TranscriptDocument {
     return new Map(
       lines.map((line) => {
         const entry = normaliseLine(line, texts.get(line.line) ?? null, options);
-        const node = line.uuid === null ? undefined : tree.indexOfUuid(line.uuid);
-        const missing = node !== undefined && tree.nodes[node].line === line.line ? tree.missingParent[node] : null;
+        const node = tree.nodeOfLine(line.line);
+        const missing = node === undefined ? null : tree.missingParent[node];
         return [line.line, missing === null ? entry : { ...entry, danglingParentUuid: missing }];
       }),
     );

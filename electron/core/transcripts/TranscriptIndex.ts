@@ -1,10 +1,27 @@
+import { createHash } from 'node:crypto';
 import { openFromDisk, type RandomAccessSource, type SourceOpener } from '../fs/randomAccessSource';
 import { unreadableLine, type IndexedLine } from '../../../shared/transcript/indexedLine';
 import { scanEnvelope } from './envelopeScanner';
 import { MAX_LINE_BYTES, readLines } from '../jsonl/sourceLineReader';
+import type { IndexedExtent } from './savedLineIndexes';
 
 /** Bytes at the start of the file remembered to notice a file replaced by another of at least the same size. */
 const HEAD_SIGNATURE_BYTES = 256;
+/**
+ * Bytes before the end of the indexed part remembered with a saved index: a file that still starts and ends (where
+ * the index stopped) with the same bytes is the same file, grown or not, so the index is read on from there.
+ */
+const TAIL_SIGNATURE_BYTES = 4096;
+
+function sha1(bytes: Uint8Array): string {
+  return createHash('sha1').update(bytes).digest('hex');
+}
+
+/** A saved index to go on from, with where it stopped. */
+export interface ResumePoint {
+  readonly extent: IndexedExtent;
+  readonly lines: readonly IndexedLine[];
+}
 
 export type IndexUpdate = 'unchanged' | 'appended' | 'rebuilt';
 
@@ -26,9 +43,15 @@ export class TranscriptIndex {
   private nextLineNumber = 1;
   private identity: FileIdentity | null = null;
   private head: Buffer = Buffer.alloc(0);
+  /** The bytes before `committedBytes` (up to `TAIL_SIGNATURE_BYTES`), read with the lines they end. */
+  private tail: Buffer = Buffer.alloc(0);
   private sizeBytes = 0;
   private mtime = 0;
   private reachedEnd = false;
+  /** A saved index offered before the first update; taken if the file still holds the bytes it was made from. */
+  private resumeCandidate: ResumePoint | null = null;
+  /** The saved index the first update went on from, if it did. */
+  resumedFrom: ResumePoint | null = null;
   generation = 0;
 
   /**
@@ -60,6 +83,29 @@ export class TranscriptIndex {
     return this.committedBytes;
   }
 
+  /** Every complete line indexed, in file order (the provisional last line left out). */
+  get committedLines(): readonly IndexedLine[] {
+    return this.committed;
+  }
+
+  /** Offers a saved index for the first update to go on from (checked against the file then). */
+  resumeFrom(point: ResumePoint): void {
+    if (this.generation === 0) this.resumeCandidate = point;
+  }
+
+  /** Where the index stands, for saving: what a later `resumeFrom` needs to check the file and go on from here. */
+  extent(): IndexedExtent {
+    return {
+      path: this.path,
+      fileBytes: this.sizeBytes,
+      mtimeMs: this.mtime,
+      indexedBytes: this.committedBytes,
+      nextLineNumber: this.nextLineNumber,
+      headHash: sha1(this.head),
+      tailHash: sha1(this.tail),
+    };
+  }
+
   /** Whether the last update read up to the end of the file (a budgeted update may stop early). */
   get complete(): boolean {
     return this.reachedEnd;
@@ -88,6 +134,8 @@ export class TranscriptIndex {
         this.reset();
         rebuilt = true;
       }
+      const resumed =
+        this.identity === null && this.resumeCandidate !== null && (await this.resume(handle, stats.size, this.resumeCandidate));
       this.identity = { dev: stats.dev, ino: stats.ino };
       const changed = stats.size !== this.sizeBytes || stats.mtimeMs !== this.mtime;
       this.sizeBytes = stats.size;
@@ -95,6 +143,7 @@ export class TranscriptIndex {
       if (!rebuilt && !changed && this.generation > 0 && this.reachedEnd) return 'unchanged';
       if (this.generation === 0) this.generation = 1;
       const before = this.committed.length;
+      const committedBefore = this.committedBytes;
       const hadProvisional = this.provisional !== null;
       const result = await readLines(
         handle,
@@ -119,6 +168,8 @@ export class TranscriptIndex {
         const tail = scanEnvelope(result.partialTail, result.nextLineNumber, result.committedBytes);
         if (tail.unreadable === null) this.provisional = tail;
       }
+      if (this.committedBytes !== committedBefore)
+        this.tail = await readBytes(handle, this.committedBytes - Math.min(TAIL_SIGNATURE_BYTES, this.committedBytes), this.committedBytes);
       if (this.head.length < HEAD_SIGNATURE_BYTES && this.committedBytes > this.head.length) {
         const length = Math.min(HEAD_SIGNATURE_BYTES, this.committedBytes);
         const head = Buffer.alloc(length);
@@ -126,10 +177,27 @@ export class TranscriptIndex {
         this.head = head;
       }
       if (rebuilt) return 'rebuilt';
-      return this.committed.length !== before || hadProvisional || this.provisional !== null ? 'appended' : 'unchanged';
+      return resumed || this.committed.length !== before || hadProvisional || this.provisional !== null ? 'appended' : 'unchanged';
     } finally {
       await handle.close();
     }
+  }
+
+  /** Takes a saved index when the file still starts, and reads up to where the index stopped, with the same bytes. */
+  private async resume(handle: RandomAccessSource, size: number, point: ResumePoint): Promise<boolean> {
+    this.resumeCandidate = null;
+    const { extent } = point;
+    if (size < extent.indexedBytes) return false;
+    const head = await readBytes(handle, 0, Math.min(HEAD_SIGNATURE_BYTES, extent.indexedBytes));
+    const tail = await readBytes(handle, extent.indexedBytes - Math.min(TAIL_SIGNATURE_BYTES, extent.indexedBytes), extent.indexedBytes);
+    if (sha1(head) !== extent.headHash || sha1(tail) !== extent.tailHash) return false;
+    this.head = head;
+    this.tail = tail;
+    this.committed = point.lines.slice();
+    this.committedBytes = extent.indexedBytes;
+    this.nextLineNumber = extent.nextLineNumber;
+    this.resumedFrom = point;
+    return true;
   }
 
   private async headUnchanged(handle: RandomAccessSource): Promise<boolean> {
@@ -145,6 +213,7 @@ export class TranscriptIndex {
     this.committedBytes = 0;
     this.nextLineNumber = 1;
     this.head = Buffer.alloc(0);
+    this.tail = Buffer.alloc(0);
     this.reachedEnd = false;
     this.generation++;
   }
@@ -163,4 +232,11 @@ export class TranscriptIndex {
     }
     return this.provisional?.line === number ? this.provisional : undefined;
   }
+}
+
+/** The bytes from `start` to `end` (fewer when the file is shorter now). */
+async function readBytes(handle: RandomAccessSource, start: number, end: number): Promise<Buffer> {
+  const bytes = Buffer.alloc(end - start);
+  const { bytesRead } = await handle.read(bytes, 0, bytes.length, start);
+  return bytes.subarray(0, bytesRead);
 }

@@ -2,18 +2,14 @@ import { promises as fs } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 import type { SessionQuickInfo } from '../../../shared/model/session';
 import { CodedError } from '../../../shared/result';
-import type { BranchStart } from '../../../shared/transcript/conversationTree';
 import type { IndexedLine } from '../../../shared/transcript/indexedLine';
 import { lineFates, type UnreachableLine } from '../../../shared/transcript/lineReachability';
-import { entryPreview } from '../../../shared/transcript/entryText';
 import { resumeCommands, isWindowsPath } from '../../../shared/transcript/resumeCommand';
 import type { TranscriptUsage } from '../../../shared/transcript/turnUsage';
 import { parseSessionMemorySections } from '../../../shared/transcript/sessionMemorySections';
 import type { SubagentLink, TranscriptEntry } from '../../../shared/transcript/transcriptEntry';
 import {
   LIVE_VIEW,
-  type BranchChoice,
-  type ForkPoint,
   type ResumeCommands,
   type SessionMemory,
   type SubagentSummary,
@@ -31,12 +27,14 @@ import type { LiveHome } from '../watch/liveHome';
 import { SecretMasker } from '../secrets/secretMasker';
 import type { WatchedChange } from '../watch/watchedChange';
 import { readOrphanSessionInfo, readSessionQuickInfo } from '../layout/sessionQuickInfo';
+import { forkPoints, otherRoots } from './branchChoices';
 import { findSubagentFiles, type SiblingOwnerCache, type SubagentFile } from '../layout/subagentFiles';
 import { linkSubagents, type LinkedSubagent } from './subagentLinks';
 import { MAIN_SCOPE, TranscriptDocument, type ConversationScope, type ResolvedView } from './TranscriptDocument';
 import { exportFileName, renderExportChunk } from './transcriptExport';
 import { DISK_SOURCES, type TranscriptSources } from './transcriptSources';
 import { readTextPage } from './textPage';
+import type { SavedLineIndexes } from './savedLineIndexes';
 import { Emitter } from '../events';
 import { listSessions } from './sessionListing';
 
@@ -65,8 +63,6 @@ const MAX_OPEN_SESSIONS = 6;
 const MAX_SESSION_MEMORY_BYTES = 4 * 1024 * 1024;
 /** A spilled tool output is read in pages of this size. */
 const TOOL_OUTPUT_PAGE_BYTES = 64 * 1024;
-/** Fork and root previews are read for at most this many choices; the rest show without one. */
-const MAX_PREVIEWS = 300;
 /** Unreachable lines listed by an outline (all are counted in its stats). */
 const MAX_UNREACHABLE_LISTED = 200;
 const EXPORT_CHUNK_ROWS = 300;
@@ -180,6 +176,8 @@ export class TranscriptService {
     private readonly firstScreen: FirstScreenOptions = FIRST_SCREEN,
     /** Where files are read: the disk, then the archive for what Claude Code deleted. */
     private readonly sources: TranscriptSources = DISK_SOURCES,
+    /** Line indexes of big transcripts kept between runs (in the app data folder), or none. */
+    private readonly savedIndexes: SavedLineIndexes | null = null,
   ) {
     this.unsubscribeLive = live ? live.onDidChange((changes) => void this.onFilesChanged(changes)) : null;
   }
@@ -261,8 +259,8 @@ export class TranscriptService {
       view: actualSpec,
       rowCount: view.rows.lines.length,
       isLiveBranch: view.isLive,
-      forks: await this.forkPoints(target.document, view),
-      otherRoots: await this.otherRoots(target.document, view, target.scope),
+      forks: await forkPoints(target.document, view),
+      otherRoots: await otherRoots(target.document, view, target.scope),
       compactions: await this.compactions(target.document, view),
       unreachable: unreachableLines(lines, view, target.scope),
       mainTranscript: session.mainTranscript,
@@ -427,7 +425,12 @@ export class TranscriptService {
         ref,
         path,
         mainTranscript,
-        document: await TranscriptDocument.open(path, { budgetMs, missingIsEmpty: !mainTranscript, opener: this.sources.open }),
+        document: await TranscriptDocument.open(path, {
+          budgetMs,
+          missingIsEmpty: !mainTranscript,
+          opener: this.sources.open,
+          savedIndexes: this.savedIndexes,
+        }),
         subagents: null,
         agentDocuments: new Map(),
         quickInfo: null,
@@ -526,65 +529,12 @@ export class TranscriptService {
       return { document: session.document, scope: { kind: 'inline-agent', rootUuid: agent.rootUuid as string }, agent };
     let document = session.agentDocuments.get(agent.path);
     if (!document) {
-      document = await TranscriptDocument.open(agent.path, { opener: this.sources.open });
+      document = await TranscriptDocument.open(agent.path, { opener: this.sources.open, savedIndexes: this.savedIndexes });
       session.agentDocuments.set(agent.path, document);
     } else {
       await document.refresh();
     }
     return { document, scope: { kind: 'agent-file' }, agent };
-  }
-
-  private async choices(
-    document: TranscriptDocument,
-    view: ResolvedView,
-    starts: readonly BranchStart[],
-    current: number | null,
-  ): Promise<BranchChoice[]> {
-    const tree = view.tree;
-    const withPreview = starts.slice(0, MAX_PREVIEWS).map((start) => tree.nodes[start.start].line);
-    const entries = await document.readEntries(withPreview);
-    return starts.map((start) => {
-      const first = tree.nodes[start.start];
-      const entry = entries.get(first.line);
-      return {
-        leafUuid: tree.nodes[start.leaf].uuid as string,
-        firstLine: first.line,
-        timestamp: first.timestamp,
-        entryCount: start.size,
-        preview: entry ? entryPreview(entry) : '',
-        current: start.start === current,
-      };
-    });
-  }
-
-  private async forkPoints(document: TranscriptDocument, view: ResolvedView): Promise<ForkPoint[]> {
-    if (!view.branch) return [];
-    const tree = view.tree;
-    const branchNodes = view.branch.nodes;
-    const onBranch = new Set(branchNodes);
-    const points: ForkPoint[] = [];
-    for (const fork of view.branch.forks) {
-      const node = branchNodes[fork.position];
-      const currentChild = tree.children(node).find((child) => onBranch.has(child)) ?? null;
-      const starts: BranchStart[] = [...fork.alternatives];
-      if (currentChild !== null) starts.push({ start: currentChild, leaf: view.branch.leaf, size: tree.subtreeSizeOf(currentChild) });
-      starts.sort((a, b) => a.start - b.start);
-      const row = view.rows.rowOfLine.get(tree.nodes[node].line);
-      if (row === undefined) continue;
-      points.push({ row, choices: await this.choices(document, view, starts, currentChild) });
-    }
-    return points;
-  }
-
-  private async otherRoots(document: TranscriptDocument, view: ResolvedView, scope: ConversationScope): Promise<BranchChoice[]> {
-    if (scope.kind === 'inline-agent') return [];
-    const tree = view.tree;
-    const shownRoot = view.branch && view.branch.nodes.length > 0 ? tree.rootOf(view.branch.nodes[0]) : -1;
-    const roots = tree
-      .roots()
-      .filter((root) => root !== shownRoot && (scope.kind === 'agent-file' || !tree.nodes[root].isSidechain))
-      .map((root) => ({ start: root, leaf: tree.newestTerminalOf(root), size: tree.subtreeSizeOf(root) }));
-    return this.choices(document, view, roots, null);
   }
 
   private async compactions(document: TranscriptDocument, view: ResolvedView) {

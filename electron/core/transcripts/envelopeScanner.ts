@@ -31,6 +31,54 @@ function objectOf(value: unknown): Fields | null {
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Fields) : null;
 }
 
+/** The string at a path of scanned fields, or null when a step is missing or the value is not a string. */
+function stringAt(top: Fields, path: readonly string[]): string | null {
+  let value: unknown = top;
+  for (const key of path) value = objectOf(value)?.[key];
+  return str(value);
+}
+
+/** Where a string field of `IndexedLine` lies in a line; `onlyForType` keeps it for lines of that type alone. */
+interface FieldPlace {
+  readonly path: readonly string[];
+  readonly onlyForType?: string;
+}
+
+type StringField =
+  | 'uuid'
+  | 'parentUuid'
+  | 'logicalParentUuid'
+  | 'timestamp'
+  | 'subtype'
+  | 'agentId'
+  | 'messageId'
+  | 'resultAgentId'
+  | 'progressType'
+  | 'progressAgentId'
+  | 'parentToolUseId'
+  | 'attachmentType'
+  | 'attachmentToolUseId';
+
+/**
+ * The string fields of `IndexedLine` and where each lies in a line. The `attachment` and `data` objects are read for
+ * their own line types only: another type's object of that name means something else.
+ */
+const STRING_FIELDS: readonly (readonly [StringField, FieldPlace])[] = [
+  ['uuid', { path: ['uuid'] }],
+  ['parentUuid', { path: ['parentUuid'] }],
+  ['logicalParentUuid', { path: ['logicalParentUuid'] }],
+  ['timestamp', { path: ['timestamp'] }],
+  ['subtype', { path: ['subtype'] }],
+  ['agentId', { path: ['agentId'] }],
+  ['messageId', { path: ['message', 'id'] }],
+  ['resultAgentId', { path: ['toolUseResult', 'agentId'] }],
+  ['progressType', { path: ['data', 'type'], onlyForType: 'progress' }],
+  ['progressAgentId', { path: ['data', 'agentId'], onlyForType: 'progress' }],
+  ['parentToolUseId', { path: ['parentToolUseID'] }],
+  ['attachmentType', { path: ['attachment', 'type'], onlyForType: 'attachment' }],
+  ['attachmentToolUseId', { path: ['attachment', 'toolUseID'], onlyForType: 'attachment' }],
+];
+
 /**
  * Reads the envelope of one transcript line — uuid, parents, type, flags, tool ids — without parsing the
  * whole line: the byte scanner walks only where those fields lie and jumps over string contents with native
@@ -57,32 +105,18 @@ export function scanEnvelope(bytes: Buffer, line: number, offset: number): Index
     const ids = blocks.filter((b) => b.type === 'tool_result' && typeof b.tool_use_id === 'string').map((b) => b.tool_use_id as string);
     if (ids.length > 0) toolResultIds = ids;
   }
-  const attachment = type === 'attachment' ? objectOf(top.attachment) : null;
-  const data = type === 'progress' ? objectOf(top.data) : null;
-  return {
-    line,
-    offset,
-    length: bytes.length,
-    type,
-    uuid: str(top.uuid),
-    parentUuid: str(top.parentUuid),
-    logicalParentUuid: str(top.logicalParentUuid),
-    timestamp: str(top.timestamp),
-    subtype: str(top.subtype),
-    isSidechain: top.isSidechain === true,
-    isMeta: top.isMeta === true,
-    isCompactSummary: top.isCompactSummary === true,
-    agentId: str(top.agentId),
-    messageId: str(message?.id),
-    toolUses,
-    toolResultIds,
-    hasOwnContent: typeof content === 'string' || blocks.some((b) => b.type !== 'tool_result'),
-    resultAgentId: str(objectOf(top.toolUseResult)?.agentId),
-    progressType: str(data?.type),
-    progressAgentId: str(data?.agentId),
-    parentToolUseId: str(top.parentToolUseID),
-    attachmentType: str(attachment?.type),
-    attachmentToolUseId: str(attachment?.toolUseID),
-    unreadable: null,
-  };
+  // Filled in on the shape every index line has (an unreadable one's), so all lines share one object layout.
+  const scanned: { -readonly [K in keyof IndexedLine]: IndexedLine[K] } = unreadableLine(line, offset, bytes.length, 'invalid-json');
+  scanned.unreadable = null;
+  scanned.type = type;
+  for (const [field, { path, onlyForType }] of STRING_FIELDS) {
+    if (onlyForType === undefined || onlyForType === type) scanned[field] = stringAt(top, path);
+  }
+  scanned.isSidechain = top.isSidechain === true;
+  scanned.isMeta = top.isMeta === true;
+  scanned.isCompactSummary = top.isCompactSummary === true;
+  scanned.toolUses = toolUses;
+  scanned.toolResultIds = toolResultIds;
+  scanned.hasOwnContent = typeof content === 'string' || blocks.some((b) => b.type !== 'tool_result');
+  return scanned;
 }
