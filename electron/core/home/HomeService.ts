@@ -16,7 +16,7 @@ import type { ConfigRootSpec } from './configRoots';
 import { materializeDemo } from './demoHome';
 import { mapLimit } from './mapLimit';
 import { DiscoveryCache } from './discoveryCache';
-import { discoverHome, projectKey, type DiscoveredHome } from './projectDiscovery';
+import { discoverFolderSessions, discoverHome, projectKey, type DiscoveredHome } from './projectDiscovery';
 import { Emitter } from '../events';
 
 /** MEMORY.md is loaded whole by the UI; anything beyond this is not an index any more and is cut for display. */
@@ -81,7 +81,6 @@ export class HomeService {
     return snapshot;
   }
 
-  /** Switches to a private copy of the shipped sample home, so the demo can be explored and edited safely. */
   /**
    * The config roots this service reads, as configured, without discovering what is in them: enough to check that
    * a path lies in one, or to look a session up by its file name (a one-shot CLI call need not scan the home).
@@ -90,6 +89,7 @@ export class HomeService {
     return this.roots.map((root) => root.path);
   }
 
+  /** Switches to a private copy of the shipped sample home, so the demo can be explored and edited safely. */
   async openDemo(): Promise<HomeSnapshot> {
     if (!this.options.demoHomeSource) throw new CodedError('NOT_FOUND', 'This build ships no demo data');
     const target = await materializeDemo(this.options.demoHomeSource, this.options.dataDir);
@@ -105,6 +105,17 @@ export class HomeService {
     const home = await this.load();
     this.requireProject(home, ref);
     const sessions = home.sessions.get(projectKey(ref.configRoot, ref.slug)) ?? [];
+    return sessions.map((session) => ({ ...session, configRoot: ref.configRoot, slug: ref.slug }));
+  }
+
+  /**
+   * The sessions of one project folder as discovery lists them (legacy summaries in other files of the folder title
+   * them too): from the discovered home when there is one, else read from that folder alone, so looking one session
+   * up (a one-shot CLI call) does not discover the whole home. Empty when the folder cannot be read.
+   */
+  async sessionsInFolder(ref: ProjectRef): Promise<SessionSummary[]> {
+    if (this.discovered || this.loading) return this.listSessions(ref).catch(() => []);
+    const sessions = await discoverFolderSessions(ref.configRoot, ref.slug, (file, id) => this.readSession(file, id)).catch(() => []);
     return sessions.map((session) => ({ ...session, configRoot: ref.configRoot, slug: ref.slug }));
   }
 

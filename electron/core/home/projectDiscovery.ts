@@ -91,6 +91,15 @@ async function readProjectFolder(configRoot: string, slug: string, dir: string, 
   return { configRoot, slug, dir, sessions, indexPath: await readSessionsIndexProjectPath(dir), warnings };
 }
 
+/** One project folder's sessions, exactly as `discoverHome` lists them, without looking at the rest of the home. */
+export async function discoverFolderSessions(
+  configRoot: string,
+  slug: string,
+  readSession: SessionInfoReader,
+): Promise<readonly SessionQuickInfo[]> {
+  return (await readProjectFolder(configRoot, slug, join(configRoot, 'projects', slug), readSession)).sessions;
+}
+
 const WEAKER_THAN_SUMMARY: ReadonlySet<TitleSource> = new Set(['first-prompt', 'none']);
 
 /**

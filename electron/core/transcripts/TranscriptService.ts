@@ -484,7 +484,7 @@ export class TranscriptService {
         : await readOrphanSessionInfo(dirname(session.path), ref.sessionId);
       if (info.titleSource === 'first-prompt' || info.titleSource === 'none') {
         // A legacy summary in another file of the project may title it (the project listing resolves those).
-        const listed = (await this.home.listSessions(ref).catch(() => [])).find((other) => other.sessionId === ref.sessionId);
+        const listed = (await this.home.sessionsInFolder(ref)).find((other) => other.sessionId === ref.sessionId);
         if (listed?.titleSource === 'summary') info = { ...info, title: listed.title, titleSource: 'summary' };
       }
       session.quickInfo = { key, info };
