@@ -5,7 +5,6 @@ import type { MemoryFolderListing } from '../../../shared/model/memory';
 import type { SessionQuickInfo, SessionSummary } from '../../../shared/model/session';
 import type { ItemWarning } from '../../../shared/model/warnings';
 import { CodedError } from '../../../shared/result';
-import { discoverAgentMemories } from '../agents/agentMemoryDiscovery';
 import { describeFsError, readSmallText, statOrNull, warning } from '../fs/readSafely';
 import { readConsolidationLockStatus } from '../lock/consolidationLockStatus';
 import { summarizeMemoryFile } from '../memory/memoryFileSummary';
@@ -18,6 +17,7 @@ import { mapLimit } from './mapLimit';
 import { DiscoveryCache } from './discoveryCache';
 import { discoverFolderSessions, discoverHome, projectKey, type DiscoveredHome } from './projectDiscovery';
 import { Emitter } from '../events';
+import { agentMemoriesIn } from './homePlaces';
 
 /** MEMORY.md is loaded whole by the UI; anything beyond this is not an index any more and is cut for display. */
 const MAX_INDEX_BYTES = 4 * 1024 * 1024;
@@ -150,13 +150,7 @@ export class HomeService {
   }
 
   async listAgentMemories(): Promise<AgentMemorySummary[]> {
-    const home = await this.load();
-    const existingRoots = home.roots.filter((root) => root.exists).map((root) => root.path);
-    const projectPaths = new Set<string>();
-    for (const project of home.projects) {
-      if (project.path && (await statOrNull(project.path))?.isDirectory()) projectPaths.add(project.path);
-    }
-    return discoverAgentMemories(existingRoots, [...projectPaths].sort());
+    return agentMemoriesIn(await this.load());
   }
 
   /** Resolves once the discovery record is saved (it is written behind the answers). */
