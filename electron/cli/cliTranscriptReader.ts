@@ -2,8 +2,9 @@ import { archiveDir } from '../core/history/archive/archiveDir';
 import { TranscriptArchive } from '../core/history/archive/TranscriptArchive';
 import { configRootsFromEnv } from '../core/home/configRoots';
 import { defaultDataDir } from '../core/home/dataDir';
-import { HomeService } from '../core/home/HomeService';
-import { TranscriptService } from '../core/transcripts/TranscriptService';
+import { discoverFolderSessions } from '../core/home/projectDiscovery';
+import { readSessionQuickInfo } from '../core/transcripts/sessionQuickInfo';
+import { TranscriptService, type TranscriptHome } from '../core/transcripts/TranscriptService';
 import { TranscriptSources } from '../core/transcripts/transcriptSources';
 import type { CliIo } from './cliIo';
 
@@ -14,19 +15,20 @@ export interface CliTranscriptReader {
 
 /**
  * The transcript reader of the engine (`engine.transcripts`, reading the disk, then the archive) without the rest of
- * it: a one-shot read of one session builds no catalog, history, jobs or model clients, and loads none of their code.
+ * it: a one-shot read of one session builds no home discovery, catalog, history, jobs or model clients, and loads
+ * none of their code.
  */
 export function openCliTranscriptReader(io: CliIo): CliTranscriptReader {
-  const dataDir = defaultDataDir(io.env);
-  const home = new HomeService({ roots: configRootsFromEnv(io.env), dataDir, demoHomeSource: null, shell: 'cli', readOnly: true });
-  const archive = new TranscriptArchive(archiveDir(dataDir));
+  const roots = configRootsFromEnv(io.env).map((root) => root.path);
+  // What HomeService answers before it has discovered anything: the configured roots, and one folder read when asked.
+  const home: TranscriptHome = { configRoots: () => roots, sessionsInFolder: (ref) => discoverFolderSessions(ref, readSessionQuickInfo) };
+  const archive = new TranscriptArchive(archiveDir(defaultDataDir(io.env)));
   const transcripts = new TranscriptService(home, null, undefined, new TranscriptSources(archive));
   return {
     transcripts,
     dispose: async () => {
       transcripts.dispose();
       await archive.dispose();
-      await home.dispose();
     },
   };
 }

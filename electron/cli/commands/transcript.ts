@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { PRICES_AS_OF } from '../../../shared/model/modelPricing';
 import { LIVE_VIEW } from '../../../shared/transcript/transcriptOutline';
-import { sessionIdSchema } from '../../../shared/transcript/transcriptRequestSchemas';
+import { isUuid } from '../../../shared/claude/sessionIds';
 import { contextTokens, usageTotals, type TurnUsage } from '../../../shared/transcript/turnUsage';
 import { openCliTranscriptReader } from '../cliTranscriptReader';
 import { configRootsFromEnv } from '../../core/home/configRoots';
@@ -47,7 +47,7 @@ export async function runTranscript(argv: readonly string[], io: CliIo): Promise
   if (values.json && values.html) throw new CliError('choose one of --json and --html', 2);
   if (values.usage && values.html) throw new CliError('choose one of --usage and --html', 2);
   const sessionId = positionals[0];
-  if (!sessionIdSchema.safeParse(sessionId).success) throw new CliError(`'${sessionId}' is not a session id (a UUID)`, 2);
+  if (!isUuid(sessionId)) throw new CliError(`'${sessionId}' is not a session id (a UUID)`, 2);
 
   const reader = openCliTranscriptReader(io);
   try {

@@ -115,8 +115,7 @@ export class HomeService {
    */
   async sessionsInFolder(ref: ProjectRef): Promise<SessionSummary[]> {
     if (this.discovered || this.loading) return this.listSessions(ref).catch(() => []);
-    const sessions = await discoverFolderSessions(ref.configRoot, ref.slug, (file, id) => this.readSession(file, id)).catch(() => []);
-    return sessions.map((session) => ({ ...session, configRoot: ref.configRoot, slug: ref.slug }));
+    return discoverFolderSessions(ref, (file, id) => this.readSession(file, id));
   }
 
   /**

@@ -161,6 +161,9 @@ function toSummary(agent: LinkedSubagent, row: number | null): SubagentSummary {
   };
 }
 
+/** What reading transcripts asks of the home: its config roots, and one project folder's sessions (for titles). */
+export type TranscriptHome = Pick<HomeService, 'configRoots' | 'sessionsInFolder'>;
+
 /**
  * The transcript viewer's engine side: opens session files (and their sub-agent files) as indexed documents, keeps a
  * few open, answers outlines, pages, finds and exports, and follows appends through the home watcher so an open
@@ -174,7 +177,7 @@ export class TranscriptService {
   private readonly unsubscribeLive: (() => void) | null;
 
   constructor(
-    private readonly home: HomeService,
+    private readonly home: TranscriptHome,
     live: LiveHome | null,
     private readonly firstScreen: FirstScreenOptions = FIRST_SCREEN,
     /** Where files are read: the disk, then the archive for what Claude Code deleted. */
