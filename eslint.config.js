@@ -20,12 +20,57 @@ const allowedLayers = {
   bench: ['shared', 'core', 'bench'],
 };
 
-/** Third-party packages wrapped in exactly one place; importing them anywhere else is an error. */
+/**
+ * The engine's own folders, bottom to top (architecture.md §1): a folder imports only folders on a lower line, so
+ * no arrow inside electron/core runs back up and no cycle (type-only ones included) can form. Files directly in
+ * electron/core are the small shared pieces (`events.ts`, `appRoot.ts`) at the bottom and the engine's composition
+ * (`engine.ts` and the files that wire its services) at the top.
+ */
+const coreLevels = [
+  ['base', 'async', 'lock', 'secrets', 'llm'],
+  ['fs'],
+  ['jsonl', 'changes'],
+  ['layout', 'settings'],
+  ['home'],
+  ['watch'],
+  ['agents', 'transcripts'],
+  ['memory', 'search'],
+  ['catalog'],
+  ['history'],
+  ['jobs'],
+  ['demo'],
+  ['composition'],
+];
+const coreBaseFiles = new Set(['events.ts', 'appRoot.ts']);
+
+/** @param {string} rel a path under electron/core/, or null when the path lies elsewhere */
+function coreFolderOf(rel) {
+  const match = /^electron\/core\/(.+)$/.exec(rel);
+  if (!match) return null;
+  const [first, ...rest] = match[1].split('/');
+  if (rest.length > 0) return first;
+  const file = first.endsWith('.ts') ? first : `${first}.ts`;
+  return coreBaseFiles.has(file) ? 'base' : 'composition';
+}
+
+/** @param {string} folder */
+const coreLevelOf = (folder) => coreLevels.findIndex((level) => level.includes(folder));
+
+/**
+ * Third-party packages the product wraps in exactly one place; importing them anywhere else in the product is an error.
+ * Tests may use them directly (a test's WebSocket client, say).
+ */
 const wrappedPackages = {
   yaml: 'electron/core/memory/frontmatter.ts',
   'gray-matter': 'electron/core/memory/frontmatter.ts',
   '@anthropic-ai/sdk': 'electron/core/llm/',
   '@modelcontextprotocol/sdk': 'electron/core/llm/mcpToolServer.ts',
+  '@secretlint/core': 'electron/core/secrets/secretScan.ts',
+  '@secretlint/profiler': 'electron/core/secrets/secretScan.ts',
+  '@secretlint/types': 'electron/core/secrets/secretScan.ts',
+  '@secretlint/secretlint-rule-preset-recommend': 'electron/core/secrets/secretScan.ts',
+  'markdown-it': 'renderer/src/components/memoryMarkdown.ts',
+  ws: 'electron/server/WebShellServer.ts',
 };
 
 /** Raw IPC objects may only be touched by the typed wrappers. */
@@ -56,6 +101,7 @@ const layerBoundaries = {
       if (typeof source !== 'string') return;
       const report = (/** @type {string} */ message) => context.report({ node, messageId: 'layer', data: { message } });
       for (const [pkg, home] of Object.entries(wrappedPackages)) {
+        if (rel.startsWith('test/')) break;
         if ((source === pkg || source.startsWith(`${pkg}/`)) && !rel.startsWith(home))
           report(`'${pkg}' is wrapped in ${home}; import that wrapper instead`);
       }
@@ -69,7 +115,20 @@ const layerBoundaries = {
       if ((layer === 'shared' || layer === 'renderer') && nodeBuiltins.has(source))
         report(`Node built-in '${source}' may not be imported in ${layer}/`);
       if (!source.startsWith('.')) return;
-      const target = layerOf(path.resolve(path.dirname(file), source));
+      const resolved = path.resolve(path.dirname(file), source);
+      const target = layerOf(resolved);
+      if (layer === 'core' && target === 'core') {
+        const from = coreFolderOf(rel);
+        const to = coreFolderOf(path.relative(root, resolved).split(path.sep).join('/'));
+        if (from && to && from !== to) {
+          const fromLevel = coreLevelOf(from);
+          const toLevel = coreLevelOf(to);
+          if (fromLevel < 0) report(`electron/core/${from} has no place in coreLevels (eslint.config.js); give it one`);
+          else if (toLevel < 0) report(`electron/core/${to} has no place in coreLevels (eslint.config.js); give it one`);
+          else if (toLevel >= fromLevel)
+            report(`electron/core/${from} may not import from electron/core/${to}, which is not below it ('${source}')`);
+        }
+      }
       if (target === null) {
         report(`${layer} may not import '${source}' from outside the layered folders`);
       } else if (!allowedLayers[layer].includes(target)) {

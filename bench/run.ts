@@ -2,7 +2,10 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { GENERATE_OPTIONS, runGenerateCommand } from './generator/generateCommand';
 import { BENCH_SIZES, isBenchSize } from './generator/sizeProfiles';
+import { readFile } from 'node:fs/promises';
 import { resultTable } from './runner/resultTable';
+import type { BenchResults } from './runner/runBenchmarks';
+import { scaleTable } from './runner/scaleTable';
 import { runBenchmarks } from './runner/runBenchmarks';
 
 const USAGE = `Usage:
@@ -13,6 +16,9 @@ const USAGE = `Usage:
       (the others are reported as skipped).
   npm run bench -- gen ${GENERATE_OPTIONS}
       Only writes the synthetic config root into DIR (new or empty).
+  npm run bench -- scale RESULTS.json…
+      Prints the figures of several results files (runs on homes of different sizes) side by side, smallest
+      home first, as a Markdown table: the scale curve in docs/performance.md.
 `;
 
 const MIN_RUNS = 3;
@@ -20,6 +26,15 @@ const MIN_RUNS = 3;
 async function main(argv: readonly string[]): Promise<number> {
   const output = { stdout: (text: string) => process.stdout.write(text), stderr: (text: string) => process.stderr.write(text) };
   if (argv[0] === 'gen') return runGenerateCommand(argv.slice(1), output, 'npm run bench -- gen');
+  if (argv[0] === 'scale') {
+    if (argv.length < 2) {
+      process.stderr.write(USAGE);
+      return 2;
+    }
+    const runs = await Promise.all(argv.slice(1).map(async (file) => JSON.parse(await readFile(file, 'utf8')) as BenchResults));
+    process.stdout.write(scaleTable(runs));
+    return 0;
+  }
   const { values } = parseArgs({
     args: [...argv],
     options: {

@@ -1,4 +1,4 @@
-export const BENCH_SIZES = ['small', 'medium', 'large'] as const;
+export const BENCH_SIZES = ['small', 'medium', 'large', 'xlarge'] as const;
 export type BenchSize = (typeof BENCH_SIZES)[number];
 
 /** The shape of one synthetic home; totals are approximate, the generator reports what it wrote. */
@@ -27,6 +27,15 @@ export const SIZE_PROFILES: Readonly<Record<BenchSize, SizeProfile>> = {
     doctorTopicFiles: 1000,
   },
   large: { size: 'large', targetBytes: 2500 * MB, projects: 80, sessions: 5000, largestTranscriptBytes: 500 * MB, doctorTopicFiles: 1000 },
+  /** The far end of the scale curve (measured once, not on every round): a home of many months of heavy use. */
+  xlarge: {
+    size: 'xlarge',
+    targetBytes: 10_000 * MB,
+    projects: 320,
+    sessions: 20_000,
+    largestTranscriptBytes: 500 * MB,
+    doctorTopicFiles: 1000,
+  },
 };
 
 export function isBenchSize(value: string): value is BenchSize {

@@ -11,9 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { HistoryService } from '../../electron/core/history/HistoryService';
-import { HistoryStore, type NewHistoryEntry } from '../../electron/core/history/HistoryStore';
+import { HistoryStore, type NewHistoryEntry } from '../../electron/core/changes/HistoryStore';
 import { HomeService } from '../../electron/core/home/HomeService';
-import { ChangeSetWriter } from '../../electron/core/history/changeSetWriter';
+import { ChangeSetWriter } from '../../electron/core/changes/changeSetWriter';
 
 export interface VersionListingFigures {
   readonly versions: number;

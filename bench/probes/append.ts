@@ -61,7 +61,12 @@ serveProbe<AppendInput, AppendOutput>(async (input) => {
     const { updated } = payload as { updated: readonly { sessionId: string }[] };
     if (updated.some((session) => session.sessionId === input.sessionId)) updateAt = now();
   });
-  const appender = fork(join(import.meta.dirname, 'appender.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 2, 2, 'ipc'] });
+  // The appender sits beside this probe: both from source (through tsx) or both built (see bench/runner/probeBuild.ts).
+  const built = import.meta.filename.endsWith('.mjs');
+  const appender = fork(join(import.meta.dirname, built ? 'appender.mjs' : 'appender.ts'), [], {
+    execArgv: built ? [] : ['--import', 'tsx'],
+    stdio: ['ignore', 2, 2, 'ipc'],
+  });
   const append = (index: number) =>
     new Promise<AppendDone>((resolve) => {
       appender.once('message', (done: AppendDone) => resolve(done));

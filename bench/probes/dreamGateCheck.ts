@@ -2,6 +2,7 @@ import type { SessionCatalogEntry, SessionUpdate } from '../../shared/model/cata
 import { createEngine } from '../../electron/core/engine';
 import { SessionSecretStore } from '../../electron/core/settings/secretStore';
 import { serveProbe } from './probeProtocol';
+import { listSessions } from '../../electron/core/transcripts/sessionListing';
 
 export interface DreamGateCheckInput {
   readonly root: string;
@@ -80,7 +81,7 @@ serveProbe<DreamGateCheckInput, DreamGateCheckOutput>(async ({ root, dataDir, ev
     const home = await engine.home.getHome();
     const sessions: { configRoot: string; slug: string; sessionId: string; file: string }[] = [];
     for (const project of home.projects) {
-      for (const session of await engine.home.listSessions(project)) sessions.push({ ...project, ...session });
+      for (const session of await listSessions(engine.home, project)) sessions.push({ ...project, ...session });
     }
     if (sessions.length === 0) throw new Error('the generated home has no sessions');
     const samples: number[] = [];

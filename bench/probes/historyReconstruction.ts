@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import { ChangeSetWriter } from '../../electron/core/history/changeSetWriter';
+import { ChangeSetWriter } from '../../electron/core/changes/changeSetWriter';
 import { HistoryService } from '../../electron/core/history/HistoryService';
-import { HistoryStore } from '../../electron/core/history/HistoryStore';
+import { HistoryStore } from '../../electron/core/changes/HistoryStore';
 import { HomeService } from '../../electron/core/home/HomeService';
 import { peakRssMB, serveProbe } from './probeProtocol';
 

@@ -8,6 +8,8 @@ import { FIGURE_IDS, FIGURES, type FigureId, type FigureResult } from './figures
 import { summarize } from './sampleStats';
 import { buildScanWorker } from './scanWorkerBuild';
 import { buildCli } from './cliBuild';
+import { buildProbes } from './probeBuild';
+import { useBuiltProbes } from './runProbe';
 
 const RESULTS_SCHEMA = 1;
 
@@ -90,8 +92,10 @@ export async function runBenchmarks(options: BenchOptions): Promise<{ results: B
     throw new Error(`no figure group named ${unknown.join(', ')}; groups: ${FIGURE_GROUPS.map((g) => g.name).join(', ')}`);
   const loadAverageStart = loadavg()[0];
   const workDir = mkdtempSync(join(tmpdir(), 'ccmem-bench-'));
+  let removeProbes = (): void => undefined;
   // An interrupted run must not leave gigabytes behind in the temporary folder.
   const removeOnInterrupt = () => {
+    removeProbes();
     rmSync(workDir, { recursive: true, force: true });
     process.exit(130);
   };
@@ -102,6 +106,9 @@ export async function runBenchmarks(options: BenchOptions): Promise<{ results: B
     options.log(`  ${(home.bytes.total / 1e6).toFixed(0)} MB in ${home.seconds.toFixed(1)} s (${home.mbPerSecond.toFixed(0)} MB/s)`);
     const transcripts = transcriptFiles(home.root);
     const scanWorker = await buildScanWorker(join(workDir, 'worker'));
+    const probes = await buildProbes();
+    removeProbes = probes.remove;
+    useBuiltProbes(probes.dir);
     let dataDirs = 0;
     let savedAppData: string | null = null;
     let cli: Promise<string> | null = null;
@@ -224,6 +231,7 @@ export async function runBenchmarks(options: BenchOptions): Promise<{ results: B
     return { results, resultsFile };
   } finally {
     process.off('SIGINT', removeOnInterrupt);
+    removeProbes();
     rmSync(workDir, { recursive: true, force: true });
   }
 }

@@ -6,15 +6,24 @@ const REPO_ROOT = join(import.meta.dirname, '..', '..');
 const PROBE_TIMEOUT_MS = 10 * 60 * 1000;
 const STDERR_TAIL_CHARS = 2_000;
 
+/** Where the built probes are (see `buildProbes`); until one is named, probes run from source through tsx. */
+let builtProbesDir: string | null = null;
+
+/** Runs the probes built into `dir` from now on, as the app runs its engine: bundled. */
+export function useBuiltProbes(dir: string): void {
+  builtProbesDir = dir;
+}
+
 /**
- * Runs `bench/probes/<name>.ts` in a new Node process and returns its one result. The child's stdout goes to
- * our stderr, so `--json` output stays clean whatever the engine prints.
+ * Runs probe `name` (`bench/probes/<name>.ts`, or its build) in a new Node process and returns its one result. The
+ * child's stdout goes to our stderr, so `--json` output stays clean whatever the engine prints.
  */
 export function runProbe<Input, Output>(name: string, input: Input, env: NodeJS.ProcessEnv = {}): Promise<Output> {
   return new Promise((resolve, reject) => {
-    const child = fork(join(REPO_ROOT, 'bench', 'probes', `${name}.ts`), [], {
+    const script = builtProbesDir ? join(builtProbesDir, `${name}.mjs`) : join(REPO_ROOT, 'bench', 'probes', `${name}.ts`);
+    const child = fork(script, [], {
       cwd: REPO_ROOT,
-      execArgv: ['--import', 'tsx'],
+      execArgv: builtProbesDir ? [] : ['--import', 'tsx'],
       env: { ...process.env, ...env },
       stdio: ['ignore', 2, 'pipe', 'ipc'],
       serialization: 'advanced',

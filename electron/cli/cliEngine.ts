@@ -1,6 +1,6 @@
 import { createEngine, type Engine, type EngineOptions } from '../core/engine';
 import { bundledScanWorkerScript } from '../core/catalog/scanWorkerScript';
-import { configRootsFromEnv } from '../core/home/configRoots';
+import { configRootsFromEnv } from '../core/layout/configRoots';
 import { defaultDataDir } from '../core/home/dataDir';
 import type { CliIo } from './cliIo';
 

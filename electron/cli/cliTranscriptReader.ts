@@ -1,9 +1,9 @@
 import { archiveDir } from '../core/history/archive/archiveDir';
 import { TranscriptArchive } from '../core/history/archive/TranscriptArchive';
-import { configRootsFromEnv } from '../core/home/configRoots';
+import { configRootsFromEnv } from '../core/layout/configRoots';
 import { defaultDataDir } from '../core/home/dataDir';
 import { discoverFolderSessions } from '../core/home/projectDiscovery';
-import { readSessionQuickInfo } from '../core/transcripts/sessionQuickInfo';
+import { readSessionQuickInfo } from '../core/layout/sessionQuickInfo';
 import { TranscriptService, type TranscriptHome } from '../core/transcripts/TranscriptService';
 import { TranscriptSources } from '../core/transcripts/transcriptSources';
 import type { CliIo } from './cliIo';

@@ -1,9 +1,13 @@
 import type { RequestHandlers } from '../../shared/contract/api';
-import type { EngineServices } from './engine';
+import { materializeDemo } from './demo/demoHome';
+import type { EngineServices } from './engineServices';
 import { transcriptRequestHandlers } from './transcripts/transcriptRequestHandlers';
 import { catalogRequestHandlers } from './catalog/catalogRequestHandlers';
 import { historyRequestHandlers } from './history/historyRequestHandlers';
 import { archiveRequestHandlers } from './history/archive/archiveRequestHandlers';
+import { listSessions } from './transcripts/sessionListing';
+import { listMemoryFiles } from './memory/memoryFolderListing';
+import { listAgentMemories } from './agents/agentMemoryListing';
 
 /**
  * The engine's side of the contract, shared by the Electron and web shells. `rendererReady` is
@@ -28,14 +32,14 @@ export function createRequestHandlers({
     getHome: () => home.getHome(),
     refreshHome: () => home.refresh(),
     openDemoHome: async () => {
-      const snapshot = await home.openDemo();
+      const snapshot = await home.openDemo(materializeDemo);
       // The demo brings a dream waiting for review.
       await inbox.reload();
       return snapshot;
     },
-    listSessions: (ref) => home.listSessions(ref),
-    listMemoryFiles: (ref) => home.listMemoryFiles(ref),
-    listAgentMemories: () => home.listAgentMemories(),
+    listSessions: (ref) => listSessions(home, ref),
+    listMemoryFiles: (ref) => listMemoryFiles(home, ref),
+    listAgentMemories: () => listAgentMemories(home),
     getAgentSnapshotDiff: ({ dir }) => agentSnapshots.diff({ dir }),
     planAgentSnapshotAction: ({ dir, ...action }) => agentSnapshots.plan({ ref: { dir }, ...action }),
     applyAgentSnapshotAction: ({ dir, expectedToken, ...action }) => agentSnapshots.apply({ ref: { dir }, ...action }, expectedToken),

@@ -5,14 +5,15 @@ import { AgentSnapshotService } from './agents/AgentSnapshotService';
 import { createRequestHandlers } from './createRequestHandlers';
 import { forwardEngineEvents, type EventSink } from './engineEvents';
 import { AsyncDisposableStore } from './events';
-import { ChangeSetWriter } from './history/changeSetWriter';
+import { ChangeSetWriter } from './changes/changeSetWriter';
 import { HistoryService } from './history/HistoryService';
-import { HistoryStore } from './history/HistoryStore';
+import { HistoryStore } from './changes/HistoryStore';
 import { HomeService, type HomeServiceOptions } from './home/HomeService';
 import { BackgroundJobScheduler } from './jobs/BackgroundJobScheduler';
 import { JobService } from './jobs/JobService';
 import { ReviewInbox } from './jobs/ReviewInbox';
-import { createLiveHome, type LiveHome } from './liveHome';
+import { createLiveHome } from './watch/liveHome';
+import type { EngineServices } from './engineServices';
 import { MemoryFixService } from './memory/MemoryFixService';
 import { MemoryFolderAnalyzer } from './memory/memoryFolderAnalyzer';
 import { MemoryReviewService } from './memory/MemoryReviewService';
@@ -27,6 +28,7 @@ import { ArchiveBackedTranscriptFeed } from './history/archive/ArchiveBackedTran
 import { ArchiveService } from './history/archive/ArchiveService';
 import { TranscriptArchive } from './history/archive/TranscriptArchive';
 import { TranscriptSources } from './transcripts/transcriptSources';
+import { listAgentMemories } from './agents/agentMemoryListing';
 
 export interface EngineOptions extends HomeServiceOptions {
   /** Follow the files as they change (the app shells); one-shot CLI commands leave it off. */
@@ -35,45 +37,6 @@ export interface EngineOptions extends HomeServiceOptions {
   readonly llm?: { readonly secrets: SecretStore; readonly environment: LlmEnvironment };
   /** The built catalog scan worker (see `bundledScanWorkerScript`); without it catalog builds use one thread. */
   readonly catalogScanWorker?: string | null;
-}
-
-/** Every engine service, constructed once; handlers and event forwarding are derived from it. */
-export interface EngineServices {
-  readonly home: HomeService;
-  readonly live: LiveHome | null;
-  /** Every version of every memory file the app changed or saw change, in the app data folder. */
-  readonly history: HistoryStore;
-  /** The one path every change this app makes to memory (and any file it changes) goes through. */
-  readonly writer: ChangeSetWriter;
-  /** Memory history: versions recorded and attributed, timeline, diffs, dreams after the fact, restore and revert. */
-  readonly memoryHistory: HistoryService;
-  readonly agentSnapshots: AgentSnapshotService;
-  /** Follows agent memory and snapshots inside projects (the app shells only). */
-  readonly agentWatch: AgentMemoryWatch | null;
-  readonly llmSettings: LlmSettingsService;
-  /** Dreams and extraction replays. */
-  readonly jobs: JobService;
-  /** Every proposal set waiting for the user, across projects and agent memories. */
-  readonly inbox: ReviewInbox;
-  /** Reviewed dreams on Claude Code's schedule and automatic extraction replays (running only in the app shells). */
-  readonly background: BackgroundJobScheduler;
-  /** Memory review: findings, what the model sees, safe edits with undo. */
-  readonly memory: MemoryReviewService;
-  /** Cures for the review's findings: planned with their diff, applied as one change set with one undo. */
-  readonly memoryFixes: MemoryFixService;
-  /** The transcript viewer: indexed session files, pages, find, export, live appends. */
-  readonly transcripts: TranscriptService;
-  /** The session catalog (timeline), cached in the app data folder and updated live. */
-  readonly catalog: CatalogService;
-  /** Search over every transcript and memory file, in worker threads. */
-  readonly search: SearchService;
-  /** The transcript archive against Claude Code's cleanup: kept up to date in the background, settings, prune. */
-  readonly archive: ArchiveService;
-  /**
-   * Where transcripts are read: the disk, or the archived copy once Claude Code deleted a file. The "path → lines"
-   * reader for features that read transcripts (and `archive.archive.files()` lists every archived one).
-   */
-  readonly transcriptSources: TranscriptSources;
 }
 
 export interface Engine extends EngineServices {
@@ -107,7 +70,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const memoryHistory = new HistoryService({ home, store: history, historyDir, live, writer, transcriptFeed });
   if (live) memoryHistory.start();
   agentWatch?.onDidChange((folders) => memoryHistory.foldersChanged(folders));
-  const agentSnapshots = new AgentSnapshotService({ listAgents: () => home.listAgentMemories(), writer });
+  const agentSnapshots = new AgentSnapshotService({ listAgents: () => listAgentMemories(home), writer });
   const llm = options.llm ?? { secrets: new SessionSecretStore(), environment: llmEnvironmentFrom(process.env, { useApiKey: true }) };
   const llmSettings = new LlmSettingsService(options.dataDir, llm.secrets, llm.environment);
   const jobs = new JobService({ home, llm: llmSettings, writer, dataDir: options.dataDir });

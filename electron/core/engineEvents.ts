@@ -1,5 +1,5 @@
 import type { EventName, EventPayloads } from '../../shared/contract/events';
-import type { EngineServices } from './engine';
+import type { EngineServices } from './engineServices';
 import { DisposableStore } from './events';
 
 export type EventSink = <E extends EventName>(event: E, payload: EventPayloads[E]) => void;

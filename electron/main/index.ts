@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import type { RequestHandlers } from '../../shared/contract/api';
 import { bundledScanWorkerScript } from '../core/catalog/scanWorkerScript';
 import { createEngine } from '../core/engine';
-import { configRootsFromEnv } from '../core/home/configRoots';
+import { configRootsFromEnv } from '../core/layout/configRoots';
 import { llmEnvironmentFrom } from '../core/settings/LlmSettingsService';
 import { bindRequestHandlers, EventBridge, mainFrameSenderCheck } from './ipc';
 import { notifyInboxArrivals } from './inboxNotifier';

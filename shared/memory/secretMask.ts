@@ -1,6 +1,6 @@
 /**
  * Masking of secrets in text that is shown: search previews, memory files, exports, job records. Pure: the engine
- * finds where the secrets are (secretlint, electron/core/memory/secretScan.ts) and hands the spans here.
+ * finds where the secrets are (secretlint, electron/core/secrets/secretScan.ts) and hands the spans here.
  */
 
 /** Where one secret sits in a text, as UTF-16 offsets [start, end). */

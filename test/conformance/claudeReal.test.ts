@@ -10,14 +10,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HomeService } from '../../electron/core/home/HomeService';
 import { parseFrontmatter } from '../../electron/core/memory/frontmatter';
 import { summarizeMemoryFile } from '../../electron/core/memory/memoryFileSummary';
-import { parseWindowLines } from '../../electron/core/transcripts/jsonlWindow';
-import { readSessionQuickInfo } from '../../electron/core/transcripts/sessionQuickInfo';
+import { parseWindowLines } from '../../electron/core/jsonl/jsonlWindow';
+import { readSessionQuickInfo } from '../../electron/core/layout/sessionQuickInfo';
 import { sanitizePathPrefix, slugMatchesPath } from '../../shared/claude/sanitizePath';
 import { isSessionFileName, sessionIdFromFileName } from '../../shared/claude/sessionFiles';
 import type { HomeSnapshot, ProjectSummary } from '../../shared/model/home';
 import type { SessionSummary } from '../../shared/model/session';
 import { createScenarioHome, type ScenarioHome } from '../fixtures/scenarioHome';
 import { snapshotTree, type TreeSnapshot } from '../fixtures/treeSnapshot';
+import { listSessions } from '../../electron/core/transcripts/sessionListing';
+import { listMemoryFiles } from '../../electron/core/memory/memoryFolderListing';
+import { listAgentMemories } from '../../electron/core/agents/agentMemoryListing';
 
 const FIXTURES = path.resolve(__dirname, '../../../shared/fixtures/claude-real');
 const present = existsSync(join(FIXTURES, 'SOURCES.md'));
@@ -63,7 +66,7 @@ async function rootLinkingProjects(home: ScenarioHome, name: string, projectsDir
     return found;
   }
   async function sessions(root: string, slug: string): Promise<Map<string, SessionSummary>> {
-    const list = await service.listSessions({ configRoot: roots[root], slug });
+    const list = await listSessions(service, { configRoot: roots[root], slug });
     return new Map(list.map((s) => [s.sessionId.slice(0, 8), s]));
   }
 
@@ -226,7 +229,7 @@ async function rootLinkingProjects(home: ScenarioHome, name: string, projectsDir
   });
 
   it('Eduardodmb Odoo-Docs memory: canonical index + flat frontmatter with originSessionId', async () => {
-    const listing = await service.listMemoryFiles({ configRoot: roots.eduardo, slug: 'X--03-ACG-Odoo-Docs' });
+    const listing = await listMemoryFiles(service, { configRoot: roots.eduardo, slug: 'X--03-ACG-Odoo-Docs' });
     expect(listing.indexText).toBe(readFileSync(join(EDUARDO, 'X--03-ACG-Odoo-Docs/memory/MEMORY.md'), 'utf8'));
     expect(listing.files.map((f) => [f.relativePath, f.variant, f.type, f.name, f.originSessionId, f.warnings.length])).toEqual([
       ['feedback_no_git_commands.md', 'flat', 'feedback', 'Never execute git commands', '73558073-081c-444b-95d7-35fc3edb6bb3', 0],
@@ -285,7 +288,7 @@ async function rootLinkingProjects(home: ScenarioHome, name: string, projectsDir
       version: '2.1.97',
     });
     // The home-folder project only has an orphan sub-agent folder: a session with no main transcript.
-    expect(await service.listSessions({ configRoot: roots.halibit, slug: '-home-vwestberg' })).toMatchObject([
+    expect(await listSessions(service, { configRoot: roots.halibit, slug: '-home-vwestberg' })).toMatchObject([
       {
         sessionId: 'bbe015e3-4ab8-4b4d-978e-556286d8fbb9',
         mainTranscript: false,
@@ -298,7 +301,7 @@ async function rootLinkingProjects(home: ScenarioHome, name: string, projectsDir
         warnings: [],
       },
     ]);
-    const memory = await service.listMemoryFiles({ configRoot: roots.halibit, slug: '-home-vwestberg-Claude' });
+    const memory = await listMemoryFiles(service, { configRoot: roots.halibit, slug: '-home-vwestberg-Claude' });
     expect(memory.files.map((f) => [f.relativePath, f.variant, f.type, f.originSessionId])).toEqual([
       ['project_omarchy_customization.md', 'flat', 'project', '1fb5e404-604d-4a2b-baf1-3beb42a67371'],
     ]);
@@ -342,7 +345,7 @@ async function rootLinkingProjects(home: ScenarioHome, name: string, projectsDir
       hasMemoryIndex: true,
       warnings: [],
     });
-    const listing = await service.listMemoryFiles({ configRoot: roots.repos, slug });
+    const listing = await listMemoryFiles(service, { configRoot: roots.repos, slug });
     expect(listing.files.map((f) => [f.relativePath, f.variant, f.type, f.name])).toEqual([
       ['feedback_no_defensive_fallbacks.md', 'flat', 'feedback', 'No defensive fallbacks'],
       ['feedback_tests_no_gitignored_data.md', 'nested-node-type', 'feedback', 'feedback-tests-no-gitignored-data'],
@@ -372,13 +375,13 @@ async function rootLinkingProjects(home: ScenarioHome, name: string, projectsDir
   });
 
   it('Randroids-Dojo agent memory (project scope): free-form MEMORY.md files', async () => {
-    const agents = (await service.listAgentMemories()).filter((a) => a.projectPath === work.unrealfrog);
+    const agents = (await listAgentMemories(service)).filter((a) => a.projectPath === work.unrealfrog);
     expect(agents.map((a) => [a.scope, a.agentType, a.fileCount, a.hasIndex, a.snapshot.dir, a.warnings.length])).toEqual([
       ['project', 'qa-lead', 1, true, null, 0],
       ['project', 'sound-engineer', 1, true, null, 0],
     ]);
     expect(agents[0].dir).toBe(join(work.unrealfrog, '.claude', 'agent-memory', 'qa-lead'));
-    expect((await service.listAgentMemories()).filter((a) => a.scope === 'user')).toEqual([]);
+    expect((await listAgentMemories(service)).filter((a) => a.scope === 'user')).toEqual([]);
   });
 
   it('session ids are the file names of UUID-named files only', async () => {

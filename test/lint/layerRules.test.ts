@@ -43,6 +43,21 @@ describe('layer rules (architecture.md §1)', () => {
     expect(await layerErrors('electron/main/x.ts', "import { a } from '../core/a';\nexport const b = a;\n")).toEqual([]);
   });
 
+  it('keeps every arrow inside the engine pointing down its folder levels', async () => {
+    const importing = (source: string) => `import { a } from '${source}';\nexport const b = a;\n`;
+    expect(await layerErrors('electron/core/memory/x.ts', importing('../home/HomeService'))).toEqual([]);
+    expect(await layerErrors('electron/core/fs/x.ts', importing('../events'))).toEqual([]);
+    expect(await layerErrors('electron/core/engine.ts', importing('./jobs/JobService'))).toEqual([]);
+    expect(await layerErrors('electron/core/engine.ts', importing('./engineServices'))).toEqual([]);
+    // Back up, sideways between folders on one level, from a folder into the composition, from a folder with no level.
+    expect(await layerErrors('electron/core/home/x.ts', importing('../memory/memoryFileSummary'))).toHaveLength(1);
+    expect(await layerErrors('electron/core/agents/x.ts', importing('../transcripts/transcriptSources'))).toHaveLength(1);
+    expect(await layerErrors('electron/core/home/x.ts', importing('../engineServices'))).toHaveLength(1);
+    expect(await layerErrors('electron/core/newFolder/x.ts', importing('../fs/errno'))).toHaveLength(1);
+    // A type-only import is an arrow too.
+    expect(await layerErrors('electron/core/watch/x.ts', "import type { A } from '../catalog/a';\nexport type B = A;\n")).toHaveLength(1);
+  });
+
   it('keeps wrapped libraries behind their one wrapper', async () => {
     expect(
       await layerErrors('electron/core/memory/memoryScan.ts', "import { parse } from 'yaml';\nexport const p = parse;\n"),
@@ -56,5 +71,14 @@ describe('layer rules (architecture.md §1)', () => {
     const mcp = "import { Server } from '@modelcontextprotocol/sdk/server/index.js';\nexport const s = Server;\n";
     expect(await layerErrors('electron/core/llm/claudeCodeProcess.ts', mcp)).toHaveLength(1);
     expect(await layerErrors('electron/core/llm/mcpToolServer.ts', mcp)).toEqual([]);
+    const ws = "import { WebSocketServer } from 'ws';\nexport const w = WebSocketServer;\n";
+    expect(await layerErrors('electron/server/otherServer.ts', ws)).toHaveLength(1);
+    expect(await layerErrors('electron/server/WebShellServer.ts', ws)).toEqual([]);
+    expect(await layerErrors('test/integration/server/x.test.ts', ws)).toEqual([]);
+    const secretlint = "import { lintSource } from '@secretlint/core';\nexport const l = lintSource;\n";
+    expect(await layerErrors('electron/core/memory/x.ts', secretlint)).toHaveLength(1);
+    expect(await layerErrors('electron/core/secrets/secretScan.ts', secretlint)).toEqual([]);
+    const markdown = "import MarkdownIt from 'markdown-it';\nexport const m = MarkdownIt;\n";
+    expect(await layerErrors('renderer/src/features/x.tsx', markdown)).toHaveLength(1);
   });
 });

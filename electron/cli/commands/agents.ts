@@ -4,6 +4,7 @@ import type { AgentMemoryScope, AgentMemorySummary, SnapshotSide } from '../../.
 import { createCliEngine } from '../cliEngine';
 import type { CliIo } from '../cliIo';
 import { formatTable } from '../textTable';
+import { listAgentMemories } from '../../core/agents/agentMemoryListing';
 
 /** One element of `ccmem agents --json`; a stable schema scripts rely on. */
 export interface AgentJson {
@@ -43,7 +44,7 @@ export function toAgentJson(agent: AgentMemorySummary): AgentJson {
 export async function readAgentMemories(io: CliIo): Promise<AgentMemorySummary[]> {
   const engine = await createCliEngine(io, { readOnly: true });
   try {
-    return await engine.home.listAgentMemories();
+    return await listAgentMemories(engine.home);
   } finally {
     await engine.dispose();
   }

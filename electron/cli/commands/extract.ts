@@ -3,6 +3,7 @@ import type { ExtractionSource, JobSummary } from '../../../shared/jobs/jobTypes
 import { CodedError } from '../../../shared/result';
 import { CliError, type CliIo } from '../cliIo';
 import { createJobEngine, finishJobCommand, parseVia } from './dream';
+import { listSessions } from '../../core/transcripts/sessionListing';
 
 /** `--turns 3-7`, `--turns 3-` or `--turns 5`: human prompts counted from 1. */
 function parseTurns(raw: string | undefined): { fromTurn?: number; toTurn?: number } {
@@ -42,7 +43,7 @@ export async function runExtract(argv: readonly string[], io: CliIo): Promise<nu
   try {
     let source: ExtractionSource | null = null;
     for (const project of (await engine.home.getHome()).projects) {
-      const sessions = await engine.home.listSessions(project);
+      const sessions = await listSessions(engine.home, project);
       if (sessions.some((s) => s.sessionId === values.session)) {
         source = { kind: 'session', configRoot: project.configRoot, slug: project.slug, sessionId: values.session, ...range };
         break;

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { SEARCH_HIT_KINDS, type SearchHit, type SearchHitKind, type SearchScope } from '../../../shared/model/search';
 import { MAX_SEARCH_LIMIT, MAX_SEARCH_QUERY_LENGTH } from '../../../shared/catalog/catalogRequestSchemas';
-import { configRootsFromEnv } from '../../core/home/configRoots';
+import { configRootsFromEnv } from '../../core/layout/configRoots';
 import { agentMemoriesIn, discoverHomePlaces } from '../../core/home/homePlaces';
 import { defaultDataDir } from '../../core/home/dataDir';
 import { archiveDir } from '../../core/history/archive/archiveDir';

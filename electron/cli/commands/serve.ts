@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { findAppRoot } from '../../core/appRoot';
 import { bundledScanWorkerScript } from '../../core/catalog/scanWorkerScript';
 import { createEngine } from '../../core/engine';
-import { configRootsFromEnv } from '../../core/home/configRoots';
+import { configRootsFromEnv } from '../../core/layout/configRoots';
 import { defaultDataDir } from '../../core/home/dataDir';
 import { TOKEN_PATTERN } from '../../../shared/contract/webShellAccess';
 import { createAccessToken, isLoopbackHost } from '../../server/requestAuth';

@@ -8,6 +8,7 @@ import type { Engine } from '../../core/engine';
 import { createCliEngine } from '../cliEngine';
 import { CliError, type CliIo } from '../cliIo';
 import { bindOptionValues } from '../optionValues';
+import { listAgentMemories } from '../../core/agents/agentMemoryListing';
 
 const COMMAND_FLAGS = { create: 'create', initialize: 'initialize', replace: 'replace' } as const satisfies Record<string, SnapshotCommand>;
 
@@ -99,7 +100,7 @@ export async function runSnapshot(argv: readonly string[], io: CliIo): Promise<n
   const engine = await createCliEngine(io, { readOnly: dryRun });
   try {
     const projectPath = await projectPathFor(engine, values.project);
-    const agent = findAgent(await engine.home.listAgentMemories(), projectPath, values.agent, values.scope);
+    const agent = findAgent(await listAgentMemories(engine.home), projectPath, values.agent, values.scope);
     const request = {
       ref: { dir: agent.dir },
       command,

@@ -4,7 +4,7 @@ import { LIVE_VIEW } from '../../../shared/transcript/transcriptOutline';
 import { isUuid } from '../../../shared/claude/sessionIds';
 import { contextTokens, usageTotals, type TurnUsage } from '../../../shared/transcript/turnUsage';
 import { openCliTranscriptReader } from '../cliTranscriptReader';
-import { configRootsFromEnv } from '../../core/home/configRoots';
+import { configRootsFromEnv } from '../../core/layout/configRoots';
 import { CliError, type CliIo } from '../cliIo';
 import { CodedError } from '../../../shared/result';
 

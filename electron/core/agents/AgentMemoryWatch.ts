@@ -3,7 +3,7 @@ import { SNAPSHOTS_FOLDER } from '../../../shared/agents/snapshotStatus';
 import type { HomeSnapshot } from '../../../shared/model/home';
 import { statOrNull } from '../fs/readSafely';
 import type { HomeService } from '../home/HomeService';
-import type { LiveHome } from '../liveHome';
+import type { LiveHome } from '../watch/liveHome';
 import { HomeWatcher } from '../watch/HomeWatcher';
 import { Emitter } from '../events';
 

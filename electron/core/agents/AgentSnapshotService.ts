@@ -18,10 +18,10 @@ import type {
 } from '../../../shared/model/agents';
 import { CodedError } from '../../../shared/result';
 import { contentHash } from '../fs/contentHash';
-import type { ChangeSetWriter, FileChange } from '../history/changeSetWriter';
-import { agentMemoryRoot, agentSnapshotRoot, type WriteRoot } from '../history/writeRoot';
-import { SecretScanner } from '../memory/secretScan';
-import { agentBoundary, snapshotDirFor } from './agentMemoryDiscovery';
+import type { ChangeSetWriter, FileChange } from '../changes/changeSetWriter';
+import { agentMemoryRoot, agentSnapshotRoot, type WriteRoot } from '../changes/writeRoot';
+import { SecretScanner } from '../secrets/secretScan';
+import { agentBoundary, snapshotDirFor } from '../layout/agentMemoryDiscovery';
 import { readMetaFile, readSnapshotFolder, type SnapshotFolderContents } from './snapshotFolderReader';
 
 export interface AgentSnapshotServiceDeps {

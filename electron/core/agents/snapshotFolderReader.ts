@@ -6,7 +6,7 @@ import type { SnapshotFileFacts } from '../../../shared/model/agents';
 import type { ItemWarning } from '../../../shared/model/warnings';
 import { contentHash } from '../fs/contentHash';
 import { describeFsError, listDir, warning } from '../fs/readSafely';
-import { readMetaText } from './snapshotStatusReader';
+import { readMetaText } from '../layout/snapshotStatusReader';
 
 /** Memory files are small; anything larger is left alone rather than read whole. */
 const MAX_SNAPSHOT_FILE_BYTES = 4 * 1024 * 1024;

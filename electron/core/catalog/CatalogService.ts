@@ -2,7 +2,7 @@ import { basename, sep } from 'node:path';
 import type { CatalogListing, CatalogProgress, SessionKey, SessionUpdate } from '../../../shared/model/catalog';
 import type { HomeSnapshot } from '../../../shared/model/home';
 import type { HomeService } from '../home/HomeService';
-import type { LiveHome } from '../liveHome';
+import type { LiveHome } from '../watch/liveHome';
 import type { WatchedChange } from '../watch/watchedChange';
 import type { CatalogArchive } from './archivedSessionFiles';
 import { SessionCatalog, type CatalogBuildOptions, type CatalogBuildResult, type CatalogFilter } from './SessionCatalog';

@@ -18,15 +18,15 @@ import {
 import { CatalogStore } from './catalogStore';
 import { errorCode } from '../fs/readSafely';
 import { summarizeAggregate, type FileSummary } from './fileSummary';
-import { DEFAULT_MAX_LINE_BYTES, ReadBuffers } from './jsonlLineReader';
+import { DEFAULT_MAX_LINE_BYTES, ReadBuffers } from '../jsonl/fileLineReader';
 import { memoryPathMatcher } from './memoryPathMatcher';
 import { ScanOffload } from './ScanOffload';
 import type { ScanDone } from './scanWorkerProtocol';
 import { buildSessionEntry, type AgentMeta, type SubagentFileFacts } from './sessionEntry';
 import { TranscriptAggregate, type MemoryPathTest, type TranscriptAggregateState } from './transcriptAggregate';
 import { feedTranscriptLine, scanTranscriptInto } from './transcriptFileScan';
-import { readLines } from '../transcripts/jsonlLineReader';
-import { customTitlePath, readCustomTitleFile } from '../transcripts/customTitleFile';
+import { readLines } from '../jsonl/sourceLineReader';
+import { customTitlePath, readCustomTitleFile } from '../layout/customTitleFile';
 import { Emitter } from '../events';
 import { sessionKeyOf } from '../../../shared/claude/sessionIds';
 

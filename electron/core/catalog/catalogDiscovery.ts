@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { isSessionFileName, sessionIdFromFileName } from '../../../shared/claude/sessionFiles';
 import type { SubagentLayout } from '../../../shared/model/catalog';
 import { entryKindSync, listDirSync } from '../fs/readSafely';
-import { yieldWhenSliceIsUsed } from './timeSlices';
+import { yieldWhenSliceIsUsed } from '../async/timeSlices';
 import { isUuid } from '../../../shared/claude/sessionIds';
 
 const AGENT_FILE = /^agent-(.+)\.jsonl$/;

@@ -1,6 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import { summarizeAggregate } from './fileSummary';
-import { ReadBuffers } from './jsonlLineReader';
+import { ReadBuffers } from '../jsonl/fileLineReader';
 import { memoryPathMatcher } from './memoryPathMatcher';
 import type { ScanJob, ScanWorkerReply } from './scanWorkerProtocol';
 import { TranscriptAggregate } from './transcriptAggregate';

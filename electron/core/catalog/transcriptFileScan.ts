@@ -1,4 +1,4 @@
-import { readJsonlLines, type JsonlReadResult, type ReadBuffers } from './jsonlLineReader';
+import { readJsonlLines, type JsonlReadResult, type ReadBuffers } from '../jsonl/fileLineReader';
 import type { TranscriptAggregate } from './transcriptAggregate';
 import { isBlankLine, parseTranscriptLine } from './transcriptLineParser';
 

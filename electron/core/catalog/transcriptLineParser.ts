@@ -1,5 +1,5 @@
 import { isAscii, isUtf8 } from 'node:buffer';
-import { eachOf, LineFields, pickFields, scanFields } from './jsonFieldScanner';
+import { eachOf, LineFields, pickFields, scanFields } from '../jsonl/jsonFieldScanner';
 
 const CARRIAGE_RETURN = 0x0d;
 

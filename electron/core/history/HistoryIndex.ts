@@ -1,6 +1,6 @@
-import { mergeNotes, type ChangeSetNote, type DreamReviewRecord } from './changeSetNotes';
-import type { HistoryEntry, HistoryStore } from './HistoryStore';
-import type { JsonlLog } from './jsonlLog';
+import { mergeNotes, type ChangeSetNote, type DreamReviewRecord } from '../changes/changeSetNotes';
+import type { HistoryEntry, HistoryStore } from '../changes/HistoryStore';
+import type { JsonlLog } from '../changes/jsonlLog';
 import type { ReconstructedHistory, ReconstructedLog, ReconstructedNote } from './provenance/reconstructedLog';
 
 function fileKey(folder: string, path: string): string {

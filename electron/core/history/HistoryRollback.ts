@@ -9,10 +9,10 @@ import {
 } from '../../../shared/history/historyModel';
 import { lineStats } from '../../../shared/history/textDiff';
 import { CodedError } from '../../../shared/result';
-import type { ChangeSetWriter, FileChange } from './changeSetWriter';
+import type { ChangeSetWriter, FileChange } from '../changes/changeSetWriter';
 import type { HistoryIndex } from './HistoryIndex';
 import { decodeText } from './versionText';
-import type { WriteRoot } from './writeRoot';
+import type { WriteRoot } from '../changes/writeRoot';
 
 /** One file to put back: what must be on disk now, and what it becomes. */
 export interface RollbackTarget {

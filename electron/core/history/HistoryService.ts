@@ -24,15 +24,15 @@ import type { ProjectRef } from '../../../shared/model/home';
 import { memoryFolderKey, type MemoryFolderRef } from '../../../shared/memory/memoryFolderRef';
 import { CodedError } from '../../../shared/result';
 import type { HomeService } from '../home/HomeService';
-import type { LiveHome } from '../liveHome';
+import type { LiveHome } from '../watch/liveHome';
 import { MemoryBackup } from './backup/MemoryBackup';
-import { changeSetNotesLog, dreamReviewsLog, madeByThisApp, type ChangeSetNote, type DreamReviewRecord } from './changeSetNotes';
-import type { ChangeSetWriter, WrittenChangeSet } from './changeSetWriter';
+import { changeSetNotesLog, dreamReviewsLog, madeByThisApp, type ChangeSetNote, type DreamReviewRecord } from '../changes/changeSetNotes';
+import type { ChangeSetWriter, WrittenChangeSet } from '../changes/changeSetWriter';
 import { HistoryIndex, type IndexedChangeSet } from './HistoryIndex';
 import { HistoryRecorder, type RecordReport } from './HistoryRecorder';
 import { HistoryRollback } from './HistoryRollback';
-import type { HistoryEntry, HistoryStore } from './HistoryStore';
-import type { JsonlLog } from './jsonlLog';
+import type { HistoryEntry, HistoryStore } from '../changes/HistoryStore';
+import type { JsonlLog } from '../changes/jsonlLog';
 import { writeRootOf } from './knownWriteRoots';
 import { LineStatsCache } from './lineStatsCache';
 import { blameChain } from './provenance/blame';
@@ -41,8 +41,9 @@ import { ReconstructedLog } from './provenance/reconstructedLog';
 import { DiskTranscriptFeed, type TranscriptFeed } from './provenance/transcriptFeed';
 import { trackedFolders, type TrackedFolder } from './trackedFolders';
 import { decodeText } from './versionText';
-import type { WriteRoot } from './writeRoot';
+import type { WriteRoot } from '../changes/writeRoot';
 import { Emitter } from '../events';
+import { listSessions } from '../transcripts/sessionListing';
 
 export interface HistoryServiceOptions {
   readonly home: HomeService;
@@ -675,7 +676,7 @@ export class HistoryService {
     if (!tracked || !since) return null;
     let count = 0;
     for (const source of tracked.sources) {
-      const sessions = await this.options.home.listSessions({ configRoot: source.configRoot, slug: source.slug }).catch(() => []);
+      const sessions = await listSessions(this.options.home, { configRoot: source.configRoot, slug: source.slug }).catch(() => []);
       for (const session of sessions) {
         const last = session.lastTimestamp ?? session.mtime;
         const first = session.firstTimestamp ?? last;

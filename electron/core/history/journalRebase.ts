@@ -1,4 +1,4 @@
-import type { NewHistoryEntry } from './HistoryStore';
+import type { NewHistoryEntry } from '../changes/HistoryStore';
 
 /**
  * Drops or rebases the recorder's entries where the journal moved on while they were prepared (the app

@@ -1,7 +1,8 @@
 import { CodedError } from '../../../shared/result';
-import { agentBoundary, snapshotDirFor } from '../agents/agentMemoryDiscovery';
+import { agentBoundary, snapshotDirFor } from '../layout/agentMemoryDiscovery';
 import type { HomeService } from '../home/HomeService';
-import { agentMemoryRoot, agentSnapshotRoot, autoMemoryRoot, claudeSettingsRoot, type WriteRoot } from './writeRoot';
+import { agentMemoryRoot, agentSnapshotRoot, autoMemoryRoot, claudeSettingsRoot, type WriteRoot } from '../changes/writeRoot';
+import { listAgentMemories } from '../agents/agentMemoryListing';
 
 /**
  * The write root of a folder history names (a change set's folder), found among the folders the engine discovered
@@ -13,7 +14,7 @@ export async function writeRootOf(home: HomeService, dir: string): Promise<Write
   const snapshot = await home.getHome();
   if (snapshot.projects.some((project) => project.memoryDir === dir)) return autoMemoryRoot(dir);
   if (snapshot.roots.some((root) => root.exists && root.path === dir)) return claudeSettingsRoot(dir);
-  for (const agent of await home.listAgentMemories()) {
+  for (const agent of await listAgentMemories(home)) {
     if (agent.dir === dir) return agentMemoryRoot(dir, agentBoundary(agent));
     const snapshotDir = agent.projectPath ? (agent.snapshot.dir ?? snapshotDirFor(agent.projectPath, agent.agentType)) : null;
     if (snapshotDir === dir) return agentSnapshotRoot(dir, agentBoundary(agent));

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { lineStats, type LineStats } from '../../../shared/history/textDiff';
-import type { HistoryStore } from './HistoryStore';
-import { JsonlLog } from './jsonlLog';
+import type { HistoryStore } from '../changes/HistoryStore';
+import { JsonlLog } from '../changes/jsonlLog';
 import { decodeText } from './versionText';
 
 interface LineStatsRecord {

@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
-import { MAX_MEMORY_FOLDER_DEPTH } from '../memory/memoryFolderScan';
+import { MAX_MEMORY_FOLDER_DEPTH } from '../layout/memoryFolderScan';
 
 export interface MemoryFileStat {
   /** Relative to the memory folder, forward slashes. */

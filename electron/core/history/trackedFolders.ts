@@ -4,6 +4,7 @@ import type { ProjectSummary } from '../../../shared/model/home';
 import type { MemoryFolderRef } from '../../../shared/memory/memoryFolderRef';
 import type { HomeService } from '../home/HomeService';
 import type { TranscriptSource } from './attribution/transcriptEvidence';
+import { listAgentMemories } from '../agents/agentMemoryListing';
 
 /** A memory folder whose files history records, and where to look for who wrote them. */
 export interface TrackedFolder {
@@ -55,7 +56,7 @@ export async function trackedFolders(home: HomeService): Promise<TrackedFolder[]
   const snapshot = await home.getHome();
   const folders = projectFolders(snapshot.projects);
   const known = new Set(folders.map((f) => f.memoryDir));
-  for (const agent of await home.listAgentMemories()) {
+  for (const agent of await listAgentMemories(home)) {
     // A folder that leads outside its project is never read, so history keeps nothing of it.
     if (known.has(agent.dir) || agent.outsideRoot.includes('local')) continue;
     known.add(agent.dir);

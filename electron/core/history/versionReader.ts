@@ -1,5 +1,5 @@
 import { promises as fs } from 'node:fs';
-import type { HistoryStore } from './HistoryStore';
+import type { HistoryStore } from '../changes/HistoryStore';
 import { decodeText } from './versionText';
 
 /** Files larger than this are not memories anyone reads; they are left out of history rather than held in memory. */

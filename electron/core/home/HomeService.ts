@@ -1,26 +1,13 @@
 import { join } from 'node:path';
-import type { AgentMemorySummary } from '../../../shared/model/agents';
 import type { ConfigRootInfo, HomeSnapshot, ProjectRef, ProjectSummary, ShellKind } from '../../../shared/model/home';
-import type { MemoryFolderListing } from '../../../shared/model/memory';
 import type { SessionQuickInfo, SessionSummary } from '../../../shared/model/session';
-import type { ItemWarning } from '../../../shared/model/warnings';
 import { CodedError } from '../../../shared/result';
-import { describeFsError, readSmallText, statOrNull, warning } from '../fs/readSafely';
-import { readConsolidationLockStatus } from '../lock/consolidationLockStatus';
-import { summarizeMemoryFile } from '../memory/memoryFileSummary';
-import { scanMemoryFolder } from '../memory/memoryFolderScan';
-import { INDEX_FILE_NAME } from '../../../shared/memory/indexFileName';
-import { readSessionQuickInfo } from '../transcripts/sessionQuickInfo';
-import type { ConfigRootSpec } from './configRoots';
-import { materializeDemo } from './demoHome';
-import { mapLimit } from './mapLimit';
+import { statOrNull } from '../fs/readSafely';
+import { readSessionQuickInfo } from '../layout/sessionQuickInfo';
+import type { ConfigRootSpec } from '../layout/configRoots';
 import { DiscoveryCache } from './discoveryCache';
 import { discoverFolderSessions, discoverHome, projectKey, type DiscoveredHome } from './projectDiscovery';
 import { Emitter } from '../events';
-import { agentMemoriesIn } from './homePlaces';
-
-/** MEMORY.md is loaded whole by the UI; anything beyond this is not an index any more and is cut for display. */
-const MAX_INDEX_BYTES = 4 * 1024 * 1024;
 
 export interface HomeServiceOptions {
   readonly roots: readonly ConfigRootSpec[];
@@ -37,6 +24,9 @@ export interface HomeServiceOptions {
    */
   readonly rememberAcrossRuns?: boolean;
 }
+
+/** Copies the shipped sample home into the data folder (with what it brings besides transcripts) and returns the copy's path. */
+export type DemoPreparer = (demoHomeSource: string, dataDir: string) => Promise<string>;
 
 type HomeListener = (snapshot: HomeSnapshot) => void;
 
@@ -90,9 +80,9 @@ export class HomeService {
   }
 
   /** Switches to a private copy of the shipped sample home, so the demo can be explored and edited safely. */
-  async openDemo(): Promise<HomeSnapshot> {
+  async openDemo(prepareDemo: DemoPreparer): Promise<HomeSnapshot> {
     if (!this.options.demoHomeSource) throw new CodedError('NOT_FOUND', 'This build ships no demo data');
-    const target = await materializeDemo(this.options.demoHomeSource, this.options.dataDir);
+    const target = await prepareDemo(this.options.demoHomeSource, this.options.dataDir);
     this.roots = [{ path: target, source: 'demo' }];
     this.demo = true;
     // Nothing of the old home may be served while the demo is discovered.
@@ -101,11 +91,16 @@ export class HomeService {
     return this.refresh();
   }
 
-  async listSessions(ref: ProjectRef): Promise<SessionSummary[]> {
+  /** The project `ref` names, as discovered; NOT_FOUND when the home has no such project. */
+  async project(ref: ProjectRef): Promise<ProjectSummary> {
+    return this.requireProject(await this.load(), ref);
+  }
+
+  /** What discovery read of each session file of a project (head and tail), newest first. */
+  async discoveredSessions(ref: ProjectRef): Promise<readonly SessionQuickInfo[]> {
     const home = await this.load();
     this.requireProject(home, ref);
-    const sessions = home.sessions.get(projectKey(ref.configRoot, ref.slug)) ?? [];
-    return sessions.map((session) => ({ ...session, configRoot: ref.configRoot, slug: ref.slug }));
+    return home.sessions.get(projectKey(ref.configRoot, ref.slug)) ?? [];
   }
 
   /**
@@ -114,7 +109,10 @@ export class HomeService {
    * up (a one-shot CLI call) does not discover the whole home. Empty when the folder cannot be read.
    */
   async sessionsInFolder(ref: ProjectRef): Promise<SessionSummary[]> {
-    if (this.discovered || this.loading) return this.listSessions(ref).catch(() => []);
+    if (this.discovered || this.loading) {
+      const sessions = await this.discoveredSessions(ref).catch(() => []);
+      return sessions.map((session) => ({ ...session, configRoot: ref.configRoot, slug: ref.slug }));
+    }
     return discoverFolderSessions(ref, (file, id) => this.readSession(file, id));
   }
 
@@ -126,30 +124,6 @@ export class HomeService {
   async projectsUsingMemoryDir(memoryDir: string): Promise<ProjectSummary[]> {
     const home = await this.load();
     return home.projects.filter((project) => project.memoryDir === memoryDir);
-  }
-
-  async listMemoryFiles(ref: ProjectRef): Promise<MemoryFolderListing> {
-    const project = this.requireProject(await this.load(), ref);
-    const memoryDir = project.memoryDir;
-    const warnings: ItemWarning[] = [];
-    const exists = project.memoryDirExists;
-    const scan = exists ? await scanMemoryFolder(memoryDir) : { topicFiles: [], warnings: [] };
-    warnings.push(...scan.warnings);
-    const files = await mapLimit(scan.topicFiles, 16, summarizeMemoryFile);
-    let indexText: string | null = null;
-    const indexPath = join(memoryDir, INDEX_FILE_NAME);
-    if (exists && (await statOrNull(indexPath))) {
-      try {
-        indexText = await readSmallText(indexPath, MAX_INDEX_BYTES);
-      } catch (error) {
-        warnings.push(warning('unreadable', `Cannot read MEMORY.md: ${describeFsError(error)}`, indexPath));
-      }
-    }
-    return { memoryDir, exists, indexText, files, lock: await readConsolidationLockStatus(memoryDir), warnings };
-  }
-
-  async listAgentMemories(): Promise<AgentMemorySummary[]> {
-    return agentMemoriesIn(await this.load());
   }
 
   /** Resolves once the discovery record is saved (it is written behind the answers). */

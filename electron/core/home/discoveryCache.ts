@@ -2,7 +2,7 @@ import type { Stats } from 'node:fs';
 import type { ConfigRootInfo, ProjectSummary } from '../../../shared/model/home';
 import type { SessionQuickInfo } from '../../../shared/model/session';
 import { readChecksummedJson, writeChecksummedJson } from '../fs/checksummedJsonFile';
-import type { ConfigRootSpec } from './configRoots';
+import type { ConfigRootSpec } from '../layout/configRoots';
 import type { DiscoveredHome } from './projectDiscovery';
 
 /** Change this whenever what discovery records (SessionQuickInfo, ProjectSummary) changes: other formats are ignored. */

@@ -1,9 +1,9 @@
 import type { AgentMemorySummary } from '../../../shared/model/agents';
 import type { ConfigRootInfo, ProjectSummary } from '../../../shared/model/home';
-import { discoverAgentMemories } from '../agents/agentMemoryDiscovery';
+import { discoverAgentMemories } from '../layout/agentMemoryDiscovery';
 import { statOrNull } from '../fs/readSafely';
-import { readSessionPlaceInfo } from '../transcripts/sessionPlaceInfo';
-import type { ConfigRootSpec } from './configRoots';
+import { readSessionPlaceInfo } from '../layout/sessionPlaceInfo';
+import type { ConfigRootSpec } from '../layout/configRoots';
 import { discoverHome } from './projectDiscovery';
 
 /** Where a project is and where its memory is kept. */

@@ -12,10 +12,10 @@ import type { SessionCatalogEntry, SessionUpdate } from '../../../shared/model/c
 import type { HomeSnapshot, ProjectRef, ProjectSummary } from '../../../shared/model/home';
 import { CodedError } from '../../../shared/result';
 import type { CatalogService } from '../catalog/CatalogService';
-import type { ChangeSetWriter, WrittenChangeSet } from '../history/changeSetWriter';
+import type { ChangeSetWriter, WrittenChangeSet } from '../changes/changeSetWriter';
 import type { HomeService } from '../home/HomeService';
-import { readSettingsFile } from '../home/settingsFiles';
-import type { LiveHome } from '../liveHome';
+import { readSettingsFile } from '../layout/settingsFiles';
+import type { LiveHome } from '../watch/liveHome';
 import { readConsolidationLockStatus } from '../lock/consolidationLockStatus';
 import { readBackgroundSettings, writeBackgroundSettings } from '../settings/backgroundSettingsFile';
 import { turnOffClaudeCodeAutoDream } from '../settings/claudeCodeAutoDream';
@@ -29,6 +29,7 @@ import { reviewedDreamDue } from './reviewedDreamDue';
 import { readSessionFileMtimes } from './sessionFileMtimes';
 import { nextLocalMidnight, TokenBudget } from './TokenBudget';
 import { Emitter } from '../events';
+import { listSessions } from '../transcripts/sessionListing';
 
 /** A session counts as ended once it has not changed for this long (Claude Code writes on every turn). */
 export const SESSION_END_IDLE_MS = 30 * 60 * 1000;
@@ -454,7 +455,7 @@ export class BackgroundJobScheduler {
     const { home } = this.options;
     const find = (snapshot: HomeSnapshot) => snapshot.projects.find((p) => projectKey(p) === projectKey(ref)) ?? null;
     const project = find(await home.getHome());
-    if (project && (await home.listSessions(ref)).some((s) => s.sessionId === sessionId)) return project;
+    if (project && (await listSessions(home, ref)).some((s) => s.sessionId === sessionId)) return project;
     return find(await home.refresh());
   }
 

@@ -20,11 +20,11 @@ import type {
 import type { JobStartOptions } from '../../../shared/jobs/llmSettings';
 import type { ProjectRef, ProjectSummary } from '../../../shared/model/home';
 import { CodedError } from '../../../shared/result';
-import { agentBoundary } from '../agents/agentMemoryDiscovery';
+import { agentBoundary } from '../layout/agentMemoryDiscovery';
 import { contentHash } from '../fs/contentHash';
-import type { ChangeSetWriter } from '../history/changeSetWriter';
+import type { ChangeSetWriter } from '../changes/changeSetWriter';
 import { writeRootOf } from '../history/knownWriteRoots';
-import { agentMemoryRoot, autoMemoryRoot } from '../history/writeRoot';
+import { agentMemoryRoot, autoMemoryRoot } from '../changes/writeRoot';
 import type { HomeService } from '../home/HomeService';
 import { costOf } from '../../../shared/model/modelPricing';
 import { LlmError } from '../llm/llmTypes';
@@ -36,7 +36,7 @@ import {
 } from '../lock/consolidationLock';
 import { readConsolidationLockStatus } from '../lock/consolidationLockStatus';
 import { INDEX_FILE_NAME } from '../../../shared/memory/indexFileName';
-import { SecretMasker } from '../memory/secretMasker';
+import { SecretMasker } from '../secrets/secretMasker';
 import type { LlmSession, LlmSettingsService } from '../settings/LlmSettingsService';
 import { runAgentLoop, type AgentLoopResult, type LoopLimits } from './agentLoop';
 import { applyProposals } from './applyProposals';
@@ -56,6 +56,8 @@ import { JOB_TOOLS } from './toolDefinitions';
 import { digestChunks, type DigestSession } from './transcriptDigest';
 import { UsageMeter } from './UsageMeter';
 import { Emitter } from '../events';
+import { listSessions } from '../transcripts/sessionListing';
+import { listAgentMemories } from '../agents/agentMemoryListing';
 
 export interface JobLimits {
   readonly dream: Omit<LoopLimits, 'maxCostUsd'>;
@@ -524,7 +526,7 @@ export class JobService {
         label: project.path ?? project.displayName,
       };
     }
-    const agent = (await this.options.home.listAgentMemories()).find((a) => a.dir === target.dir);
+    const agent = (await listAgentMemories(this.options.home)).find((a) => a.dir === target.dir);
     if (!agent) throw new CodedError('NOT_FOUND', `No agent memory at ${target.dir}`);
     await this.options.writer.checkRoot(agentMemoryRoot(agent.dir, agentBoundary(agent)));
     return { target, memoryDir: agent.dir, transcriptDir: null, label: `the ${agent.agentType} agent (${agent.scope} scope)` };
@@ -539,7 +541,7 @@ export class JobService {
   ): Promise<{ project: ProjectSummary; sessions: DigestSession[]; info: JobTargetInfo }> {
     const ref = { configRoot: source.configRoot, slug: source.slug };
     const project = await this.project(ref);
-    const all = await this.options.home.listSessions(ref);
+    const all = await listSessions(this.options.home, ref);
     let chosen;
     if (source.kind === 'session') {
       chosen = all.filter((s) => s.sessionId === source.sessionId);

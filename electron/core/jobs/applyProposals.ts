@@ -9,8 +9,8 @@ import type {
   ProposalKind,
 } from '../../../shared/jobs/jobTypes';
 import { CodedError } from '../../../shared/result';
-import type { ChangeSetWriter, FileChange } from '../history/changeSetWriter';
-import type { WriteRoot } from '../history/writeRoot';
+import type { ChangeSetWriter, FileChange } from '../changes/changeSetWriter';
+import type { WriteRoot } from '../changes/writeRoot';
 import { readConsolidationLockStatus } from '../lock/consolidationLockStatus';
 import {
   releaseConsolidationLockAfterDream,

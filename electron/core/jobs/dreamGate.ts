@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { DreamGate } from '../../../shared/jobs/jobTypes';
 import type { ConsolidationLockStatus } from '../../../shared/model/memory';
-import { readSettingsFile } from '../home/settingsFiles';
+import { readSettingsFile } from '../layout/settingsFiles';
 import { HOLDER_STALE_MS } from '../lock/liveDreamLock';
 
 /** Claude Code's defaults (autoDream config.ts): a day since the last consolidation and five sessions since. */

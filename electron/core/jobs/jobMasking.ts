@@ -1,5 +1,5 @@
 import type { FileProposal, JobRecord, JobRecordView, JobSummary } from '../../../shared/jobs/jobTypes';
-import type { SecretMasker } from '../memory/secretMasker';
+import type { SecretMasker } from '../secrets/secretMasker';
 
 /** Summaries as shown: the model's closing summary masked, all of them with one scan. */
 export async function maskSummaries<T extends JobSummary>(masker: SecretMasker, summaries: readonly T[]): Promise<T[]> {

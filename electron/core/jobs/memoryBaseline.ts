@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { contentHash } from '../fs/contentHash';
 import { LOCK_FILE_NAME } from '../lock/consolidationLockStatus';
-import { MAX_MEMORY_FOLDER_DEPTH } from '../memory/memoryFolderScan';
+import { MAX_MEMORY_FOLDER_DEPTH } from '../layout/memoryFolderScan';
 
 /** What a memory folder held when a job started; the job reads this, never the live files. */
 export type BaselineEntry =

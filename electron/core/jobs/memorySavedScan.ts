@@ -1,4 +1,4 @@
-import { readJsonlLines } from '../catalog/jsonlLineReader';
+import { readJsonlLines } from '../jsonl/fileLineReader';
 
 const MEMORY_SAVED = Buffer.from('"memory_saved"');
 

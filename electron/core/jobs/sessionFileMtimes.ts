@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { isSessionFileName, sessionIdFromFileName } from '../../../shared/claude/sessionFiles';
 import type { ProjectRef } from '../../../shared/model/home';
-import { mapLimit } from '../home/mapLimit';
+import { mapLimit } from '../async/mapLimit';
 
 /**
  * The mtime of every session file of a project, read from disk now: what Claude Code's session gate counts

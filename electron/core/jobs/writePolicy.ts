@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { unusablePathReason } from '../fs/fileNameRules';
 import { INDEX_FILE_NAME } from '../../../shared/memory/indexFileName';
-import { TEAM_MEMORY_MAX_FILE_BYTES } from '../memory/sharedFileGuard';
+import { TEAM_MEMORY_MAX_FILE_BYTES } from '../changes/sharedFileGuard';
 import { LOCK_FILE_NAME } from '../lock/consolidationLockStatus';
 import type { StagingOverlay } from './StagingOverlay';
 import { symlinkOnPath, type ToolPath } from './toolPaths';

@@ -11,12 +11,12 @@ import type { SecretSpan } from '../../../shared/memory/secretMask';
 import { CodedError } from '../../../shared/result';
 import { ABSENT, contentHash } from '../fs/contentHash';
 import { conflictError } from '../fs/safeWriter';
-import type { ChangeSetWriter, FileChange } from '../history/changeSetWriter';
+import type { ChangeSetWriter, FileChange } from '../changes/changeSetWriter';
 import type { HomeService } from '../home/HomeService';
 import { frontmatterField, parseFrontmatter } from './frontmatter';
 import type { MemoryFolderAnalyzer } from './memoryFolderAnalyzer';
 import { MemoryFolderResolver, type ResolvedMemoryFolder } from './memoryFolderResolver';
-import { SecretMasker } from './secretMasker';
+import { SecretMasker } from '../secrets/secretMasker';
 
 export interface MemoryFixServiceOptions {
   readonly home: HomeService;

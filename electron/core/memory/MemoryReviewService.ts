@@ -23,14 +23,14 @@ import { CodedError } from '../../../shared/result';
 import { ABSENT, contentHash } from '../fs/contentHash';
 import { isWithin, resolveInside } from '../fs/pathContainment';
 import { conflictError } from '../fs/safeWriter';
-import type { ChangeSetWriter, CurrentVersion, FileChange, WrittenChangeSet } from '../history/changeSetWriter';
+import type { ChangeSetWriter, CurrentVersion, FileChange, WrittenChangeSet } from '../changes/changeSetWriter';
 import type { HomeService } from '../home/HomeService';
 import type { WatchedChange } from '../watch/watchedChange';
 import { frontmatterField, parseFrontmatter } from './frontmatter';
 import { MemoryFolderAnalyzer, MAX_TOPIC_FILE_BYTES, type AnalyzedFile, type AnalyzedIndex } from './memoryFolderAnalyzer';
 import { MemoryFolderResolver, type ResolvedMemoryFolder } from './memoryFolderResolver';
 import { ScanProgress } from './scanProgress';
-import { SecretMasker } from './secretMasker';
+import { SecretMasker } from '../secrets/secretMasker';
 import { Emitter } from '../events';
 import { INDEX_FILE_NAME } from '../../../shared/memory/indexFileName';
 

@@ -3,7 +3,7 @@ import { asMemoryType, type MemoryFileSummary } from '../../../shared/model/memo
 import type { ItemWarning } from '../../../shared/model/warnings';
 import { describeFsError, readHead, warning } from '../fs/readSafely';
 import { frontmatterField, MAX_FRONTMATTER_CHARS, parseFrontmatter } from './frontmatter';
-import type { FoundMemoryFile } from './memoryFolderScan';
+import type { FoundMemoryFile } from '../layout/memoryFolderScan';
 
 /** Enough of a file to hold any frontmatter we are willing to parse. */
 const HEAD_BYTES = MAX_FRONTMATTER_CHARS + 4096;

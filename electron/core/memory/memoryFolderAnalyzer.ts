@@ -26,9 +26,9 @@ import { readConsolidationLockStatus } from '../lock/consolidationLockStatus';
 import { isLiveDreamLock } from '../lock/liveDreamLock';
 import { frontmatterField, parseFrontmatter } from './frontmatter';
 import type { ScanProgressSink } from './scanProgress';
-import { SecretScanner } from './secretScan';
+import { SecretScanner } from '../secrets/secretScan';
 import { INDEX_FILE_NAME } from '../../../shared/memory/indexFileName';
-import { MAX_MEMORY_FOLDER_DEPTH } from './memoryFolderScan';
+import { MAX_MEMORY_FOLDER_DEPTH } from '../layout/memoryFolderScan';
 
 /** Files larger than this are not memories anyone wrote by hand; they are listed, not read. */
 export const MAX_TOPIC_FILE_BYTES = 16 * 1024 * 1024;

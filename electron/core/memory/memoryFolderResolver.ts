@@ -1,9 +1,10 @@
 import type { AgentMemorySummary } from '../../../shared/model/agents';
 import type { MemoryFolderRef } from '../../../shared/memory/memoryFolderRef';
 import { CodedError } from '../../../shared/result';
-import { agentBoundary } from '../agents/agentMemoryDiscovery';
-import { agentMemoryRoot, autoMemoryRoot, type WriteRoot } from '../history/writeRoot';
+import { agentBoundary } from '../layout/agentMemoryDiscovery';
+import { agentMemoryRoot, autoMemoryRoot, type WriteRoot } from '../changes/writeRoot';
 import type { HomeService } from '../home/HomeService';
+import { listAgentMemories } from '../agents/agentMemoryListing';
 
 /** A memory folder the engine knows, with what the review needs to know about it. */
 export interface ResolvedMemoryFolder {
@@ -44,7 +45,7 @@ export class MemoryFolderResolver {
         root: autoMemoryRoot(project.memoryDir),
       };
     }
-    const agent = (await this.home.listAgentMemories()).find((a) => a.dir === ref.dir);
+    const agent = (await listAgentMemories(this.home)).find((a) => a.dir === ref.dir);
     if (!agent) throw new CodedError('NOT_FOUND', 'No agent memory folder at that path');
     return {
       ref: { kind: 'agent', dir: agent.dir },

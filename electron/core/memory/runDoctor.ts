@@ -1,8 +1,9 @@
 import type { DoctorAgentJson, DoctorFolderJson, DoctorReport } from '../../../shared/memory/doctorReport';
 import { CodedError } from '../../../shared/result';
-import { agentBoundary } from '../agents/agentMemoryDiscovery';
+import { agentBoundary } from '../layout/agentMemoryDiscovery';
 import type { HomeService } from '../home/HomeService';
 import { MemoryFolderAnalyzer, type FolderAnalysis } from './memoryFolderAnalyzer';
+import { listAgentMemories } from '../agents/agentMemoryListing';
 
 export interface DoctorOptions {
   readonly home: HomeService;
@@ -66,7 +67,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   }
   if (!options.agents) return { projects };
   const agents: DoctorAgentJson[] = [];
-  for (const agent of await options.home.listAgentMemories()) {
+  for (const agent of await listAgentMemories(options.home)) {
     const analysis = await analyzer.analyze({
       memoryDir: agent.dir,
       kind: 'agent',

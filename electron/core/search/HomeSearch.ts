@@ -1,6 +1,6 @@
 import { inSearchScope, type SearchHit, type SearchScope } from '../../../shared/model/search';
 import { previewSecretSpans } from '../../../shared/memory/secretMask';
-import { SecretMasker } from '../memory/secretMasker';
+import { SecretMasker } from '../secrets/secretMasker';
 import { listSearchTargets, type ArchivedSearchTarget, type MemoryFolderTarget, type SearchTarget } from './searchCorpus';
 import { searchPatternsFor } from './searchPattern';
 import type { SearchPart, UnitResult } from './searchWorker';

@@ -2,13 +2,14 @@ import type { AgentMemorySummary } from '../../../shared/model/agents';
 import type { HomeService } from '../home/HomeService';
 import type { HomePlaces } from '../home/homePlaces';
 import type { MemoryFolderTarget } from './searchCorpus';
+import { listAgentMemories } from '../agents/agentMemoryListing';
 
 /**
  * Every memory folder the app shows, for a search to read: each project's auto memory (settings may have moved it
  * outside the config root) and every agent's memory in the user, project and local scopes.
  */
 export async function searchableMemoryFolders(home: HomeService): Promise<MemoryFolderTarget[]> {
-  return memoryFoldersToSearch(await home.getHome(), await home.listAgentMemories());
+  return memoryFoldersToSearch(await home.getHome(), await listAgentMemories(home));
 }
 
 /** The memory folders of `searchableMemoryFolders`, from the projects' places and the agent memories found. */

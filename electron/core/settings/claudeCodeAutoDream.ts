@@ -1,6 +1,6 @@
 import { CodedError } from '../../../shared/result';
-import type { ChangeSetWriter } from '../history/changeSetWriter';
-import { CLAUDE_SETTINGS_FILE, claudeSettingsRoot } from '../history/writeRoot';
+import type { ChangeSetWriter } from '../changes/changeSetWriter';
+import { CLAUDE_SETTINGS_FILE, claudeSettingsRoot } from '../changes/writeRoot';
 import { isRecord } from './appSettingsFile';
 
 /** The indentation a JSON text uses (its first indented line), so a rewrite keeps the file's look. */

@@ -1,7 +1,7 @@
 import { openFromDisk, type RandomAccessSource, type SourceOpener } from '../fs/randomAccessSource';
 import { unreadableLine, type IndexedLine } from '../../../shared/transcript/indexedLine';
 import { scanEnvelope } from './envelopeScanner';
-import { MAX_LINE_BYTES, readLines } from './jsonlLineReader';
+import { MAX_LINE_BYTES, readLines } from '../jsonl/sourceLineReader';
 
 /** Bytes at the start of the file remembered to notice a file replaced by another of at least the same size. */
 const HEAD_SIGNATURE_BYTES = 256;

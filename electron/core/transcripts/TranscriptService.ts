@@ -27,11 +27,11 @@ import {
 } from '../../../shared/transcript/transcriptOutline';
 import { readSmallText, statOrNull } from '../fs/readSafely';
 import type { HomeService } from '../home/HomeService';
-import type { LiveHome } from '../liveHome';
-import { SecretMasker } from '../memory/secretMasker';
+import type { LiveHome } from '../watch/liveHome';
+import { SecretMasker } from '../secrets/secretMasker';
 import type { WatchedChange } from '../watch/watchedChange';
-import { readOrphanSessionInfo, readSessionQuickInfo } from './sessionQuickInfo';
-import { findSubagentFiles, type SiblingOwnerCache, type SubagentFile } from './subagentFiles';
+import { readOrphanSessionInfo, readSessionQuickInfo } from '../layout/sessionQuickInfo';
+import { findSubagentFiles, type SiblingOwnerCache, type SubagentFile } from '../layout/subagentFiles';
 import { linkSubagents, type LinkedSubagent } from './subagentLinks';
 import { MAIN_SCOPE, TranscriptDocument, type ConversationScope, type ResolvedView } from './TranscriptDocument';
 import { exportFileName, renderExportChunk } from './transcriptExport';

@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { NO_IDS, NO_TOOL_USES, unreadableLine, type IndexedLine, type IndexedToolUse } from '../../../shared/transcript/indexedLine';
-import { eachOf, LineFields, scanFields } from '../catalog/jsonFieldScanner';
+import { eachOf, LineFields, scanFields } from '../jsonl/jsonFieldScanner';
 
 /** What the line index keeps of a line (see `IndexedLine`), read by the byte scanner the catalog uses too. */
 const INDEX_FIELDS = new LineFields({

@@ -1,7 +1,7 @@
 import { helperAgentType, workflowRunOf } from '../../../shared/claude/sessionFiles';
 import { openFromDisk, type SourceOpener } from '../fs/randomAccessSource';
 import type { SubagentLayout } from '../../../shared/transcript/transcriptOutline';
-import type { SubagentFile } from './subagentFiles';
+import type { SubagentFile } from '../layout/subagentFiles';
 import type { TranscriptDocument } from './TranscriptDocument';
 
 /** A sub-agent run of a session, linked (when possible) to the Agent/Task call that started it. */

@@ -1,4 +1,5 @@
 import type { RequestHandlers } from '../../../shared/contract/api';
+import type { CopyCommandDetails } from '../../../shared/errorDetails';
 import { CodedError } from '../../../shared/result';
 import type { TranscriptService } from './TranscriptService';
 
@@ -19,7 +20,7 @@ export type TranscriptRequestName =
  * web shell) answers `resumeSession` with UNSUPPORTED and the commands to copy instead; Electron main overrides it.
  */
 export function transcriptRequestHandlers(transcripts: TranscriptService): Pick<RequestHandlers, TranscriptRequestName> {
-  const noTerminal = (details?: unknown) =>
+  const noTerminal = (details?: CopyCommandDetails) =>
     new CodedError('UNSUPPORTED', 'This window cannot open a terminal: copy the command and run it yourself.', details);
   return {
     openTranscript: ({ view, focusLine, ...ref }) => transcripts.outline(ref, view, focusLine),

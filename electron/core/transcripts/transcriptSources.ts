@@ -1,7 +1,7 @@
 import { errorCode } from '../fs/readSafely';
 import { openFromDisk, type RandomAccessSource, type SourceOpener } from '../fs/randomAccessSource';
-import { readLines, type LineReadResult, type LineVisitor } from './jsonlLineReader';
-import type { SubagentMeta } from './subagentFiles';
+import { readLines, type LineReadResult, type LineVisitor } from '../jsonl/sourceLineReader';
+import type { SubagentMeta } from '../layout/subagentFiles';
 
 /** An archived sub-agent transcript of a session (its file may be gone from disk). */
 export interface ArchivedSubagentFile {

@@ -3,7 +3,7 @@ import { basename, dirname, join, sep } from 'node:path';
 import { lstatOrNull } from '../fs/errno';
 import { isWithin } from '../fs/pathContainment';
 import { errorCode, statOrNull } from '../fs/readSafely';
-import { mapLimit } from '../home/mapLimit';
+import { mapLimit } from '../async/mapLimit';
 import type { FileEvent } from './watchedChange';
 
 export interface FolderTreeWatcherOptions {

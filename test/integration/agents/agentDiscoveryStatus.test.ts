@@ -1,7 +1,7 @@
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { discoverAgentMemories } from '../../../electron/core/agents/agentMemoryDiscovery';
+import { discoverAgentMemories } from '../../../electron/core/layout/agentMemoryDiscovery';
 import type { AgentMemorySummary } from '../../../shared/model/agents';
 import { createScenarioHome, type ScenarioHome } from '../../fixtures/scenarioHome';
 import { snapshotTree } from '../../fixtures/treeSnapshot';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AgentMemoryWatch } from '../../../electron/core/agents/AgentMemoryWatch';
 import type { HomeService } from '../../../electron/core/home/HomeService';
-import type { LiveHome } from '../../../electron/core/liveHome';
+import type { LiveHome } from '../../../electron/core/watch/liveHome';
 import { createStandardScenario, type StandardScenario } from '../../fixtures/scenarioHome';
 import { startWatchedHome } from '../../fixtures/watchedHome';
 

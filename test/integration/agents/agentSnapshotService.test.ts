@@ -2,13 +2,14 @@ import { cp, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promis
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AgentSnapshotService } from '../../../electron/core/agents/AgentSnapshotService';
-import { HistoryStore } from '../../../electron/core/history/HistoryStore';
+import { HistoryStore } from '../../../electron/core/changes/HistoryStore';
 import { HomeService } from '../../../electron/core/home/HomeService';
 import type { AgentMemorySummary } from '../../../shared/model/agents';
 import { CodedError } from '../../../shared/result';
 import { createScenarioHome, type ScenarioHome } from '../../fixtures/scenarioHome';
 import { snapshotTree } from '../../fixtures/treeSnapshot';
-import { ChangeSetWriter } from '../../../electron/core/history/changeSetWriter';
+import { ChangeSetWriter } from '../../../electron/core/changes/changeSetWriter';
+import { listAgentMemories } from '../../../electron/core/agents/agentMemoryListing';
 
 const NOW = new Date('2026-05-10T12:00:00.000Z');
 // Bytes that a text round trip could change: CRLF, no final newline, non-ASCII, a BOM.
@@ -23,7 +24,7 @@ let service: AgentSnapshotService;
 
 async function agent(projectPath: string, agentType: string, scope = 'project'): Promise<AgentMemorySummary> {
   await homeService.refresh();
-  const found = (await homeService.listAgentMemories()).find(
+  const found = (await listAgentMemories(homeService)).find(
     (a) => a.projectPath === projectPath && a.agentType === agentType && a.scope === scope,
   );
   if (!found) throw new Error(`no agent ${agentType} in ${projectPath}`);
@@ -63,7 +64,7 @@ beforeEach(async () => {
   });
   history = new HistoryStore(join(home.tmp, 'data', 'history'));
   service = new AgentSnapshotService({
-    listAgents: () => homeService.listAgentMemories(),
+    listAgents: () => listAgentMemories(homeService),
     writer: new ChangeSetWriter({ history }),
     now: () => NOW,
   });

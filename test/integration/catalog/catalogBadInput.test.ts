@@ -2,7 +2,7 @@
 import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readJsonlLines } from '../../../electron/core/catalog/jsonlLineReader';
+import { readJsonlLines } from '../../../electron/core/jsonl/fileLineReader';
 import { SessionCatalog } from '../../../electron/core/catalog/SessionCatalog';
 import { createScenarioHome, seededUuid, type ProjectBuilder, type ScenarioHome } from '../../fixtures/scenarioHome';
 import { assistantChunk, metadata, userPrompt } from '../../unit/catalog/transcriptLines';

@@ -11,7 +11,7 @@ import path, { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateHome, type GeneratedHome } from '../../../bench/generator/generateHome';
-import { pickFields } from '../../../electron/core/catalog/jsonFieldScanner';
+import { pickFields } from '../../../electron/core/jsonl/jsonFieldScanner';
 import { CATALOG_FIELDS, isBlankLine, parseTranscriptLine } from '../../../electron/core/catalog/transcriptLineParser';
 
 const FIXTURES = path.resolve(__dirname, '../../../../shared/fixtures/claude-real');

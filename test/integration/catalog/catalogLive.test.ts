@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SessionUpdate } from '../../../shared/model/catalog';
 import { CatalogService } from '../../../electron/core/catalog/CatalogService';
 import type { HomeService } from '../../../electron/core/home/HomeService';
-import type { LiveHome } from '../../../electron/core/liveHome';
+import type { LiveHome } from '../../../electron/core/watch/liveHome';
 import { createStandardScenario, seededUuid, type StandardScenario } from '../../fixtures/scenarioHome';
 import { assistantChunk, userPrompt } from '../../unit/catalog/transcriptLines';
 import { startWatchedHome } from '../../fixtures/watchedHome';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readJsonlLines, ReadBuffers } from '../../../electron/core/catalog/jsonlLineReader';
+import { readJsonlLines, ReadBuffers } from '../../../electron/core/jsonl/fileLineReader';
 
 const tmp = mkdtempSync(join(tmpdir(), 'ccmem-jsonl-reader-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

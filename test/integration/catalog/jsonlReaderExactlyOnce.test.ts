@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readJsonlLines } from '../../../electron/core/catalog/jsonlLineReader';
+import { readJsonlLines } from '../../../electron/core/jsonl/fileLineReader';
 import { SessionCatalog } from '../../../electron/core/catalog/SessionCatalog';
 import { assistantChunk, userPrompt } from '../../unit/catalog/transcriptLines';
 

@@ -4,6 +4,9 @@ import { HomeService } from '../../../electron/core/home/HomeService';
 import type { HomeSnapshot, ProjectSummary } from '../../../shared/model/home';
 import { createStandardScenario, DEAD_PID, type StandardScenario } from '../../fixtures/scenarioHome';
 import { snapshotTree, type TreeSnapshot } from '../../fixtures/treeSnapshot';
+import { listSessions } from '../../../electron/core/transcripts/sessionListing';
+import { listMemoryFiles } from '../../../electron/core/memory/memoryFolderListing';
+import { listAgentMemories } from '../../../electron/core/agents/agentMemoryListing';
 
 let scenario: StandardScenario;
 let service: HomeService;
@@ -120,7 +123,7 @@ describe('HomeService on the standard scenario', () => {
   });
 
   it('listSessions: newest first, with titles from every source and the envelope fields', async () => {
-    const sessions = await service.listSessions({ configRoot: scenario.home.root, slug: scenario.webshop.slug });
+    const sessions = await listSessions(service, { configRoot: scenario.home.root, slug: scenario.webshop.slug });
     const [custom, ai, first] = scenario.webshop.sessions;
     expect(sessions.map((s) => [s.sessionId, s.title, s.titleSource])).toEqual([
       [first.sessionId, 'Explain how the product search index is built', 'first-prompt'],
@@ -150,25 +153,25 @@ describe('HomeService on the standard scenario', () => {
   });
 
   it('listSessions on the monorepo and windows projects', async () => {
-    const mono = await service.listSessions({ configRoot: scenario.home.root, slug: scenario.monorepo.sessionSlug });
+    const mono = await listSessions(service, { configRoot: scenario.home.root, slug: scenario.monorepo.sessionSlug });
     expect(mono.map((s) => [s.title, s.titleSource])).toEqual([
       ['API healthcheck endpoint', 'ai-title'],
       ['Use a token bucket per client', 'last-prompt'],
     ]);
-    expect(await service.listSessions({ configRoot: scenario.home.root, slug: scenario.monorepo.memorySlug })).toEqual([]);
-    const win = await service.listSessions({ configRoot: scenario.home.root, slug: scenario.windows.slug });
+    expect(await listSessions(service, { configRoot: scenario.home.root, slug: scenario.monorepo.memorySlug })).toEqual([]);
+    const win = await listSessions(service, { configRoot: scenario.home.root, slug: scenario.windows.slug });
     expect(win.map((s) => [s.title, s.cwd, s.gitBranch])).toEqual([['Port the tool to PowerShell 7', 'C:\\Users\\dev\\tool', 'dev']]);
   });
 
   it('an unknown project is a NOT_FOUND error', async () => {
-    await expect(service.listSessions({ configRoot: scenario.home.root, slug: 'nope' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(service.listMemoryFiles({ configRoot: '/elsewhere', slug: scenario.webshop.slug })).rejects.toMatchObject({
+    await expect(listSessions(service, { configRoot: scenario.home.root, slug: 'nope' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(listMemoryFiles(service, { configRoot: '/elsewhere', slug: scenario.webshop.slug })).rejects.toMatchObject({
       code: 'NOT_FOUND',
     });
   });
 
   it('listMemoryFiles: index text, every topic file with its frontmatter facts, the lock', async () => {
-    const listing = await service.listMemoryFiles({ configRoot: scenario.home.root, slug: scenario.webshop.slug });
+    const listing = await listMemoryFiles(service, { configRoot: scenario.home.root, slug: scenario.webshop.slug });
     expect(listing).toMatchObject({
       memoryDir: scenario.webshop.memoryDir,
       exists: true,
@@ -200,7 +203,7 @@ describe('HomeService on the standard scenario', () => {
   });
 
   it('listMemoryFiles on a project without memory', async () => {
-    expect(await service.listMemoryFiles({ configRoot: scenario.home.root, slug: scenario.windows.slug })).toEqual({
+    expect(await listMemoryFiles(service, { configRoot: scenario.home.root, slug: scenario.windows.slug })).toEqual({
       memoryDir: join(scenario.home.root, 'projects', scenario.windows.slug, 'memory'),
       exists: false,
       indexText: null,
@@ -211,7 +214,7 @@ describe('HomeService on the standard scenario', () => {
   });
 
   it('listAgentMemories: user, project and local scopes, plus a snapshot-only agent with fileCount 0', async () => {
-    const agents = await service.listAgentMemories();
+    const agents = await listAgentMemories(service);
     const rows = agents.map((a) => [a.scope, a.agentType, a.dir, a.projectPath, a.fileCount, a.hasIndex, a.snapshot.dir]);
     expect(rows).toEqual([
       ['user', 'code-reviewer', scenario.agents.userCodeReviewer.dir, null, 2, true, null],
@@ -262,7 +265,7 @@ describe('HomeService caching and refresh', () => {
       await svc.refresh();
       expect(seen).toEqual([4]);
       expect(first.shell).toBe('web');
-      const sessions = await svc.listSessions({ configRoot: s.home.root, slug: s.webshop.slug });
+      const sessions = await listSessions(svc, { configRoot: s.home.root, slug: s.webshop.slug });
       expect(sessions[0].title).toBe('A brand new session');
     } finally {
       svc.dispose();
@@ -281,6 +284,6 @@ describe('HomeService caching and refresh', () => {
     const snapshot = await svc.getHome();
     expect(snapshot).toMatchObject({ empty: true, projects: [], warnings: [] });
     expect(snapshot.roots).toEqual([{ path: '/nonexistent/ccmem/.claude', exists: false, source: 'default', warnings: [] }]);
-    expect(await svc.listAgentMemories()).toEqual([]);
+    expect(await listAgentMemories(svc)).toEqual([]);
   });
 });

@@ -10,6 +10,9 @@ import type { HomeSnapshot, ProjectSummary } from '../../../shared/model/home';
 import type { ItemWarning } from '../../../shared/model/warnings';
 import { createScenarioHome, seededUuid, topicFile, type ScenarioHome, type SessionFacts } from '../../fixtures/scenarioHome';
 import { snapshotTree, type TreeSnapshot } from '../../fixtures/treeSnapshot';
+import { listSessions } from '../../../electron/core/transcripts/sessionListing';
+import { listMemoryFiles } from '../../../electron/core/memory/memoryFolderListing';
+import { listAgentMemories } from '../../../electron/core/agents/agentMemoryListing';
 
 const isRoot = process.getuid?.() === 0;
 const HUGE_LINE_BYTES = 50 * 1024 * 1024;
@@ -155,14 +158,14 @@ describe('HomeService with bad input', () => {
       memoryDirSource: 'default',
       warnings: [],
     });
-    const [session] = await service.listSessions({ configRoot: home.root, slug: slugs.healthy });
+    const [session] = await listSessions(service, { configRoot: home.root, slug: slugs.healthy });
     expect(session).toMatchObject({ sessionId: good.sessionId, title: 'Healthy session', titleSource: 'ai-title', warnings: [] });
   });
 
   it('each broken transcript carries its own warning; the project still loads', async () => {
     const summary = project(slugs.broken);
     expect(summary).toMatchObject({ path: home.workPath('broken'), pathSource: 'transcript-cwd', sessionCount: 5 });
-    const sessions = await service.listSessions({ configRoot: home.root, slug: slugs.broken });
+    const sessions = await listSessions(service, { configRoot: home.root, slug: slugs.broken });
     const byFile = new Map(sessions.map((s) => [s.file, s]));
     expect(byFile.get(paths.okInBroken)).toMatchObject({ title: 'Survivor', titleSource: 'custom-title' });
     expect(codes(byFile.get(paths.okInBroken)!.warnings)).toEqual(['invalid-json-line']);
@@ -186,7 +189,7 @@ describe('HomeService with bad input', () => {
     const summary = project(slugs.memoryIsFile);
     expect(summary).toMatchObject({ memoryDirExists: false, memoryFileCount: 0, hasMemoryIndex: false, sessionCount: 1 });
     expect(summary.warnings).toEqual([expect.objectContaining({ code: 'unreadable', path: paths.memoryIsFile })]);
-    const listing = await service.listMemoryFiles({ configRoot: home.root, slug: slugs.memoryIsFile });
+    const listing = await listMemoryFiles(service, { configRoot: home.root, slug: slugs.memoryIsFile });
     expect(listing).toMatchObject({ exists: false, files: [], indexText: null });
   });
 
@@ -194,7 +197,7 @@ describe('HomeService with bad input', () => {
     const summary = project(slugs.badMemory);
     expect(summary).toMatchObject({ memoryDirExists: true, memoryFileCount: 4, hasMemoryIndex: false });
     expect(summary.warnings).toEqual([expect.objectContaining({ code: 'broken-symlink', path: paths.memoryDangling })]);
-    const listing = await service.listMemoryFiles({ configRoot: home.root, slug: slugs.badMemory });
+    const listing = await listMemoryFiles(service, { configRoot: home.root, slug: slugs.badMemory });
     const byPath = new Map(listing.files.map((f) => [f.absolutePath, f]));
     expect(listing.files.map((f) => f.relativePath)).toEqual(['bin.md', 'broken.md', 'exec.md', 'fine.md']);
     expect(codes(byPath.get(paths.memoryExec)!.warnings)).toEqual(['frontmatter-executable']);
@@ -219,7 +222,7 @@ describe('HomeService with bad input', () => {
   });
 
   it('agent memory with a broken symlink is listed with a warning', async () => {
-    const agents = await service.listAgentMemories();
+    const agents = await listAgentMemories(service);
     const reviewer = agents.find((a) => a.agentType === 'reviewer');
     expect(reviewer).toMatchObject({ scope: 'user', fileCount: 1, hasIndex: true });
     expect(reviewer!.warnings).toEqual([expect.objectContaining({ code: 'broken-symlink', path: paths.agentDangling })]);

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HomeService } from '../../../electron/core/home/HomeService';
 import type { HomeSnapshot } from '../../../shared/model/home';
 import { createScenarioHome, type ProjectBuilder, type ScenarioHome } from '../../fixtures/scenarioHome';
+import { listSessions } from '../../../electron/core/transcripts/sessionListing';
 
 let home: ScenarioHome;
 let project: ProjectBuilder;
@@ -61,7 +62,7 @@ describe('HomeService remembering discovery across runs', () => {
     await restarted.confirmLastRun();
     expect(published.map(sessionCount)).toEqual([2]);
     expect(sessionCount(await restarted.getHome())).toBe(2);
-    const titles = (await restarted.listSessions({ configRoot: home.root, slug: project.slug })).map((s) => s.title);
+    const titles = (await listSessions(restarted, { configRoot: home.root, slug: project.slug })).map((s) => s.title);
     expect(titles.sort()).toEqual(['First session', 'Made while the app was closed']);
   });
 
@@ -86,7 +87,7 @@ describe('HomeService remembering discovery across runs', () => {
     await same.refresh();
     await same.dispose();
     const titleIn = async (service: HomeService) =>
-      (await service.listSessions({ configRoot: home.root, slug: project.slug })).find((s) => s.sessionId === second.sessionId)?.title;
+      (await listSessions(service, { configRoot: home.root, slug: project.slug })).find((s) => s.sessionId === second.sessionId)?.title;
     expect(await titleIn(same)).toBe('Original title');
 
     // Another size: read again.

@@ -6,10 +6,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CodedError } from '../../../shared/result';
 import { contentHash } from '../../../electron/core/fs/contentHash';
 import { SafeWriter } from '../../../electron/core/fs/safeWriter';
-import { changeSetNotesLog } from '../../../electron/core/history/changeSetNotes';
-import { ChangeSetWriter, type WrittenChangeSet } from '../../../electron/core/history/changeSetWriter';
-import { HistoryStore } from '../../../electron/core/history/HistoryStore';
-import { autoMemoryRoot, type WriteRoot } from '../../../electron/core/history/writeRoot';
+import { changeSetNotesLog } from '../../../electron/core/changes/changeSetNotes';
+import { ChangeSetWriter, type WrittenChangeSet } from '../../../electron/core/changes/changeSetWriter';
+import { HistoryStore } from '../../../electron/core/changes/HistoryStore';
+import { autoMemoryRoot, type WriteRoot } from '../../../electron/core/changes/writeRoot';
 
 let tmp: string;
 let memoryDir: string;

@@ -5,10 +5,10 @@
 import { appendFile, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { HistoryService } from '../../../electron/core/history/HistoryService';
-import { HistoryStore } from '../../../electron/core/history/HistoryStore';
+import { HistoryStore } from '../../../electron/core/changes/HistoryStore';
 import { HomeService } from '../../../electron/core/home/HomeService';
 import { seededUuid, type ScenarioHome } from '../../fixtures/scenarioHome';
-import { ChangeSetWriter } from '../../../electron/core/history/changeSetWriter';
+import { ChangeSetWriter } from '../../../electron/core/changes/changeSetWriter';
 
 export interface OpenHistory {
   readonly home: HomeService;

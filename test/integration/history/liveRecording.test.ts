@@ -4,14 +4,14 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FileProposal, JobRecord } from '../../../shared/jobs/jobTypes';
 import { HistoryService } from '../../../electron/core/history/HistoryService';
-import { HistoryStore } from '../../../electron/core/history/HistoryStore';
+import { HistoryStore } from '../../../electron/core/changes/HistoryStore';
 import type { HomeService } from '../../../electron/core/home/HomeService';
 import { applyProposals } from '../../../electron/core/jobs/applyProposals';
-import type { LiveHome } from '../../../electron/core/liveHome';
+import type { LiveHome } from '../../../electron/core/watch/liveHome';
 import { createDreamScenario, simulateDream, type DreamScenario } from './dreamSimulation';
 import { startWatchedHome } from '../../fixtures/watchedHome';
-import { ChangeSetWriter } from '../../../electron/core/history/changeSetWriter';
-import { autoMemoryRoot } from '../../../electron/core/history/writeRoot';
+import { ChangeSetWriter } from '../../../electron/core/changes/changeSetWriter';
+import { autoMemoryRoot } from '../../../electron/core/changes/writeRoot';
 import { seededUuid } from '../../fixtures/scenarioHome';
 import { memoryFile, TranscriptBuilder } from './provenanceFixtures';
 

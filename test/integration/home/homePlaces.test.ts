@@ -8,10 +8,11 @@ import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path, { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listAgentMemories } from '../../../electron/core/agents/agentMemoryListing';
 import { agentMemoriesIn, discoverHomePlaces } from '../../../electron/core/home/homePlaces';
 import { HomeService } from '../../../electron/core/home/HomeService';
-import { readSessionPlaceInfo } from '../../../electron/core/transcripts/sessionPlaceInfo';
-import { readSessionQuickInfo } from '../../../electron/core/transcripts/sessionQuickInfo';
+import { readSessionPlaceInfo } from '../../../electron/core/layout/sessionPlaceInfo';
+import { readSessionQuickInfo } from '../../../electron/core/layout/sessionQuickInfo';
 import { createStandardScenario, seededUuid, type StandardScenario } from '../../fixtures/scenarioHome';
 
 const FIXTURES = path.resolve(__dirname, '../../../../shared/fixtures/claude-real');
@@ -87,7 +88,7 @@ describe('discoverHomePlaces', () => {
     expect(places.projects).toContainEqual(
       expect.objectContaining({ slug: scenario.monorepo.memorySlug, memoryDir: scenario.monorepo.memoryDir }),
     );
-    expect(await agentMemoriesIn(places)).toEqual(await home.listAgentMemories());
+    expect(await agentMemoriesIn(places)).toEqual(await listAgentMemories(home));
     await home.dispose();
   });
 

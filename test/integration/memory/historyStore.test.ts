@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { contentHash } from '../../../electron/core/fs/contentHash';
-import { HistoryStore, type NewHistoryEntry } from '../../../electron/core/history/HistoryStore';
+import { HistoryStore, type NewHistoryEntry } from '../../../electron/core/changes/HistoryStore';
 
 let dir: string;
 

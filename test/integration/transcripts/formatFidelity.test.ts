@@ -18,6 +18,7 @@ import { LIVE_VIEW } from '../../../shared/transcript/transcriptOutline';
 import { createScenarioHome, seededUuid, type ProjectBuilder, type ScenarioHome } from '../../fixtures/scenarioHome';
 import { snapshotTree } from '../../fixtures/treeSnapshot';
 import { assistantChunk, compactBoundary, toolResult, toolUse, userPrompt } from '../../unit/catalog/transcriptLines';
+import { listSessions } from '../../../electron/core/transcripts/sessionListing';
 
 const ids = {
   dangling: seededUuid('fidelity-dangling'),
@@ -425,7 +426,7 @@ describe('format fidelity on homes nobody here wrote', () => {
   it('a legacy summary titles the session its leaf is in, not the file that holds it', async () => {
     expect(entries.get(ids.summarized)).toMatchObject({ title: 'Repository Setup Done', titleSource: 'summary' });
     expect(entries.get(ids.summaries)).toMatchObject({ title: 'Now write the README', titleSource: 'first-prompt' });
-    const listed = new Map((await homeService.listSessions({ configRoot: home.root, slug: project.slug })).map((s) => [s.sessionId, s]));
+    const listed = new Map((await listSessions(homeService, { configRoot: home.root, slug: project.slug })).map((s) => [s.sessionId, s]));
     expect(listed.get(ids.summarized)).toMatchObject({ title: 'Repository Setup Done', titleSource: 'summary' });
     expect(listed.get(ids.summaries)).toMatchObject({ title: 'Now write the README' });
     expect((await transcripts.outline(ref(ids.summarized), LIVE_VIEW)).title).toBe('Repository Setup Done');

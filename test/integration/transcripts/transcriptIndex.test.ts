@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { appendFile, open, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readLines } from '../../../electron/core/transcripts/jsonlLineReader';
+import { readLines } from '../../../electron/core/jsonl/sourceLineReader';
 import { TranscriptIndex } from '../../../electron/core/transcripts/TranscriptIndex';
 import { createScenarioHome, type ScenarioHome } from '../../fixtures/scenarioHome';
 

@@ -2,7 +2,7 @@ import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HomeService } from '../../../electron/core/home/HomeService';
-import { startLiveHome } from '../../../electron/core/liveHome';
+import { startLiveHome } from '../../../electron/core/watch/liveHome';
 import { TranscriptService, type TranscriptChange } from '../../../electron/core/transcripts/TranscriptService';
 import { entryText } from '../../../shared/transcript/entryText';
 import type { TranscriptEntry } from '../../../shared/transcript/transcriptEntry';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HomeSnapshot } from '../../../shared/model/home';
 import type { HomeService } from '../../../electron/core/home/HomeService';
-import { createLiveHome, type LiveHome } from '../../../electron/core/liveHome';
+import { createLiveHome, type LiveHome } from '../../../electron/core/watch/liveHome';
 import type { WatchedChange } from '../../../electron/core/watch/watchedChange';
 import { createStandardScenario, seededUuid, type StandardScenario } from '../../fixtures/scenarioHome';
 import { startWatchedHome } from '../../fixtures/watchedHome';

@@ -11,6 +11,7 @@ import { payloadArbitrary } from '../support/contractArbitraries';
 import { recordFigure } from '../support/figureLog';
 import { statTree } from '../support/statTree';
 import { atScale, timeoutAtScale } from '../support/reliabilityScale';
+import { listAgentMemories } from '../../../electron/core/agents/agentMemoryListing';
 
 type InvokeListener = (event: IpcMainInvokeEvent, args: unknown) => Promise<unknown>;
 
@@ -95,7 +96,7 @@ describe('random payloads to every IPC channel', () => {
       ]);
     };
     const home = await engine.home.getHome();
-    const agents = await engine.home.listAgentMemories();
+    const agents = await listAgentMemories(engine.home);
     // A mutating request that succeeds may change memory, and nothing else.
     writableDirs = [...home.projects.map((p) => p.memoryDir), ...agents.map((a) => (a as unknown as { dir: string }).dir)].filter(Boolean);
     const { webshop, windows, monorepo } = scenario;

@@ -6,13 +6,13 @@ import { CodedError } from '../../../shared/result';
 import type { MemoryConflictDetails } from '../../../shared/memory/memoryReview';
 import type { MemoryFolderRef } from '../../../shared/memory/memoryFolderRef';
 import { contentHash } from '../../../electron/core/fs/contentHash';
-import { HistoryStore } from '../../../electron/core/history/HistoryStore';
+import { HistoryStore } from '../../../electron/core/changes/HistoryStore';
 import { HomeService } from '../../../electron/core/home/HomeService';
 import { MemoryReviewService } from '../../../electron/core/memory/MemoryReviewService';
 import { createScenarioHome, topicFile, type ProjectBuilder, type ScenarioHome } from '../../fixtures/scenarioHome';
 import { recordFigure } from '../support/figureLog';
 import { atScale, timeoutAtScale } from '../support/reliabilityScale';
-import { ChangeSetWriter } from '../../../electron/core/history/changeSetWriter';
+import { ChangeSetWriter } from '../../../electron/core/changes/changeSetWriter';
 
 type ExternalChange = 'rewrite in place' | 'temp and rename' | 'append' | 'delete' | 'touch only' | 'same bytes rewritten';
 type AppChange = 'save' | 'prune' | 'rename';

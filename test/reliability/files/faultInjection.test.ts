@@ -2,7 +2,7 @@ import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentHash } from '../../../electron/core/fs/contentHash';
-import { HistoryStore } from '../../../electron/core/history/HistoryStore';
+import { HistoryStore } from '../../../electron/core/changes/HistoryStore';
 import { HomeService } from '../../../electron/core/home/HomeService';
 import { MemoryReviewService } from '../../../electron/core/memory/MemoryReviewService';
 import type { MemoryFolderRef } from '../../../shared/memory/memoryFolderRef';
@@ -10,7 +10,7 @@ import { createScenarioHome, topicFile, type ProjectBuilder, type ScenarioHome }
 import { FaultInjector, INJECTED_CODES, type InjectedCode } from '../support/faultInjector';
 import { recordFigure } from '../support/figureLog';
 import { reliabilityScale, timeoutAtScale } from '../support/reliabilityScale';
-import { ChangeSetWriter } from '../../../electron/core/history/changeSetWriter';
+import { ChangeSetWriter } from '../../../electron/core/changes/changeSetWriter';
 
 const OLD_BODY = 'The old body, which must survive every failed save.\n';
 /** Every save writes a body never seen before, so history has to store a new version each time too. */

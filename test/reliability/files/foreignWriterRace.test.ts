@@ -6,14 +6,14 @@ import { describe, expect, it } from 'vitest';
 import { CodedError } from '../../../shared/result';
 import { contentHash } from '../../../electron/core/fs/contentHash';
 import { createEngine } from '../../../electron/core/engine';
-import { HistoryStore } from '../../../electron/core/history/HistoryStore';
+import { HistoryStore } from '../../../electron/core/changes/HistoryStore';
 import { HomeService } from '../../../electron/core/home/HomeService';
 import { MemoryReviewService } from '../../../electron/core/memory/MemoryReviewService';
 import { createScenarioHome, topicFile } from '../../fixtures/scenarioHome';
 import { FaultInjector } from '../support/faultInjector';
 import { recordFigure } from '../support/figureLog';
 import { atScale, timeoutAtScale } from '../support/reliabilityScale';
-import { ChangeSetWriter } from '../../../electron/core/history/changeSetWriter';
+import { ChangeSetWriter } from '../../../electron/core/changes/changeSetWriter';
 
 /**
  * Imitates Claude Code's Write tool on memory files: read the file, write a new version to a temp file, rename

@@ -3,13 +3,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CodedError } from '../../../shared/result';
 import type { MemoryFolderRef } from '../../../shared/memory/memoryFolderRef';
-import { HistoryStore } from '../../../electron/core/history/HistoryStore';
+import { HistoryStore } from '../../../electron/core/changes/HistoryStore';
 import { HomeService } from '../../../electron/core/home/HomeService';
 import { MemoryReviewService } from '../../../electron/core/memory/MemoryReviewService';
 import { createScenarioHome, topicFile, type ProjectBuilder, type ScenarioHome } from '../../fixtures/scenarioHome';
 import { snapshotTree } from '../../fixtures/treeSnapshot';
 import { recordFigure } from '../support/figureLog';
-import { ChangeSetWriter } from '../../../electron/core/history/changeSetWriter';
+import { ChangeSetWriter } from '../../../electron/core/changes/changeSetWriter';
 
 const TEXT = topicFile({ variant: 'flat', name: 'x', description: 'd', type: 'user', body: 'Body.\n' });
 

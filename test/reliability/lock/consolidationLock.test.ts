@@ -10,7 +10,7 @@ import { CodedError } from '../../../shared/result';
 import { createEngine } from '../../../electron/core/engine';
 import { contentHash } from '../../../electron/core/fs/contentHash';
 import { SafeWriter } from '../../../electron/core/fs/safeWriter';
-import { HistoryStore } from '../../../electron/core/history/HistoryStore';
+import { HistoryStore } from '../../../electron/core/changes/HistoryStore';
 import { applyProposals } from '../../../electron/core/jobs/applyProposals';
 import { readConsolidationLockStatus } from '../../../electron/core/lock/consolidationLockStatus';
 import { isLiveDreamLock } from '../../../electron/core/lock/liveDreamLock';
@@ -18,8 +18,8 @@ import { createScenarioHome, DEAD_PID, topicFile, type ScenarioHome } from '../.
 import { payloadArbitrary } from '../support/contractArbitraries';
 import { recordFigure } from '../support/figureLog';
 import { atScale, timeoutAtScale } from '../support/reliabilityScale';
-import { ChangeSetWriter } from '../../../electron/core/history/changeSetWriter';
-import { autoMemoryRoot } from '../../../electron/core/history/writeRoot';
+import { ChangeSetWriter } from '../../../electron/core/changes/changeSetWriter';
+import { autoMemoryRoot } from '../../../electron/core/changes/writeRoot';
 
 const LOCK = '.consolidate-lock';
 const HOUR = 60 * 60 * 1000;

@@ -8,6 +8,7 @@ import { frontmatterField, parseFrontmatter } from '../../../electron/core/memor
 import { createScenarioHome } from '../../fixtures/scenarioHome';
 import { recordFigure } from '../support/figureLog';
 import { atScale, timeoutAtScale } from '../support/reliabilityScale';
+import { listMemoryFiles } from '../../../electron/core/memory/memoryFolderListing';
 
 /** Anything that runs this code leaves two traces: a counter on globalThis and a file on disk. */
 const canaryDir = mkdtempSync(join(tmpdir(), 'ccmem-canary-'));
@@ -95,7 +96,7 @@ describe('executable frontmatter never runs', () => {
         shell: 'cli',
         readOnly: true,
       });
-      const listing = await service.listMemoryFiles({ configRoot: home.root, slug: project.slug });
+      const listing = await listMemoryFiles(service, { configRoot: home.root, slug: project.slug });
       recordFigure('codeExecutions', { executions: canaryFired() || prototypePolluted() ? 1 : 0, attempts: hostileFiles.length });
       expect(listing.files).toHaveLength(hostileFiles.length);
       expect(canaryFired()).toBe(false);

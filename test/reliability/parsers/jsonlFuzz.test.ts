@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseWindowLines } from '../../../electron/core/transcripts/jsonlWindow';
-import { LITE_READ_BYTES, readSessionQuickInfo } from '../../../electron/core/transcripts/sessionQuickInfo';
+import { parseWindowLines } from '../../../electron/core/jsonl/jsonlWindow';
+import { LITE_READ_BYTES, readSessionQuickInfo } from '../../../electron/core/layout/sessionQuickInfo';
 import { recordFigure } from '../support/figureLog';
 import { atScale, timeoutAtScale } from '../support/reliabilityScale';
 

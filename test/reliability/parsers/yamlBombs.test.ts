@@ -4,6 +4,7 @@ import { HomeService } from '../../../electron/core/home/HomeService';
 import { MAX_FRONTMATTER_CHARS, parseFrontmatter } from '../../../electron/core/memory/frontmatter';
 import { createScenarioHome } from '../../fixtures/scenarioHome';
 import { recordFigure } from '../support/figureLog';
+import { listMemoryFiles } from '../../../electron/core/memory/memoryFolderListing';
 
 /**
  * A bomb that is not refused hangs the app or fills its memory; this bound only tells a refusal from a
@@ -90,7 +91,7 @@ describe('YAML bombs', () => {
         readOnly: true,
       });
       const started = performance.now();
-      const listing = await service.listMemoryFiles({ configRoot: home.root, slug: project.slug });
+      const listing = await listMemoryFiles(service, { configRoot: home.root, slug: project.slug });
       recordFigure('badInputs', { tried: names.length }, 'parsers');
       expect(performance.now() - started).toBeLessThan(HANG_GUARD_MS * 2);
       expect(listing.files).toHaveLength(names.length);

@@ -5,6 +5,7 @@ import { HomeService } from '../../../electron/core/home/HomeService';
 import { createScenarioHome, topicFile } from '../../fixtures/scenarioHome';
 import { snapshotTree } from '../../fixtures/treeSnapshot';
 import { recordFigure } from '../support/figureLog';
+import { listMemoryFiles } from '../../../electron/core/memory/memoryFolderListing';
 
 /**
  * A repository's committed `.claude/settings.json` is written by whoever controls the repository; it may not
@@ -67,7 +68,7 @@ describe('a committed project settings.json cannot move the memory folder', () =
           summary?.warnings.map((w) => w.code),
           name,
         ).toContain('settings-ignored');
-        const listing = await service.listMemoryFiles({ configRoot: home.root, slug: project.slug });
+        const listing = await listMemoryFiles(service, { configRoot: home.root, slug: project.slug });
         expect(
           listing.files.map((f) => f.relativePath),
           name,

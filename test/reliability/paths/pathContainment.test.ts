@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { projectRefSchema } from '../../../shared/contract/requests';
-import { validateMemoryDirectory } from '../../../electron/core/home/settingsFiles';
+import { validateMemoryDirectory } from '../../../electron/core/layout/settingsFiles';
 import { readStaticFile } from '../../../electron/server/staticFiles';
 import { recordFigure } from '../support/figureLog';
 import { hostilePath } from '../support/hostilePaths';

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CodedError } from '../../../shared/result';
 import { createEngine } from '../../../electron/core/engine';
 import { contentHash } from '../../../electron/core/fs/contentHash';
-import { SecretScanner } from '../../../electron/core/memory/secretScan';
+import { SecretScanner } from '../../../electron/core/secrets/secretScan';
 import { createScenarioHome, topicFile } from '../../fixtures/scenarioHome';
 import { recordFigure } from '../support/figureLog';
 import { lookAlikes, plantedSecrets, type CorpusEntry } from '../support/secretCorpus';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../electron/cli/main';
-import { SecretScanner } from '../../../electron/core/memory/secretScan';
+import { SecretScanner } from '../../../electron/core/secrets/secretScan';
 import { SHELL_CAPABILITIES } from '../../../shared/contract/capabilities';
 import { dispatchRequest } from '../../../shared/contract/dispatch';
 import type { SearchHit } from '../../../shared/model/search';

@@ -103,14 +103,14 @@ export const figureCatalog = {
   },
   outOfRootReads: {
     label: 'reads outside the root',
-    needs: 'the change-set writer electron/core/history/changeSetWriter.ts (#20)',
+    needs: 'the change-set writer electron/core/changes/changeSetWriter.ts (#20)',
     counts: ['reads', 'attempts'],
     mustBeZero: 'reads',
     format: (c) => `${c.reads} (of ${c.attempts} hostile requests and paths)`,
   },
   teamSecrets: {
     label: 'secrets reaching team memory',
-    needs: 'the change-set writer electron/core/history/changeSetWriter.ts (#20)',
+    needs: 'the change-set writer electron/core/changes/changeSetWriter.ts (#20)',
     counts: ['landed', 'attempts'],
     mustBeZero: 'landed',
     format: (c) => `${c.landed} (of ${c.attempts} attempts through every path)`,

@@ -3,7 +3,7 @@ import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readJsonlLines } from '../../../electron/core/catalog/jsonlLineReader';
+import { readJsonlLines } from '../../../electron/core/jsonl/fileLineReader';
 import { TranscriptIndex } from '../../../electron/core/transcripts/TranscriptIndex';
 import { recordFigure } from '../support/figureLog';
 

@@ -6,7 +6,7 @@
  * followExactlyOnce.test.ts.
  */
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { readJsonlLines } from '../../../electron/core/catalog/jsonlLineReader';
+import { readJsonlLines } from '../../../electron/core/jsonl/fileLineReader';
 import { recordText } from './followedRecord';
 
 interface FollowerState {

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { journalRebase } from '../../../electron/core/history/journalRebase';
-import { HistoryStore, type NewHistoryEntry } from '../../../electron/core/history/HistoryStore';
-import { JsonlLog } from '../../../electron/core/history/jsonlLog';
+import { HistoryStore, type NewHistoryEntry } from '../../../electron/core/changes/HistoryStore';
+import { JsonlLog } from '../../../electron/core/changes/jsonlLog';
 import { versionTransitions } from '../../../electron/core/history/versionTransitions';
 import { changeSetTotals, describeTotals, netFileChanges } from '../../../shared/history/changeSetFiles';
 

@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { errorCode } from '../../fs/readSafely';
 import type { RandomAccessSource } from '../../fs/randomAccessSource';
-import { readLines } from '../../transcripts/jsonlLineReader';
+import { readLines } from '../../jsonl/sourceLineReader';
 import {
   DiskTranscriptFeed,
   TAIL_BYTES,

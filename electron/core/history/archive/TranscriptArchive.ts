@@ -25,7 +25,7 @@ import { archiveSessionKey, archiveTotals, backupBytesOf, sessionGroups, type Ar
 import { archiveFileHistoryBackup } from './fileHistoryBackupWriter';
 import { needsRepack, readExactly, repackDataFile, writeFrames } from './transcriptFrameWriter';
 import { SnapshotLineCollector } from './fileHistorySnapshots';
-import { readMeta as readSubagentMeta } from '../../transcripts/subagentFiles';
+import { readMeta as readSubagentMeta } from '../../layout/subagentFiles';
 
 /** A long run saves the manifest this often, so a crash loses at most this much work (the frames are re-archived). */
 const SAVE_EVERY_MS = 10_000;

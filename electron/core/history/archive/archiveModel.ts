@@ -1,4 +1,4 @@
-import type { SubagentMeta } from '../../transcripts/subagentFiles';
+import type { SubagentMeta } from '../../layout/subagentFiles';
 
 /** Where a transcript lives in Claude Code's layout: the session's own file, or a sub-agent's in one of two layouts. */
 export type ArchivedLayout = 'session' | 'subagents-folder' | 'sibling';

@@ -5,7 +5,7 @@ import {
   type ArchiveSettings,
   type CleanupSetting,
 } from '../../../../shared/model/archive';
-import { readSettingsFile } from '../../home/settingsFiles';
+import { readSettingsFile } from '../../layout/settingsFiles';
 
 /**
  * `cleanupPeriodDays` as each config root's user `settings.json` sets it. Claude Code deletes, at its start, every

@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { isSessionFileName, sessionIdFromFileName } from '../../../../shared/claude/sessionFiles';
-import { mapLimit } from '../../home/mapLimit';
+import { mapLimit } from '../../async/mapLimit';
 import { readLinesBackward } from './backwardLineReader';
 import { eventsOfRecord, mayHoldEvent, roughTimeOf, type TranscriptEvent, type TranscriptFileRef } from './transcriptEvents';
 

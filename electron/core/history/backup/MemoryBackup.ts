@@ -12,11 +12,11 @@ import {
 import { lineStats } from '../../../../shared/history/textDiff';
 import { CodedError } from '../../../../shared/result';
 import { contentHash } from '../../fs/contentHash';
-import type { ChangeSetWriter, CurrentVersion } from '../changeSetWriter';
+import type { ChangeSetWriter, CurrentVersion } from '../../changes/changeSetWriter';
 import type { HistoryIndex } from '../HistoryIndex';
 import { listMemoryFiles } from '../memoryFileSet';
 import { decodeText } from '../versionText';
-import type { WriteRoot } from '../writeRoot';
+import type { WriteRoot } from '../../changes/writeRoot';
 import { readTar, writeTarGz, type ArchiveFile } from './tarArchive';
 
 const MANIFEST = 'history-manifest.json';

@@ -1,6 +1,6 @@
 import { diffArrays } from 'diff';
 import type { BlameLine, Certainty, ChangeCause, TranscriptPlace } from '../../../../shared/history/historyModel';
-import { afterKnown, beforeKnown, type HistoryEntry } from '../HistoryStore';
+import { afterKnown, beforeKnown, type HistoryEntry } from '../../changes/HistoryStore';
 import { decodeText } from '../versionText';
 
 /** One version of a file with what is known of who made it. */

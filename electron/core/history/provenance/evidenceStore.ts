@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { replaceFileAtomically } from '../../fs/replaceFileAtomically';
-import { JsonlLog } from '../jsonlLog';
+import { JsonlLog } from '../../changes/jsonlLog';
 import { EMPTY_CARRY, type ScanCarry } from './evidenceScanner';
 import { isEvidenceRecord, type EvidenceRecord } from './memoryEvidence';
 

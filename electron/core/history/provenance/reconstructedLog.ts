@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
-import { isNote, type ChangeSetNote } from '../changeSetNotes';
-import { isEntry, type HistoryEntry } from '../HistoryStore';
+import { isNote, type ChangeSetNote } from '../../changes/changeSetNotes';
+import { isEntry, type HistoryEntry } from '../../changes/HistoryStore';
 import { replaceFileAtomically } from '../../fs/replaceFileAtomically';
 
 /** A reconstructed change set's note: the live note's fields, and what only reconstruction knows. */

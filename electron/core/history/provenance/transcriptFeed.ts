@@ -1,8 +1,8 @@
 import { promises as fs, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { isSessionFileName, sessionIdFromFileName } from '../../../../shared/claude/sessionFiles';
-import { readJsonlLines, ReadBuffers } from '../../catalog/jsonlLineReader';
-import { mapLimit } from '../../home/mapLimit';
+import { readJsonlLines, ReadBuffers } from '../../jsonl/fileLineReader';
+import { mapLimit } from '../../async/mapLimit';
 import { isUuid } from '../../../../shared/claude/sessionIds';
 
 /** A project folder under `projects/` whose transcripts may hold memory writes. */

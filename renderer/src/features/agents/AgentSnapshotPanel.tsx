@@ -1,14 +1,16 @@
-import { Fragment, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import type { AgentMemorySummary, AgentSnapshotDiff, SnapshotCommand, SnapshotPlan } from '../../../../shared/model/agents';
-import { RelativeTime } from '../../components/RelativeTime';
+import { api } from '../../api/connectApi';
+import { PendingState } from '../../components/PendingState';
+import { useMutation } from '../../components/useMutation';
 import { useRequest } from '../../components/useRequest';
 import { WarningList } from '../../components/WarningList';
-import { api } from '../../api/connectApi';
-import { agentsChanged, useAgentsStore } from './agentsStore';
-import { SnapshotFileDiff } from './SnapshotFileDiff';
+import { applySnapshotAction, useAgentsStore } from './agentsStore';
+import { availableCommands } from './snapshotCommands';
+import { SnapshotFileTable } from './SnapshotFileTable';
 import { SnapshotPlanDialog } from './SnapshotPlanDialog';
-import { ACTION_TEXT, COMMAND_TITLES, STATE_TEXT } from './snapshotTexts';
-import { PendingState } from '../../components/PendingState';
+import { SnapshotStatus } from './SnapshotStatus';
+import { COMMAND_TITLES } from './snapshotTexts';
 
 export interface AgentSnapshotPanelProps {
   readonly agent: AgentMemorySummary;
@@ -21,41 +23,8 @@ interface Proposal {
   readonly token: string;
 }
 
-/** The raw value Claude Code compares, so equal and unequal times can be told apart, with its age beside it when it is a date. */
-function SnapshotTime({ value }: { readonly value: string | null }) {
-  if (value === null) return <span className="muted">—</span>;
-  return (
-    <>
-      <code>{value}</code>
-      {Number.isNaN(Date.parse(value)) ? (
-        <span className="muted"> (not a date)</span>
-      ) : (
-        <>
-          {' '}
-          (<RelativeTime iso={value} />)
-        </>
-      )}
-    </>
-  );
-}
-
 function folderName(dir: string): string {
   return dir.split(/[/\\]/).pop() ?? dir;
-}
-
-/** Which actions make sense for what is on disk; the engine plans each one again and refuses what cannot be done. */
-function availableCommands(
-  agent: AgentMemorySummary,
-  diff: AgentSnapshotDiff,
-): Readonly<Record<Exclude<SnapshotCommand, 'merge'>, boolean>> {
-  const hasLocalMemory = diff.entries.some((entry) => entry.local && entry.name.endsWith('.md'));
-  const valid = agent.snapshot.updatedAt !== null;
-  return {
-    create: hasLocalMemory,
-    initialize: valid && !hasLocalMemory,
-    replace: valid && hasLocalMemory,
-    'mark-synced': valid && hasLocalMemory && agent.snapshot.syncedFrom !== agent.snapshot.updatedAt,
-  };
 }
 
 /** A project agent's committed snapshot beside its local memory: status, file-by-file diff and the snapshot actions. */
@@ -69,8 +38,8 @@ export function AgentSnapshotPanel({ agent, readOnly }: AgentSnapshotPanelProps)
   const [open, setOpen] = useState<string | null>(null);
   const [snapshotType, setSnapshotType] = useState(agent.agentType);
   const [proposal, setProposal] = useState<Proposal | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  // Planning an action and running it share one place to say what went wrong.
+  const acting = useMutation();
 
   if (diff.status === 'error') return <p className="error">{diff.message}</p>;
   if (shown.current === null) return <PendingState label="Comparing the snapshot with local memory" />;
@@ -78,33 +47,21 @@ export function AgentSnapshotPanel({ agent, readOnly }: AgentSnapshotPanelProps)
   const available = availableCommands(agent, shown.current);
 
   async function propose(command: SnapshotCommand): Promise<void> {
-    setError(null);
     const request = {
       dir: agent.dir,
       command,
       ...(command === 'merge' ? { files: [...chosen].sort() } : {}),
       ...(command === 'create' && agent.snapshot.dir === null && snapshotType !== agent.agentType ? { agentType: snapshotType } : {}),
     };
-    const result = await api.planAgentSnapshotAction(request);
+    const result = await acting.run(() => api.planAgentSnapshotAction(request));
     if (result.ok) setProposal({ request, plan: result.value, token });
-    else setError(result.error.message);
   }
 
   async function confirm(current: Proposal, overwriteNewer: boolean): Promise<void> {
-    setBusy(true);
-    const result = await api.applyAgentSnapshotAction({
-      ...current.request,
-      expectedToken: current.token,
-      ...(overwriteNewer ? { overwriteNewer } : {}),
-    });
-    setBusy(false);
-    if (!result.ok) {
-      setError(result.error.message);
-      return;
-    }
+    const request = { ...current.request, expectedToken: current.token, ...(overwriteNewer ? { overwriteNewer } : {}) };
+    if (!(await acting.run(() => applySnapshotAction(request))).ok) return;
     setProposal(null);
     setChosen(new Set());
-    await agentsChanged();
   }
 
   const toggle = (name: string) =>
@@ -117,22 +74,7 @@ export function AgentSnapshotPanel({ agent, readOnly }: AgentSnapshotPanelProps)
 
   return (
     <section aria-label="Snapshot">
-      <dl className="facts" aria-label="Snapshot status">
-        <dt>Snapshot</dt>
-        <dd>{agent.snapshot.dir ? <code>{agent.snapshot.dir}</code> : <span className="muted">none committed yet</span>}</dd>
-        <dt>Snapshot updated</dt>
-        <dd>
-          <SnapshotTime value={agent.snapshot.updatedAt} />
-        </dd>
-        <dt>Local synced from</dt>
-        <dd>
-          <SnapshotTime value={agent.snapshot.syncedFrom} />
-        </dd>
-        <dt>Claude Code</dt>
-        <dd>
-          <span className={`badge snapshot-${agent.snapshot.action}`}>{agent.snapshot.action}</span> {ACTION_TEXT[agent.snapshot.action]}
-        </dd>
-      </dl>
+      <SnapshotStatus agent={agent} />
       <WarningList warnings={warnings} />
 
       {agent.snapshot.dir === null && folderName(agent.dir).includes('-') ? (
@@ -158,21 +100,21 @@ export function AgentSnapshotPanel({ agent, readOnly }: AgentSnapshotPanelProps)
         </button>
       </div>
       {readOnly ? <p className="muted small">This window is read-only: snapshot actions are off.</p> : null}
-      {error && !proposal ? <p className="error">{error}</p> : null}
+      {acting.error && !proposal ? <p className="error">{acting.error}</p> : null}
       {proposal ? (
         <SnapshotPlanDialog
           plan={proposal.plan}
-          busy={busy}
-          error={error}
+          busy={acting.busy}
+          error={acting.error}
           onConfirm={(overwriteNewer) => void confirm(proposal, overwriteNewer)}
           onCancel={() => {
             setProposal(null);
-            setError(null);
+            acting.clear();
           }}
           onReviewMerge={(files) => {
             // The files their update changed, chosen for the merge and the first one's diff open.
             setProposal(null);
-            setError(null);
+            acting.clear();
             setChosen(new Set(files));
             setOpen(files[0] ?? null);
           }}
@@ -180,62 +122,7 @@ export function AgentSnapshotPanel({ agent, readOnly }: AgentSnapshotPanelProps)
       ) : null}
 
       <h3>Snapshot and local memory, file by file</h3>
-      {entries.length === 0 ? (
-        <p className="muted">Neither side holds any file yet.</p>
-      ) : (
-        <div className="table-scroll">
-          <table className="data-table" aria-label="Snapshot files">
-            <thead>
-              <tr>
-                <th>Merge</th>
-                <th>File</th>
-                <th>State</th>
-                <th>Local</th>
-                <th>Snapshot</th>
-              </tr>
-            </thead>
-            <tbody>
-              {entries.map((entry) => (
-                <Fragment key={entry.name}>
-                  <tr>
-                    <td>
-                      <input
-                        type="checkbox"
-                        aria-label={`Take ${entry.name} from the snapshot`}
-                        disabled={entry.state === 'same' || readOnly}
-                        checked={chosen.has(entry.name)}
-                        onChange={() => toggle(entry.name)}
-                      />
-                    </td>
-                    <td>
-                      <button
-                        type="button"
-                        className="link"
-                        aria-expanded={open === entry.name}
-                        onClick={() => setOpen(open === entry.name ? null : entry.name)}
-                      >
-                        {entry.name}
-                      </button>
-                    </td>
-                    <td>
-                      <span className={`badge file-${entry.state}`}>{STATE_TEXT[entry.state]}</span>
-                    </td>
-                    <td>{entry.local ? `${entry.local.size} B` : '—'}</td>
-                    <td>{entry.snapshot ? `${entry.snapshot.size} B` : '—'}</td>
-                  </tr>
-                  {open === entry.name ? (
-                    <tr>
-                      <td colSpan={5}>
-                        <SnapshotFileDiff entry={entry} />
-                      </td>
-                    </tr>
-                  ) : null}
-                </Fragment>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <SnapshotFileTable entries={entries} readOnly={readOnly} chosen={chosen} onToggle={toggle} open={open} onOpen={setOpen} />
     </section>
   );
 }

@@ -1,5 +1,7 @@
 import { create } from 'zustand';
-import type { AgentMemorySummary } from '../../../../shared/model/agents';
+import type { RequestArgs } from '../../../../shared/contract/requests';
+import type { AgentMemorySummary, SnapshotActionResult } from '../../../../shared/model/agents';
+import type { Result } from '../../../../shared/result';
 import { api } from '../../api/connectApi';
 import { navigate } from '../../stores/navigationStore';
 import { refreshAll as refreshMemoryReview, useMemoryReviewStore } from '../memory/memoryReviewStore';
@@ -37,6 +39,13 @@ export async function agentsChanged(): Promise<void> {
   // The review of an agent's memory learns of Claude Code's writes only for folders under the config root.
   if (useMemoryReviewStore.getState().folder?.kind === 'agent') refreshMemoryReview();
   await loadAgents();
+}
+
+/** Runs a snapshot action the person confirmed; once written, everything showing the agent reads again. */
+export async function applySnapshotAction(args: RequestArgs<'applyAgentSnapshotAction'>): Promise<Result<SnapshotActionResult>> {
+  const result = await api.applyAgentSnapshotAction(args);
+  if (result.ok) void agentsChanged();
+  return result;
 }
 
 api.onAgentMemoriesChanged(() => {

@@ -1,6 +1,7 @@
-import { useState } from 'react';
 import type { ClaudeCodeAutoDreamState } from '../../../../shared/jobs/backgroundJobs';
+import { ErrorAlert } from '../../components/ErrorAlert';
 import { RelativeTime } from '../../components/RelativeTime';
+import { useMutation } from '../../components/useMutation';
 import { turnOffClaudeCodeAutoDream, undoAutoDreamTurnOff } from './inboxStore';
 
 /**
@@ -9,19 +10,10 @@ import { turnOffClaudeCodeAutoDream, undoAutoDreamTurnOff } from './inboxStore';
  * (or unset, so a server-side switch decides); once this app turned it off, says so and offers to undo it.
  */
 export function ClaudeCodeAutoDreamOffer({ state }: { readonly state: ClaudeCodeAutoDreamState }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const changing = useMutation();
+  const { busy } = changing;
   const settingsFile = `${state.configRoot}/settings.json`;
-  async function run(action: () => Promise<string | null>): Promise<void> {
-    setBusy(true);
-    setError(await action());
-    setBusy(false);
-  }
-  const problem = error ? (
-    <p className="error" role="alert">
-      {error}
-    </p>
-  ) : null;
+  const problem = <ErrorAlert error={changing.error} />;
   if (state.autoDreamEnabled === false) {
     const record = state.turnedOffByApp;
     if (!record) return null;
@@ -34,7 +26,7 @@ export function ClaudeCodeAutoDreamOffer({ state }: { readonly state: ClaudeCode
         <button
           type="button"
           disabled={busy || state.cannotChange !== null}
-          onClick={() => void run(() => undoAutoDreamTurnOff(record.changeSetId))}
+          onClick={() => void changing.run(() => undoAutoDreamTurnOff(record.changeSetId))}
         >
           Undo: put settings.json back
         </button>
@@ -54,7 +46,7 @@ export function ClaudeCodeAutoDreamOffer({ state }: { readonly state: ClaudeCode
         type="button"
         disabled={busy || state.cannotChange !== null}
         title={state.cannotChange ?? undefined}
-        onClick={() => void run(() => turnOffClaudeCodeAutoDream(state.configRoot))}
+        onClick={() => void changing.run(() => turnOffClaudeCodeAutoDream(state.configRoot))}
       >
         Turn off Claude Code&apos;s auto-dream
       </button>

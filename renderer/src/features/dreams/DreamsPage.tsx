@@ -14,6 +14,7 @@ import { useInboxStore } from './inboxStore';
 import { DreamsReview } from '../history/DreamsReview';
 import { clearJobError, loadJobs, useJobsStore } from './jobsStore';
 import './dreams.css';
+import { ErrorAlert } from '../../components/ErrorAlert';
 import { PendingState } from '../../components/PendingState';
 
 /**
@@ -49,19 +50,17 @@ export function DreamsPage({ project }: { readonly project: ProjectSummary }) {
       <DreamsReview project={project} />
       {readOnly ? <p className="muted">This window is read-only: jobs cannot be started or applied.</p> : null}
       <DreamLauncher project={project} disabled={readOnly || running} />
-      {error ? (
-        <p className="error" role="alert">
-          {error}{' '}
-          {errorCode === 'FORBIDDEN' ? (
-            <button type="button" className="link" onClick={() => navigate({ page: 'settings' })}>
-              Open Settings
-            </button>
-          ) : null}{' '}
-          <button type="button" className="link" onClick={clearJobError}>
-            Dismiss
+      <ErrorAlert error={error}>
+        {' '}
+        {errorCode === 'FORBIDDEN' ? (
+          <button type="button" className="link" onClick={() => navigate({ page: 'settings' })}>
+            Open Settings
           </button>
-        </p>
-      ) : null}
+        ) : null}{' '}
+        <button type="button" className="link" onClick={clearJobError}>
+          Dismiss
+        </button>
+      </ErrorAlert>
       {selected ? <JobDetail job={selected} readOnly={readOnly} /> : null}
       <ExtractionPanel project={project} disabled={readOnly || running} />
       <h2>Job records</h2>

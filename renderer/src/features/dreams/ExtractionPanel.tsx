@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { ExtractionEstimate, ExtractionSource } from '../../../../shared/jobs/jobTypes';
 import type { ProjectSummary } from '../../../../shared/model/home';
 import { api } from '../../api/connectApi';
+import { useMutation } from '../../components/useMutation';
 import { useRequest } from '../../components/useRequest';
 import { formatCost } from './JobProgressView';
 import { startExtraction } from './jobsStore';
@@ -26,7 +27,7 @@ export function ExtractionPanel({ project, disabled }: ExtractionPanelProps) {
   const [toTurn, setToTurn] = useState('');
   const [count, setCount] = useState('5');
   const [estimate, setEstimate] = useState<{ key: string; value: ExtractionEstimate } | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const estimating = useMutation();
   const list = sessions.status === 'done' ? [...sessions.value].sort((a, b) => b.mtime.localeCompare(a.mtime)) : [];
   const chosenSession = sessionId || list[0]?.sessionId || '';
 
@@ -41,10 +42,8 @@ export function ExtractionPanel({ project, disabled }: ExtractionPanelProps) {
 
   async function runEstimate(): Promise<void> {
     if (!source) return;
-    setError(null);
-    const result = await api.estimateExtraction({ source });
+    const result = await estimating.run(() => api.estimateExtraction({ source }));
     if (result.ok) setEstimate({ key: sourceKey, value: result.value });
-    else setError(result.error.message);
   }
 
   return (
@@ -109,7 +108,7 @@ export function ExtractionPanel({ project, disabled }: ExtractionPanelProps) {
           {formatCost(current.costUsd)} at most with {current.model}.
         </p>
       ) : null}
-      {error ? <p className="error">{error}</p> : null}
+      {estimating.error ? <p className="error">{estimating.error}</p> : null}
     </section>
   );
 }

@@ -1,6 +1,6 @@
-import { useState } from 'react';
 import { reviewedDreamsOn } from '../../../../shared/jobs/backgroundJobs';
 import type { ProjectSummary } from '../../../../shared/model/home';
+import { useMutation } from '../../components/useMutation';
 import { navigate } from '../../stores/navigationStore';
 import { ClaudeCodeAutoDreamOffer } from './ClaudeCodeAutoDreamOffer';
 import { updateBackgroundSettings, useInboxStore } from './inboxStore';
@@ -8,7 +8,7 @@ import { updateBackgroundSettings, useInboxStore } from './inboxStore';
 /** "Reviewed dreams" for one project: dreams on Claude Code's schedule whose edits wait for approval. */
 export function ReviewedDreamsPanel({ project, readOnly }: { readonly project: ProjectSummary; readonly readOnly: boolean }) {
   const status = useInboxStore((s) => s.status);
-  const [error, setError] = useState<string | null>(null);
+  const saving = useMutation();
   if (!status) return null;
   const on = reviewedDreamsOn(status.settings, project);
   const forAll = status.settings.reviewedDreams.mode === 'all';
@@ -21,9 +21,11 @@ export function ReviewedDreamsPanel({ project, readOnly }: { readonly project: P
           checked={on}
           disabled={readOnly || forAll}
           onChange={(event) =>
-            void updateBackgroundSettings({
-              project: { configRoot: project.configRoot, slug: project.slug, reviewedDreams: event.target.checked },
-            }).then(setError)
+            void saving.run(() =>
+              updateBackgroundSettings({
+                project: { configRoot: project.configRoot, slug: project.slug, reviewedDreams: event.target.checked },
+              }),
+            )
           }
         />{' '}
         Reviewed dreams for this project
@@ -43,7 +45,7 @@ export function ReviewedDreamsPanel({ project, readOnly }: { readonly project: P
           </>
         ) : null}
       </p>
-      {error ? <p className="error">{error}</p> : null}
+      {saving.error ? <p className="error">{saving.error}</p> : null}
       {on && autoDream ? <ClaudeCodeAutoDreamOffer state={autoDream} /> : null}
     </section>
   );

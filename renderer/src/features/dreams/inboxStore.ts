@@ -1,5 +1,7 @@
 import { create } from 'zustand';
 import type { BackgroundSettingsPatch, BackgroundStatus, InboxEntry } from '../../../../shared/jobs/backgroundJobs';
+import type { RollbackResult } from '../../../../shared/history/historyModel';
+import { fail, type Result } from '../../../../shared/result';
 import { api } from '../../api/connectApi';
 import { onReconnected } from '../../api/connectionStore';
 
@@ -32,28 +34,30 @@ export async function loadBackgroundStatus(): Promise<void> {
   else useInboxStore.setState({ error: result.error.message });
 }
 
-/** Changes a background setting; the answer is the whole new status. */
-export async function updateBackgroundSettings(patch: BackgroundSettingsPatch): Promise<string | null> {
-  const result = await api.updateBackgroundSettings(patch);
-  if (!result.ok) return result.error.message;
-  useInboxStore.setState({ status: result.value, error: null });
-  return null;
+/** Writes that answer with the whole new status, which replaces the one shown. */
+async function settle(write: Promise<Result<BackgroundStatus>>): Promise<Result<BackgroundStatus>> {
+  const result = await write;
+  if (result.ok) useInboxStore.setState({ status: result.value, error: null });
+  return result;
+}
+
+/** Changes a background setting. */
+export function updateBackgroundSettings(patch: BackgroundSettingsPatch): Promise<Result<BackgroundStatus>> {
+  return settle(api.updateBackgroundSettings(patch));
 }
 
 /** Turns Claude Code's own auto-dream off in one config root (a history-recorded settings write). */
-export async function turnOffClaudeCodeAutoDream(configRoot: string): Promise<string | null> {
-  const result = await api.turnOffClaudeCodeAutoDream({ configRoot });
-  if (!result.ok) return result.error.message;
-  useInboxStore.setState({ status: result.value, error: null });
-  return null;
+export function turnOffClaudeCodeAutoDream(configRoot: string): Promise<Result<BackgroundStatus>> {
+  return settle(api.turnOffClaudeCodeAutoDream({ configRoot }));
 }
 
 /** Puts Claude Code's settings file back as it was: the revert of the change set that turned auto-dream off. */
-export async function undoAutoDreamTurnOff(changeSetId: string): Promise<string | null> {
+export async function undoAutoDreamTurnOff(changeSetId: string): Promise<Result<RollbackResult>> {
   const result = await api.revertChangeSet({ id: changeSetId });
   await loadBackgroundStatus();
-  if (!result.ok) return result.error.message;
-  return result.value.applied ? null : 'The settings file changed since; nothing was put back (see the History page)';
+  if (result.ok && !result.value.applied)
+    return fail('CONFLICT', 'The settings file changed since; nothing was put back (see the History page)');
+  return result;
 }
 
 /** Whether a file of a pending job changed on disk since the job read it. */

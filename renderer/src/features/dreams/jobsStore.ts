@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import type { ExtractionSource, JobProgress, JobSummary, JobTarget } from '../../../../shared/jobs/jobTypes';
+import type { RequestArgs, RequestResults } from '../../../../shared/contract/requests';
 import type { Result } from '../../../../shared/result';
 import { api } from '../../api/connectApi';
 import { onReconnected } from '../../api/connectionStore';
@@ -65,6 +66,20 @@ export async function cancelJob(jobId: string): Promise<void> {
 /** After an apply or a discard: the record changed on disk, show it as it is now. */
 export async function jobDecided(): Promise<void> {
   await loadJobs();
+}
+
+/** Writes the approved files of a job's proposals; the record, applied or refused, is read again either way. */
+export async function applyJob(args: RequestArgs<'applyJob'>): Promise<Result<RequestResults['applyJob']>> {
+  const result = await api.applyJob(args);
+  await jobDecided();
+  return result;
+}
+
+/** Rejects every proposal of a job; the record is read again either way. */
+export async function discardJob(args: RequestArgs<'discardJob'>): Promise<Result<RequestResults['discardJob']>> {
+  const result = await api.discardJob(args);
+  await jobDecided();
+  return result;
 }
 
 export function clearJobError(): void {

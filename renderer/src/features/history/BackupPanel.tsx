@@ -5,8 +5,10 @@ import type { ProjectSummary } from '../../../../shared/model/home';
 import { api } from '../../api/connectApi';
 import { useHomeStore } from '../../stores/homeStore';
 import { DiffViewer } from './DiffViewer';
-import { historyChanged, useHistoryStore } from './historyStore';
+import { useHistoryStore } from './historyStore';
+import { importBackup } from './historyWrites';
 import { countOf } from '../../components/plural';
+import { useMutation } from '../../components/useMutation';
 
 function base64ToBytes(base64: string): Uint8Array<ArrayBuffer> {
   const binary = atob(base64);
@@ -44,34 +46,32 @@ export function BackupPanel({ project }: { readonly project: ProjectSummary }) {
   const readOnly = useHomeStore((s) => s.home?.readOnly ?? true);
   const layout = useHistoryStore((s) => s.layout);
   const [asOf, setAsOf] = useState('');
-  const [message, setMessage] = useState<string | null>(null);
+  // Export, preview and import share the one line that says how the last of them went.
+  const acting = useMutation();
   const [archive, setArchive] = useState<{ name: string; base64: string } | null>(null);
   const [targetKey, setTargetKey] = useState(`${project.configRoot}\0${project.slug}`);
   const [preview, setPreview] = useState<ImportPreview | null>(null);
   const target = projects.find((p) => `${p.configRoot}\0${p.slug}` === targetKey) ?? project;
 
   const exportNow = async () => {
-    setMessage(null);
     const when = asOf ? new Date(asOf).toISOString() : null;
-    const result = await api.exportMemoryBackup({ folder: projectFolder(project), asOf: when });
-    if (!result.ok) return setMessage(result.error.message);
-    download(result.value.fileName, result.value.base64);
-    setMessage(`Exported ${countOf(result.value.fileCount, 'file')} as of ${new Date(result.value.asOf).toLocaleString()}.`);
+    const result = await acting.run(() => api.exportMemoryBackup({ folder: projectFolder(project), asOf: when }), {
+      done: (backup) => `Exported ${countOf(backup.fileCount, 'file')} as of ${new Date(backup.asOf).toLocaleString()}.`,
+    });
+    if (result.ok) download(result.value.fileName, result.value.base64);
   };
 
   const choose = async (file: File | undefined) => {
     setPreview(null);
-    setMessage(null);
+    acting.clear();
     if (!file) return setArchive(null);
     setArchive({ name: file.name, base64: bytesToBase64(new Uint8Array(await file.arrayBuffer())) });
   };
 
   const runPreview = async () => {
     if (!archive) return;
-    setMessage(null);
-    const result = await api.previewMemoryImport({ folder: projectFolder(target), archive: archive.base64 });
+    const result = await acting.run(() => api.previewMemoryImport({ folder: projectFolder(target), archive: archive.base64 }));
     if (result.ok) setPreview(result.value);
-    else setMessage(result.error.message);
   };
 
   const runImport = async () => {
@@ -79,13 +79,10 @@ export function BackupPanel({ project }: { readonly project: ProjectSummary }) {
     const expected = Object.fromEntries(
       preview.files.filter((f) => f.status === 'new' || f.status === 'changed').map((f) => [f.path, f.current]),
     );
-    const result = await api.applyMemoryImport({ folder: projectFolder(target), archive: archive.base64, expected });
-    if (!result.ok) return setMessage(result.error.message);
-    setPreview(null);
-    setMessage(
-      result.value.written.length === 0 ? 'Nothing needed importing.' : `Imported ${countOf(result.value.written.length, 'file')}.`,
-    );
-    historyChanged();
+    const result = await acting.run(() => importBackup({ folder: projectFolder(target), archive: archive.base64, expected }), {
+      done: ({ written }) => (written.length === 0 ? 'Nothing needed importing.' : `Imported ${countOf(written.length, 'file')}.`),
+    });
+    if (result.ok) setPreview(null);
   };
 
   const writable = preview?.files.filter((f) => f.status === 'new' || f.status === 'changed') ?? [];
@@ -124,7 +121,7 @@ export function BackupPanel({ project }: { readonly project: ProjectSummary }) {
           Preview import
         </button>
       </div>
-      {message ? <p role="status">{message}</p> : null}
+      {acting.error || acting.notice ? <p role="status">{acting.error ?? acting.notice}</p> : null}
       {preview ? (
         <div className="dialog" aria-label="Import preview">
           <h3>

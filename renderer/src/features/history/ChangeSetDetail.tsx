@@ -4,12 +4,15 @@ import { describeTotals } from '../../../../shared/history/changeSetFiles';
 import type { ChangeSetSummary, RollbackPlan, RollbackResult, VersionPair } from '../../../../shared/history/historyModel';
 import type { Result } from '../../../../shared/result';
 import { api } from '../../api/connectApi';
+import { ErrorAlert } from '../../components/ErrorAlert';
 import { RelativeTime } from '../../components/RelativeTime';
+import { useMutation } from '../../components/useMutation';
 import { useRequest } from '../../components/useRequest';
 import { useHomeStore } from '../../stores/homeStore';
 import { DiffViewer } from './DiffViewer';
 import { CauseBadge, EvidenceView } from './EvidenceView';
-import { historyChanged, setLayout, showFileVersions, useHistoryStore } from './historyStore';
+import { setLayout, showFileVersions, useHistoryStore } from './historyStore';
+import { revertChangeSet } from './historyWrites';
 import { RollbackDialog } from './RollbackDialog';
 import { PendingState } from '../../components/PendingState';
 
@@ -53,21 +56,18 @@ export function ChangeSetDetail({ changeSet, wholeRevertElsewhere = false }: Cha
   const readOnly = useHomeStore((s) => s.home?.readOnly ?? true);
   const pairs = useRequest(`${changeSet.id}\0${revision}`, () => api.readChangeSetDiff({ id: changeSet.id }));
   const [pending, setPending] = useState<PendingRollback | null>(null);
-  const [message, setMessage] = useState<string | null>(null);
+  const planning = useMutation();
   // A version whose bytes are not known cannot be gone back to (or from).
   const revertable = changeSet.files.every((file) => file.certainty === 'exact' && (file.before !== null || file.kind === 'added'));
 
   const askRevert = async (paths?: readonly string[]) => {
-    setMessage(null);
-    const plan = await api.planRevert({ id: changeSet.id, ...(paths ? { paths: [...paths] } : {}) });
-    if (!plan.ok) {
-      setMessage(plan.error.message);
-      return;
-    }
+    const which = { id: changeSet.id, ...(paths ? { paths: [...paths] } : {}) };
+    const plan = await planning.run(() => api.planRevert(which));
+    if (!plan.ok) return;
     setPending({
       title: paths ? `Revert ${paths.join(', ')}` : 'Revert this change set',
       plan: plan.value,
-      run: () => api.revertChangeSet({ id: changeSet.id, ...(paths ? { paths: [...paths] } : {}) }),
+      run: () => revertChangeSet(which),
     });
   };
 
@@ -93,11 +93,7 @@ export function ChangeSetDetail({ changeSet, wholeRevertElsewhere = false }: Cha
           <LayoutToggle />
         </div>
       </header>
-      {message ? (
-        <p className="error" role="alert">
-          {message}
-        </p>
-      ) : null}
+      <ErrorAlert error={planning.error} />
       {pending ? (
         <RollbackDialog
           title={pending.title}
@@ -106,8 +102,7 @@ export function ChangeSetDetail({ changeSet, wholeRevertElsewhere = false }: Cha
           onCancel={() => setPending(null)}
           onDone={() => {
             setPending(null);
-            setMessage(null);
-            historyChanged();
+            planning.clear();
           }}
         />
       ) : null}

@@ -2,11 +2,14 @@ import { useState } from 'react';
 import type { DreamReviewItem, RollbackPlan } from '../../../../shared/history/historyModel';
 import type { ProjectSummary } from '../../../../shared/model/home';
 import { api } from '../../api/connectApi';
+import { ErrorAlert } from '../../components/ErrorAlert';
 import { RelativeTime } from '../../components/RelativeTime';
+import { useMutation } from '../../components/useMutation';
 import { useRequest } from '../../components/useRequest';
 import { useHomeStore } from '../../stores/homeStore';
 import { ChangeSetDetail } from './ChangeSetDetail';
-import { historyChanged, useHistoryStore } from './historyStore';
+import { useHistoryStore } from './historyStore';
+import { keepDream, revertChangeSet } from './historyWrites';
 import { RollbackDialog } from './RollbackDialog';
 import './history.css';
 import { PendingState } from '../../components/PendingState';
@@ -19,18 +22,13 @@ function reviewText(item: DreamReviewItem): string {
 function DreamCard({ item, readOnly }: { readonly item: DreamReviewItem; readonly readOnly: boolean }) {
   const [open, setOpen] = useState(false);
   const [plan, setPlan] = useState<RollbackPlan | null>(null);
-  const [message, setMessage] = useState<string | null>(null);
+  // Keeping and planning the revert share one place to say what went wrong.
+  const asking = useMutation();
   const { changeSet } = item;
-  const keep = async () => {
-    const result = await api.keepDream({ id: changeSet.id });
-    if (result.ok) historyChanged();
-    else setMessage(result.error.message);
-  };
+  const keep = () => asking.run(() => keepDream({ id: changeSet.id }));
   const askRevert = async () => {
-    setMessage(null);
-    const result = await api.planRevert({ id: changeSet.id });
+    const result = await asking.run(() => api.planRevert({ id: changeSet.id }));
     if (result.ok) setPlan(result.value);
-    else setMessage(result.error.message);
   };
   return (
     <li className={`dream-card${item.review ? '' : ' unreviewed'}`} aria-label={`Dream ${changeSet.time}`}>
@@ -63,21 +61,14 @@ function DreamCard({ item, readOnly }: { readonly item: DreamReviewItem; readonl
           {open ? 'Hide changes' : 'Show changes (revert per file)'}
         </button>
       </div>
-      {message ? (
-        <p className="error" role="alert">
-          {message}
-        </p>
-      ) : null}
+      <ErrorAlert error={asking.error} />
       {plan ? (
         <RollbackDialog
           title="Revert this dream"
           plan={plan}
-          run={() => api.revertChangeSet({ id: changeSet.id })}
+          run={() => revertChangeSet({ id: changeSet.id })}
           onCancel={() => setPlan(null)}
-          onDone={() => {
-            setPlan(null);
-            historyChanged();
-          }}
+          onDone={() => setPlan(null)}
         />
       ) : null}
       {open ? <ChangeSetDetail changeSet={changeSet} wholeRevertElsewhere /> : null}

@@ -3,13 +3,16 @@ import { useShallow } from 'zustand/react/shallow';
 import type { FileVersion, RollbackPlan } from '../../../../shared/history/historyModel';
 import type { MemoryFolderRef } from '../../../../shared/memory/memoryFolderRef';
 import { api } from '../../api/connectApi';
+import { ErrorAlert } from '../../components/ErrorAlert';
 import { RelativeTime } from '../../components/RelativeTime';
+import { useMutation } from '../../components/useMutation';
 import { useRequest } from '../../components/useRequest';
 import { useHomeStore } from '../../stores/homeStore';
 import { LayoutToggle } from './ChangeSetDetail';
 import { DiffViewer } from './DiffViewer';
 import { CauseBadge } from './EvidenceView';
-import { closeFileVersions, historyChanged, useHistoryStore } from './historyStore';
+import { closeFileVersions, useHistoryStore } from './historyStore';
+import { restoreVersion } from './historyWrites';
 import { RollbackDialog } from './RollbackDialog';
 import { PendingState } from '../../components/PendingState';
 
@@ -57,7 +60,7 @@ export function FileVersions({ folder, path }: FileVersionsProps) {
   const versions = useRequest(`${path}\0${revision}`, () => api.listFileVersions({ folder, path }));
   const [choice, setChoice] = useState<{ from: Choice; to: Choice } | null>(null);
   const [pending, setPending] = useState<{ plan: RollbackPlan; version: string } | null>(null);
-  const [message, setMessage] = useState<string | null>(null);
+  const planning = useMutation();
   if (versions.status === 'loading') return <PendingState label="Reading the versions of this file" />;
   if (versions.status === 'error') return <p className="error">{versions.message}</p>;
   const list = versions.value;
@@ -67,10 +70,8 @@ export function FileVersions({ folder, path }: FileVersionsProps) {
   const { from, to } = choice ?? { from: previous, to: latest };
 
   const askRestore = async (version: string) => {
-    setMessage(null);
-    const plan = await api.planRestore({ folder, path, version, expected: latest });
+    const plan = await planning.run(() => api.planRestore({ folder, path, version, expected: latest }));
     if (plan.ok) setPending({ plan: plan.value, version });
-    else setMessage(plan.error.message);
   };
 
   return (
@@ -86,21 +87,16 @@ export function FileVersions({ folder, path }: FileVersionsProps) {
           <LayoutToggle />
         </div>
       </header>
-      {message ? (
-        <p className="error" role="alert">
-          {message}
-        </p>
-      ) : null}
+      <ErrorAlert error={planning.error} />
       {pending ? (
         <RollbackDialog
           title={`Restore ${path} to version ${pending.version.slice(0, 10)}`}
           plan={pending.plan}
-          run={() => api.restoreVersion({ folder, path, version: pending.version, expected: latest })}
+          run={() => restoreVersion({ folder, path, version: pending.version, expected: latest })}
           onCancel={() => setPending(null)}
           onDone={() => {
             setPending(null);
             setChoice(null);
-            historyChanged();
           }}
         />
       ) : null}

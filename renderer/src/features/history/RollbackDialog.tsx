@@ -1,13 +1,15 @@
-import { useState } from 'react';
 import type { RollbackPlan, RollbackResult } from '../../../../shared/history/historyModel';
 import type { Result } from '../../../../shared/result';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { useMutation } from '../../components/useMutation';
 
 export interface RollbackDialogProps {
   readonly title: string;
   /** Computes the plan without writing (called when the dialog opens). */
   readonly plan: RollbackPlan;
+  /** The write (a store's action, which tells the history views). */
   readonly run: () => Promise<Result<RollbackResult>>;
-  readonly onDone: (result: RollbackResult) => void;
+  readonly onDone: () => void;
   readonly onCancel: () => void;
 }
 
@@ -20,16 +22,11 @@ function short(hash: string | null): string {
  * person confirms, and a refused plan cannot be confirmed.
  */
 export function RollbackDialog({ title, plan, run, onDone, onCancel }: RollbackDialogProps) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const writing = useMutation();
+  const { busy } = writing;
   const refused = plan.conflicts.length > 0;
   const confirm = async () => {
-    setBusy(true);
-    setError(null);
-    const result = await run();
-    setBusy(false);
-    if (result.ok) onDone(result.value);
-    else setError(result.error.message);
+    if ((await writing.run(run)).ok) onDone();
   };
   return (
     <div className="dialog" role="dialog" aria-label={title} onKeyDown={(event) => event.key === 'Escape' && !busy && onCancel()}>
@@ -65,11 +62,7 @@ export function RollbackDialog({ title, plan, run, onDone, onCancel }: RollbackD
           ))}
         </ul>
       )}
-      {error ? (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorAlert error={writing.error} />
       <div className="dialog-buttons">
         <button type="button" className="primary" disabled={busy || refused || plan.writes.length === 0} onClick={() => void confirm()}>
           {busy ? 'Writing…' : 'Confirm'}

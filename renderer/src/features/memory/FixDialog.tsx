@@ -1,16 +1,20 @@
 import { useEffect, useState } from 'react';
-import type { MemoryFix, MemoryFixPlan, PlannedFileChange } from '../../../../shared/memory/fixes/memoryFix';
+import type { MemoryFix, MemoryFixPlan } from '../../../../shared/memory/fixes/memoryFix';
 import type { MemoryFolderRef } from '../../../../shared/memory/memoryFolderRef';
 import type { MemoryConflictDetails } from '../../../../shared/memory/memoryReview';
-import { MEMORY_TYPES, type MemoryType } from '../../../../shared/model/memory';
+import { memoryConflictOf } from '../../../../shared/result';
 import { api } from '../../api/connectApi';
+import { ErrorAlert } from '../../components/ErrorAlert';
 import { Modal } from '../../components/Modal';
-import { countOf } from '../../components/plural';
-import { useRequest } from '../../components/useRequest';
-import { DiffViewer } from '../history/DiffViewer';
-import { ConflictView } from './ConflictView';
-import { offerUndo, previewFix, refreshAll, selectFile, type FixPreview } from './memoryReviewStore';
 import { PendingState } from '../../components/PendingState';
+import { countOf } from '../../components/plural';
+import { useMutation } from '../../components/useMutation';
+import { useRequest } from '../../components/useRequest';
+import { ConflictView } from './ConflictView';
+import { FileChangeView } from './FileChangeView';
+import { FixValues } from './FixValues';
+import { previewFix, refreshAll, type FixPreview } from './memoryReviewStore';
+import { applyFix } from './memoryWrites';
 
 export interface FixDialogProps {
   readonly folder: MemoryFolderRef;
@@ -23,93 +27,6 @@ export interface FixDialogProps {
 const OPEN_DIFFS = 4;
 const REPLAN_DELAY_MS = 300;
 
-const CHANGE_WORDS: Readonly<Record<PlannedFileChange['change'], string>> = { add: 'New', modify: 'Changed', delete: 'Deleted' };
-
-function FileChangeView({ file, open }: { readonly file: PlannedFileChange; readonly open: boolean }) {
-  return (
-    <details className="fix-file" open={open}>
-      <summary>
-        <span className={`badge fix-${file.change}`}>{CHANGE_WORDS[file.change]}</span> <code>{file.path}</code>{' '}
-        <span className="muted small">
-          +{file.linesAdded} −{file.linesRemoved}
-        </span>
-      </summary>
-      {file.shown ? (
-        <DiffViewer before={file.before} after={file.after} layout="inline" label={`Changes to ${file.path}`} />
-      ) : (
-        <p className="muted small">Too large to show here with the rest; history keeps both versions once it is applied.</p>
-      )}
-    </details>
-  );
-}
-
-/** The values a single fix leaves to the person (a description, a type, which file to keep), with the planner's choice filled in. */
-function FixValues({ fix, onChange }: { readonly fix: MemoryFix; readonly onChange: (fix: MemoryFix) => void }) {
-  const typeSelect = (value: MemoryType | undefined, set: (type: MemoryType) => void) => (
-    <select aria-label="Type" value={value ?? ''} onChange={(event) => set(event.target.value as MemoryType)}>
-      {MEMORY_TYPES.map((type) => (
-        <option key={type} value={type}>
-          {type}
-        </option>
-      ))}
-    </select>
-  );
-  switch (fix.kind) {
-    case 'fill-description':
-      return (
-        <label className="field">
-          Description
-          <input value={fix.value ?? ''} maxLength={500} onChange={(event) => onChange({ ...fix, value: event.target.value })} />
-        </label>
-      );
-    case 'fill-type':
-      return <label className="field">Type {typeSelect(fix.value, (value) => onChange({ ...fix, value }))}</label>;
-    case 'add-frontmatter':
-      return (
-        <div className="fix-values">
-          <label className="field">
-            Name
-            <input value={fix.name ?? ''} maxLength={500} onChange={(event) => onChange({ ...fix, name: event.target.value })} />
-          </label>
-          <label className="field">
-            Description
-            <input
-              value={fix.description ?? ''}
-              maxLength={500}
-              onChange={(event) => onChange({ ...fix, description: event.target.value })}
-            />
-          </label>
-          <label className="field">Type {typeSelect(fix.type, (type) => onChange({ ...fix, type }))}</label>
-        </div>
-      );
-    case 'merge-duplicates':
-      return (
-        <div className="fix-values" role="radiogroup" aria-label="Which file to keep">
-          {[fix.keep, fix.drop].map((path) => (
-            <label key={path}>
-              <input
-                type="radio"
-                name="keep"
-                checked={fix.keep === path}
-                onChange={() => onChange({ kind: 'merge-duplicates', keep: path, drop: path === fix.keep ? fix.drop : fix.keep })}
-              />{' '}
-              Keep <code>{path}</code>
-            </label>
-          ))}
-        </div>
-      );
-    case 'absolute-date':
-      return (
-        <label className="field">
-          Dates are counted from (the file’s date)
-          <input type="date" value={fix.date ?? ''} onChange={(event) => onChange({ ...fix, date: event.target.value })} />
-        </label>
-      );
-    default:
-      return null;
-  }
-}
-
 /**
  * A fix, or a set of them, shown as the diff of every file it would change before anything is written. Applying
  * writes exactly what is shown, as one change set with one undo; a file that changed meanwhile shows both versions.
@@ -118,8 +35,8 @@ export function FixDialog({ folder, preview, selected }: FixDialogProps) {
   const [fixes, setFixes] = useState<readonly MemoryFix[]>(preview.fixes);
   const [planned, setPlanned] = useState<readonly MemoryFix[]>(preview.fixes);
   const [revision, setRevision] = useState(0);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const applying = useMutation();
+  const busy = applying.busy;
   const [conflict, setConflict] = useState<{ details: MemoryConflictDetails; mine: string } | null>(null);
   // Typing a value plans again once the typing pauses.
   useEffect(() => {
@@ -130,24 +47,14 @@ export function FixDialog({ folder, preview, selected }: FixDialogProps) {
   const shown: MemoryFixPlan | null = plan.status === 'done' ? plan.value : null;
   const close = () => previewFix(null);
 
-  const apply = async (current: MemoryFixPlan) => {
-    setBusy(true);
-    setError(null);
-    const result = await api.applyMemoryFix({ folder, fixes: [...current.fixes], bases: [...current.bases] });
-    setBusy(false);
-    if (!result.ok) {
-      if (result.error.code === 'CONFLICT' && result.error.details) {
-        const details = result.error.details as MemoryConflictDetails;
-        const mine = current.files.find((file) => file.path === details.relativePath)?.after ?? '';
-        setConflict({ details, mine });
-      } else setError(result.error.message);
-      return;
-    }
-    offerUndo({ changeSetId: result.value.changeSetId, message: result.value.description });
-    if (selected !== null && current.files.some((file) => file.path === selected && file.change === 'delete')) selectFile(null);
-    close();
-    refreshAll();
-  };
+  const apply = (current: MemoryFixPlan) =>
+    applying.run(() => applyFix(folder, current, selected), {
+      takeOver: (error) => {
+        const details = memoryConflictOf(error);
+        if (details) setConflict({ details, mine: current.files.find((file) => file.path === details.relativePath)?.after ?? '' });
+        return details !== null;
+      },
+    });
 
   const single = shown && shown.fixes.length === 1 ? shown.fixes[0] : null;
   const skipped = shown?.outcomes.filter((outcome) => !outcome.applied) ?? [];
@@ -195,11 +102,7 @@ export function FixDialog({ folder, preview, selected }: FixDialogProps) {
                     ))}
                   </ul>
                 ) : null}
-                {shown.refusal ? (
-                  <p role="alert" className="error">
-                    {shown.refusal}
-                  </p>
-                ) : null}
+                <ErrorAlert error={shown.refusal} />
                 <div className="fix-files" aria-label="Planned changes">
                   {shown.files.map((file, index) => (
                     <FileChangeView key={file.path} file={file} open={index < OPEN_DIFFS} />
@@ -207,11 +110,7 @@ export function FixDialog({ folder, preview, selected }: FixDialogProps) {
                 </div>
               </>
             ) : null}
-            {error ? (
-              <p role="alert" className="error">
-                {error}
-              </p>
-            ) : null}
+            <ErrorAlert error={applying.error} />
             <div className="dialog-buttons">
               {shown && !nothing && !shown.refusal ? (
                 <button

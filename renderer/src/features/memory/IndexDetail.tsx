@@ -7,7 +7,7 @@ import { FindingActions } from './FindingActions';
 import { IndexEditor } from './IndexEditor';
 import { cutText, IndexText } from './IndexText';
 import { FindingBadge } from './MemoryBadges';
-import { offerUndo, refreshAll, setMode, useMemoryReviewStore } from './memoryReviewStore';
+import { setMode, useMemoryReviewStore } from './memoryReviewStore';
 import { useMemoryFile } from './useMemoryFile';
 
 export interface IndexDetailProps {
@@ -53,19 +53,7 @@ export function IndexDetail({ folder, review, index }: IndexDetailProps) {
       ) : null}
       {state.status === 'error' ? <p className="error">{state.message}</p> : null}
       {mode === 'edit' && file ? (
-        <IndexEditor
-          folder={folder}
-          file={file}
-          onSaved={(result) => {
-            offerUndo({ changeSetId: result.changeSetId, message: result.description });
-            setMode('view');
-            refreshAll();
-          }}
-          onCancel={() => {
-            setMode('view');
-            refreshAll();
-          }}
-        />
+        <IndexEditor folder={folder} file={file} />
       ) : (
         <>
           <p className="small">{cutText(index.rawText)}</p>

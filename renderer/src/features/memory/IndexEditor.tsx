@@ -1,18 +1,19 @@
 import { useRef, useState, type FormEvent } from 'react';
 import type { MemoryFolderRef } from '../../../../shared/memory/memoryFolderRef';
-import type { MemoryChangeResult, MemoryConflictDetails, MemoryFileContent } from '../../../../shared/memory/memoryReview';
+import type { MemoryConflictDetails, MemoryFileContent } from '../../../../shared/memory/memoryReview';
 import { truncateEntrypoint, MAX_ENTRYPOINT_BYTES, MAX_ENTRYPOINT_LINES } from '../../../../shared/memory/modelView';
 import { estimateTokens } from '../../../../shared/memory/textMetrics';
-import { api } from '../../api/connectApi';
+import { memoryConflictOf } from '../../../../shared/result';
+import { ErrorAlert } from '../../components/ErrorAlert';
 import { submitOnSaveShortcut } from '../../components/saveShortcut';
+import { useMutation } from '../../components/useMutation';
 import { ConflictView } from './ConflictView';
 import { cutText, IndexText } from './IndexText';
+import { cancelEdit, saveMemory } from './memoryWrites';
 
 export interface IndexEditorProps {
   readonly folder: MemoryFolderRef;
   readonly file: MemoryFileContent;
-  readonly onSaved: (result: MemoryChangeResult) => void;
-  readonly onCancel: () => void;
 }
 
 /**
@@ -20,26 +21,25 @@ export interface IndexEditorProps {
  * disk meanwhile shows both versions), with the cut drawn behind the text as you type and, beside it, exactly what
  * the model will load.
  */
-export function IndexEditor({ folder, file, onSaved, onCancel }: IndexEditorProps) {
+export function IndexEditor({ folder, file }: IndexEditorProps) {
   // Only the body is edited: frontmatter, if an index has any, stays as it is (and counts towards the cut).
   const prefix = file.text.slice(0, file.text.length - file.body.length);
   const [draft, setDraft] = useState(file.body);
   const [base, setBase] = useState({ hash: file.hash, text: file.text });
   const [conflict, setConflict] = useState<MemoryConflictDetails | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  const saving = useMutation();
   const backdrop = useRef<HTMLDivElement>(null);
   const whole = prefix + draft;
   const loaded = truncateEntrypoint(whole);
 
-  const save = async (baseHash: string) => {
-    setSaving(true);
-    setError(null);
-    const result = await api.saveMemoryFile({ folder, relativePath: file.relativePath, baseHash, body: draft });
-    setSaving(false);
-    if (result.ok) return onSaved(result.value);
-    if (result.error.code === 'CONFLICT') setConflict(result.error.details as MemoryConflictDetails);
-    else setError(result.error.message);
+  const save = (baseHash: string) => {
+    void saving.run(() => saveMemory({ folder, relativePath: file.relativePath, baseHash, body: draft }), {
+      takeOver: (error) => {
+        const details = memoryConflictOf(error);
+        if (details) setConflict(details);
+        return details !== null;
+      },
+    });
   };
 
   if (conflict) {
@@ -48,14 +48,14 @@ export function IndexEditor({ folder, file, onSaved, onCancel }: IndexEditorProp
       <ConflictView
         mine={whole}
         conflict={conflict}
-        onUseDisk={onCancel}
+        onUseDisk={cancelEdit}
         onKeepMine={
           current === null || conflict.currentText === null
             ? null
             : () => {
                 setBase({ hash: current, text: conflict.currentText ?? '' });
                 setConflict(null);
-                void save(current);
+                save(current);
               }
         }
       />
@@ -63,7 +63,7 @@ export function IndexEditor({ folder, file, onSaved, onCancel }: IndexEditorProp
   }
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    void save(base.hash);
+    save(base.hash);
   };
   return (
     <form
@@ -97,16 +97,12 @@ export function IndexEditor({ folder, file, onSaved, onCancel }: IndexEditorProp
           {loaded.content}
         </pre>
       </details>
-      {error ? (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      ) : null}
+      <ErrorAlert error={saving.error} />
       <div className="actions">
-        <button type="submit" className="primary" disabled={draft === file.body || saving}>
-          {saving ? 'Saving…' : 'Save'}
+        <button type="submit" className="primary" disabled={draft === file.body || saving.busy}>
+          {saving.busy ? 'Saving…' : 'Save'}
         </button>
-        <button type="button" onClick={onCancel}>
+        <button type="button" onClick={cancelEdit}>
           Cancel
         </button>
       </div>

@@ -1,17 +1,18 @@
 import { useState, type FormEvent } from 'react';
 import { replaceBody, setFrontmatterField } from '../../../../shared/memory/frontmatterPatch';
 import type { MemoryFolderRef } from '../../../../shared/memory/memoryFolderRef';
-import type { MemoryChangeResult, MemoryConflictDetails, MemoryFileContent } from '../../../../shared/memory/memoryReview';
+import type { MemoryConflictDetails, MemoryFileContent } from '../../../../shared/memory/memoryReview';
 import { MEMORY_TYPES, type MemoryType } from '../../../../shared/model/memory';
-import { api } from '../../api/connectApi';
-import { ConflictView } from './ConflictView';
+import { memoryConflictOf } from '../../../../shared/result';
+import { ErrorAlert } from '../../components/ErrorAlert';
 import { submitOnSaveShortcut } from '../../components/saveShortcut';
+import { useMutation } from '../../components/useMutation';
+import { ConflictView } from './ConflictView';
+import { cancelEdit, saveMemory } from './memoryWrites';
 
 export interface MemoryEditorProps {
   readonly folder: MemoryFolderRef;
   readonly file: MemoryFileContent;
-  readonly onSaved: (result: MemoryChangeResult) => void;
-  readonly onCancel: () => void;
 }
 
 function fieldValue(file: MemoryFileContent, key: string): string {
@@ -35,7 +36,7 @@ function applyDraft(text: string, initial: Draft, draft: Draft): string {
 }
 
 /** Edits a memory's name, description, type and body; the engine patches only what changed. */
-export function MemoryEditor({ folder, file, onSaved, onCancel }: MemoryEditorProps) {
+export function MemoryEditor({ folder, file }: MemoryEditorProps) {
   const initial: Draft = {
     name: fieldValue(file, 'name'),
     description: fieldValue(file, 'description'),
@@ -45,33 +46,33 @@ export function MemoryEditor({ folder, file, onSaved, onCancel }: MemoryEditorPr
   const [draft, setDraft] = useState<Draft>(initial);
   const [base, setBase] = useState({ hash: file.hash, text: file.text });
   const [conflict, setConflict] = useState<MemoryConflictDetails | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  const saving = useMutation();
   const knownType = (MEMORY_TYPES as readonly string[]).includes(initial.type);
 
-  const save = async (baseHash: string) => {
-    setSaving(true);
-    setError(null);
+  const save = (baseHash: string) => {
     const fields: { name?: string; description?: string; type?: MemoryType } = {};
     if (draft.name !== initial.name) fields.name = draft.name;
     if (draft.description !== initial.description) fields.description = draft.description;
     if (draft.type !== initial.type && (MEMORY_TYPES as readonly string[]).includes(draft.type)) fields.type = draft.type as MemoryType;
-    const result = await api.saveMemoryFile({
+    const request = {
       folder,
       relativePath: file.relativePath,
       baseHash,
       ...(Object.keys(fields).length > 0 ? { fields } : {}),
       ...(draft.body !== initial.body ? { body: draft.body } : {}),
+    };
+    void saving.run(() => saveMemory(request), {
+      takeOver: (error) => {
+        const details = memoryConflictOf(error);
+        if (details) setConflict(details);
+        return details !== null;
+      },
     });
-    setSaving(false);
-    if (result.ok) return onSaved(result.value);
-    if (result.error.code === 'CONFLICT') setConflict(result.error.details as MemoryConflictDetails);
-    else setError(result.error.message);
   };
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    void save(base.hash);
+    save(base.hash);
   };
 
   const changed = JSON.stringify(draft) !== JSON.stringify(initial);
@@ -81,14 +82,14 @@ export function MemoryEditor({ folder, file, onSaved, onCancel }: MemoryEditorPr
       <ConflictView
         mine={applyDraft(base.text, initial, draft)}
         conflict={conflict}
-        onUseDisk={onCancel}
+        onUseDisk={cancelEdit}
         onKeepMine={
           current === null || conflict.currentText === null
             ? null
             : () => {
                 setBase({ hash: current, text: conflict.currentText ?? '' });
                 setConflict(null);
-                void save(current);
+                save(current);
               }
         }
       />
@@ -119,16 +120,12 @@ export function MemoryEditor({ folder, file, onSaved, onCancel }: MemoryEditorPr
         Body
         <textarea value={draft.body} onChange={(e) => setDraft({ ...draft, body: e.target.value })} rows={14} spellCheck />
       </label>
-      {error ? (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      ) : null}
+      <ErrorAlert error={saving.error} />
       <div className="actions">
-        <button type="submit" className="primary" disabled={!changed || saving}>
-          {saving ? 'Saving…' : 'Save'}
+        <button type="submit" className="primary" disabled={!changed || saving.busy}>
+          {saving.busy ? 'Saving…' : 'Save'}
         </button>
-        <button type="button" onClick={onCancel}>
+        <button type="button" onClick={cancelEdit}>
           Cancel
         </button>
       </div>

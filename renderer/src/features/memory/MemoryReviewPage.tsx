@@ -3,8 +3,8 @@ import { useShallow } from 'zustand/react/shallow';
 import { SEVERITY_ORDER, type FindingCode, type FindingSeverity } from '../../../../shared/memory/findingCodes';
 import { sameMemoryFolder, type MemoryFolderRef } from '../../../../shared/memory/memoryFolderRef';
 import type { IndexView, MemoryReview } from '../../../../shared/memory/memoryReview';
-import { api } from '../../api/connectApi';
 import { countOf } from '../../components/plural';
+import { useMutation } from '../../components/useMutation';
 import { WarningList } from '../../components/WarningList';
 import { useNavigationStore } from '../../stores/navigationStore';
 import { BulkActions } from './BulkActions';
@@ -15,7 +15,8 @@ import { IndexDetail } from './IndexDetail';
 import { MemoryFilterBar } from './MemoryFilterBar';
 import { MemoryReviewLoading } from './MemoryReviewLoading';
 import { filterFiles } from './memoryFilters';
-import { offerUndo, openFolder, refreshAll, reviewPageOf, selectFile, setMode, useMemoryReviewStore } from './memoryReviewStore';
+import { offerUndo, openFolder, reviewPageOf, selectFile, setMode, useMemoryReviewStore } from './memoryReviewStore';
+import { undoChange } from './memoryWrites';
 import { ModelViewPanel } from './ModelViewPanel';
 import { NewMemoryForm } from './NewMemoryForm';
 import { TopicFileList } from './TopicFileList';
@@ -36,16 +37,9 @@ const SEVERITY_PLURALS: Readonly<Record<FindingSeverity, string>> = { error: 'er
 
 function UndoBanner() {
   const { undo, folder } = useMemoryReviewStore(useShallow((s) => ({ undo: s.undo, folder: s.folder })));
-  const [error, setError] = useState<string | null>(null);
+  const undoing = useMutation();
   if (!undo || !folder) return null;
-  const run = async () => {
-    const result = await api.undoMemoryChange({ folder, changeSetId: undo.changeSetId });
-    if (!result.ok) return setError(result.error.message);
-    setError(null);
-    offerUndo(null);
-    if (result.value.relativePath) selectFile(result.value.relativePath);
-    refreshAll();
-  };
+  const run = () => undoing.run(() => undoChange({ folder, changeSetId: undo.changeSetId }));
   return (
     <div className="undo-banner" role="status">
       <span>{undo.message}</span>
@@ -55,7 +49,7 @@ function UndoBanner() {
       <button type="button" className="link" aria-label="Dismiss" onClick={() => offerUndo(null)}>
         ×
       </button>
-      {error ? <span className="error"> {error}</span> : null}
+      {undoing.error ? <span className="error"> {undoing.error}</span> : null}
     </div>
   );
 }

@@ -2,9 +2,11 @@ import { useState, type FormEvent } from 'react';
 import type { MemoryFolderRef } from '../../../../shared/memory/memoryFolderRef';
 import { suggestFileName } from '../../../../shared/memory/memoryTemplate';
 import { MEMORY_TYPES, type MemoryType } from '../../../../shared/model/memory';
-import { api } from '../../api/connectApi';
-import { offerUndo, refreshAll, selectFile, setMode } from './memoryReviewStore';
+import { ErrorAlert } from '../../components/ErrorAlert';
 import { submitOnSaveShortcut } from '../../components/saveShortcut';
+import { useMutation } from '../../components/useMutation';
+import { setMode } from './memoryReviewStore';
+import { createMemory } from './memoryWrites';
 
 const TYPE_HINTS: Readonly<Record<MemoryType, string>> = {
   user: 'who the user is: role, goals, preferences',
@@ -21,27 +23,15 @@ export function NewMemoryForm({ folder, allowTeam }: { readonly folder: MemoryFo
   const [description, setDescription] = useState('');
   const [body, setBody] = useState('');
   const [fileName, setFileName] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const creating = useMutation();
   const shownFileName = fileName ?? suggestFileName(type, name);
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    setError(null);
-    const result = await api.createMemoryFile({
-      folder,
-      scope,
-      fileName: shownFileName,
-      name: name.trim(),
-      description: description.trim(),
-      type,
-      body,
-    });
-    if (!result.ok) return setError(result.error.message);
-    offerUndo({ changeSetId: result.value.changeSetId, message: result.value.description });
-    selectFile(result.value.relativePath);
-    refreshAll();
+    const request = { folder, scope, fileName: shownFileName, name: name.trim(), description: description.trim(), type, body };
+    void creating.run(() => createMemory(request));
   };
   return (
-    <form className="memory-form" aria-label="New memory" onSubmit={(e) => void submit(e)} onKeyDown={submitOnSaveShortcut}>
+    <form className="memory-form" aria-label="New memory" onSubmit={submit} onKeyDown={submitOnSaveShortcut}>
       <h2>New memory</h2>
       <label>
         Type
@@ -78,11 +68,7 @@ export function NewMemoryForm({ folder, allowTeam }: { readonly folder: MemoryFo
         {type === 'feedback' || type === 'project' ? 'The rule or fact (Why and How to apply lines are added)' : 'The memory'}
         <textarea value={body} onChange={(e) => setBody(e.target.value)} rows={6} />
       </label>
-      {error ? (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      ) : null}
+      <ErrorAlert error={creating.error} />
       <div className="actions">
         <button type="submit" className="primary" disabled={!name.trim() || !description.trim()}>
           Create

@@ -60,6 +60,8 @@ let lastIncludeRequestRecords = false;
 /** Events that arrive before `startSearch` has answered with their id. */
 let early: (SearchHitsEvent | SearchDoneEvent)[] = [];
 let awaitingId = false;
+/** The newest `startSearch` call: the answer to an older one, overtaken, is dropped. */
+let latest = 0;
 
 function apply(event: SearchHitsEvent | SearchDoneEvent): void {
   const state = useSearchStore.getState();
@@ -77,7 +79,9 @@ export async function startSearch(query: string, includeRequestRecords = false):
   early = [];
   awaitingId = true;
   const scope = scopeOf(useSearchStore.getState().filters);
+  const call = ++latest;
   const result = await api.startSearch({ query: trimmed, limit: SEARCH_LIMIT, scope, includeRequestRecords });
+  if (call !== latest) return;
   awaitingId = false;
   if (!result.ok) {
     useSearchStore.setState({ running: false, error: result.error.message });

@@ -5,7 +5,9 @@ import {
   type BackgroundSettingsPatch,
   type ReviewedDreamsMode,
 } from '../../../../shared/jobs/backgroundJobs';
+import { MutationStatus } from '../../components/MutationStatus';
 import { PendingState } from '../../components/PendingState';
+import { useMutation } from '../../components/useMutation';
 import { BackgroundNotice } from '../dreams/BackgroundNotice';
 import { ClaudeCodeAutoDreamOffer } from '../dreams/ClaudeCodeAutoDreamOffer';
 import { updateBackgroundSettings, useInboxStore } from '../dreams/inboxStore';
@@ -22,7 +24,7 @@ export function BackgroundJobsSection({ readOnly }: { readonly readOnly: boolean
   const loadError = useInboxStore((s) => s.error);
   const [budget, setBudget] = useState('');
   const [minPrompts, setMinPrompts] = useState('');
-  const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
+  const saving = useMutation();
   useEffect(() => {
     if (!status) return;
     setBudget(String(status.settings.dailyTokenBudget));
@@ -32,8 +34,7 @@ export function BackgroundJobsSection({ readOnly }: { readonly readOnly: boolean
   const { settings } = status;
 
   async function save(patch: BackgroundSettingsPatch, done: string): Promise<void> {
-    const error = await updateBackgroundSettings(patch);
-    setMessage(error ? { text: error, error: true } : { text: done, error: false });
+    await saving.run(() => updateBackgroundSettings(patch), { done: () => done });
   }
 
   const budgetValue = Number(budget);
@@ -149,11 +150,7 @@ export function BackgroundJobsSection({ readOnly }: { readonly readOnly: boolean
         </form>
       </fieldset>
       <BackgroundNotice status={status} />
-      {message ? (
-        <p className={message.error ? 'error' : 'muted'} role="status">
-          {message.text}
-        </p>
-      ) : null}
+      <MutationStatus mutation={saving} />
     </section>
   );
 }

@@ -2,12 +2,13 @@ import { useEffect, useState } from 'react';
 import type { TerminalSetting } from '../../../../shared/transcript/transcriptOutline';
 import { api } from '../../api/connectApi';
 import { useConnectionStore } from '../../api/connectionStore';
+import { useMutation } from '../../components/useMutation';
 
 /** The command that opens a terminal, with its placeholders; empty goes back to this platform's default. */
 export function TerminalSettingForm() {
   const [setting, setSetting] = useState<TerminalSetting | null>(null);
   const [draft, setDraft] = useState('');
-  const [message, setMessage] = useState<string | null>(null);
+  const saving = useMutation();
 
   const reconnections = useConnectionStore((s) => s.reconnections);
   useEffect(() => {
@@ -21,14 +22,10 @@ export function TerminalSettingForm() {
   }, [reconnections]);
 
   const save = async (command: string) => {
-    const result = await api.setTerminalSetting({ command });
-    if (!result.ok) {
-      setMessage(result.error.message);
-      return;
-    }
+    const result = await saving.run(() => api.setTerminalSetting({ command }), { done: () => 'Saved.' });
+    if (!result.ok) return;
     setSetting(result.value);
     setDraft(result.value.command);
-    setMessage('Saved.');
   };
 
   if (!setting) return null;
@@ -50,7 +47,7 @@ export function TerminalSettingForm() {
           Use the default
         </button>
       </div>
-      {message ? <p className="muted small">{message}</p> : null}
+      {saving.error || saving.notice ? <p className="muted small">{saving.error ?? saving.notice}</p> : null}
     </details>
   );
 }

@@ -1,0 +1,56 @@
+import { formatByteSize } from '../../../../shared/archive/byteSizes';
+import type { ArchivedProjectSummary } from '../../../../shared/model/archive';
+import { day } from './archiveDay';
+
+export interface ArchivedProjectsTableProps {
+  readonly projects: readonly ArchivedProjectSummary[];
+  /** Deleting is off (read-only, or a write on its way). */
+  readonly disabled: boolean;
+  readonly onDelete: (project: ArchivedProjectSummary) => void;
+}
+
+/** Each archived project: its sessions, how many Claude Code deleted, size, last activity, and deleting its archive. */
+export function ArchivedProjectsTable({ projects, disabled, onDelete }: ArchivedProjectsTableProps) {
+  if (projects.length === 0) return null;
+  return (
+    <table className="data-table" aria-label="Archived projects">
+      <thead>
+        <tr>
+          <th>Project</th>
+          <th>Sessions</th>
+          <th>Deleted by Claude Code</th>
+          <th>Size</th>
+          <th>Last activity</th>
+          <th />
+        </tr>
+      </thead>
+      <tbody>
+        {projects.map((project) => (
+          <tr key={`${project.configRoot}\0${project.slug}`} aria-label={project.slug}>
+            <td>
+              <code>{project.slug}</code>
+            </td>
+            <td>{project.sessions}</td>
+            <td>{project.deletedSessions}</td>
+            <td>{formatByteSize(project.compressedBytes)}</td>
+            <td>{day(project.newest)}</td>
+            <td>
+              <button
+                type="button"
+                disabled={disabled || project.transcriptsOnDisk}
+                title={
+                  project.transcriptsOnDisk
+                    ? 'Claude Code still has transcripts of this project; delete the project first'
+                    : 'For a project you deleted on purpose'
+                }
+                onClick={() => onDelete(project)}
+              >
+                Delete archive…
+              </button>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

@@ -1,0 +1,99 @@
+import fc from 'fast-check';
+import { isAscii } from 'node:buffer';
+import { describe, expect, it } from 'vitest';
+import { eachOf, LineFields, pickFields, scanFields } from '../../../../electron/core/jsonl/jsonFieldScanner';
+import { CATALOG_FIELDS, parseTranscriptLine } from '../../../../electron/core/catalog/transcriptLineParser';
+
+const FIELDS = new LineFields({
+  type: 'value',
+  uuid: 'value',
+  n: 'value',
+  message: {
+    id: 'value',
+    usage: { output_tokens: 'value' },
+    content: eachOf({ type: 'value', text: 'value', input: { file_path: 'value' } }),
+  },
+});
+const WANTED_KEYS = ['type', 'uuid', 'n', 'message', 'id', 'usage', 'output_tokens', 'content', 'text', 'input', 'file_path'];
+
+function scanned(text: string, fields = FIELDS): Record<string, unknown> | null {
+  const bytes = Buffer.from(text, 'utf8');
+  return scanFields(bytes, fields, isAscii(bytes));
+}
+
+function picked(text: string, fields = FIELDS): Record<string, unknown> {
+  return pickFields(JSON.parse(text) as Record<string, unknown>, fields);
+}
+
+/** Strings with escapes, control characters, quotes, backslashes, astral and lone-surrogate code units. */
+const trickyString = fc.oneof(
+  fc.string({ unit: 'binary', maxLength: 60 }),
+  fc.string({ unit: fc.constantFrom('"', '\\', '\n', '\u0001', '\u007f', 'é', '€', '😀', '\ud800', '\udc00', 'a', '/'), maxLength: 80 }),
+  fc.string({ maxLength: 300 }),
+);
+const anyNumber = fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.bigInt().map(Number), fc.constant(-0));
+const leaf = fc.oneof(trickyString, anyNumber, fc.boolean(), fc.constant(null));
+const key = fc.oneof(fc.constantFrom(...WANTED_KEYS), trickyString);
+/** Objects that put wanted keys at every depth, with values of every kind (so a wanted key may hold the wrong kind). */
+const { value: jsonValue } = fc.letrec<{ value: unknown }>((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    leaf,
+    fc.array(tie('value'), { maxLength: 4 }),
+    fc.dictionary(key, tie('value'), { maxKeys: 6 }),
+  ),
+}));
+const lineObject = fc.dictionary(key, jsonValue, { minKeys: 1, maxKeys: 8 });
+
+describe('scanFields', () => {
+  it('gives what JSON.parse gives for the wanted fields of any object, however it is spaced', () => {
+    fc.assert(
+      fc.property(lineObject, fc.constantFrom(undefined, 1, '\t'), (value, indent) => {
+        const text = JSON.stringify(value, null, indent);
+        expect(scanned(text)).toEqual(picked(text));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('reads every number form as JSON.parse does', () => {
+    for (const number of ['0', '-0', '1E5', '1e-7', '-12.5e+3', '123456789012345678', '9007199254740993', '0.1', '1e999', '-1e-999']) {
+      const text = `{"n":${number},"uuid":"x"}`;
+      expect(scanned(text)).toEqual(picked(text));
+      expect(Object.is(scanned(text)?.n, picked(text).n)).toBe(true);
+    }
+  });
+
+  it('keeps the last of repeated keys, and decodes escaped keys before matching them', () => {
+    expect(scanned('{"type":"a","type":"b"}')).toEqual({ type: 'b' });
+    expect(scanned('{"t\\u0079pe":"user"}')).toEqual({ type: 'user' });
+  });
+
+  it('empties a wanted key that holds another kind of container, as pickFields does', () => {
+    const text = '{"n":{"deep":[1,2]},"message":[{"id":1}],"type":["x"]}';
+    expect(scanned(text)).toEqual({ n: {}, message: [], type: [] });
+    expect(scanned(text)).toEqual(picked(text));
+  });
+
+  it('refuses every cut line and whatever is not one object', () => {
+    const text = JSON.stringify({ type: 'user', message: { content: [{ type: 'text', text: 'a "quoted" \\ text' }] }, n: [1, { a: 'b' }] });
+    for (let cut = 0; cut < text.length; cut++) expect(scanned(text.slice(0, cut))).toBeNull();
+    for (const other of ['[]', '"x"', '1', 'null']) expect(scanned(other)).toBeNull();
+    for (const bad of ['{"type":"a"}x', '{"type":tru}', '{"n":01}', '{"n":-}', '{"n":1.}', '{"type":"a",}', '{,}', '{"a" "b"}']) {
+      expect(scanned(bad)).toBeNull();
+      expect(() => JSON.parse(bad)).toThrow();
+    }
+  });
+});
+
+describe('parseTranscriptLine', () => {
+  it('is JSON.parse narrowed to the catalog fields for any object line', () => {
+    fc.assert(
+      fc.property(lineObject, (value) => {
+        const text = JSON.stringify(value);
+        expect(parseTranscriptLine(Buffer.from(text))).toEqual(pickFields(JSON.parse(text) as Record<string, unknown>, CATALOG_FIELDS));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});
