@@ -166,12 +166,17 @@ export function recalledMemoryText(path: string, mtimeMs: number, raw: string, n
   return `<system-reminder>\n${recalledMemoryHeader(path, mtimeMs, now)}\n\n${cut.content}${note}\n</system-reminder>`;
 }
 
+/** Claude Code's memory files: any `*.md`, at any depth (`memoryScan.ts`: a case-sensitive `.md`, so `NOTES.MD` is not one). */
+export function isMemoryFileName(name: string): boolean {
+  return name.endsWith('.md');
+}
+
 /**
- * Claude Code's topic files: any `*.md` but an index, at any depth (`memoryScan.ts`: a case-sensitive `.md`, so
- * `NOTES.MD` is not one). The sidebar's count, the review and recall all use this one rule, so they agree.
+ * Claude Code's topic files: any memory file but an index. The sidebar's count, the review and recall all use this
+ * one rule, so they agree.
  */
 export function isTopicFileName(name: string): boolean {
-  return name.endsWith('.md') && name !== INDEX_FILE_NAME;
+  return isMemoryFileName(name) && name !== INDEX_FILE_NAME;
 }
 
 export interface ScannedFile {

@@ -5,7 +5,7 @@ import { statOrNull } from '../fs/readSafely';
 import type { HomeService } from '../home/HomeService';
 import type { LiveHome } from '../watch/liveHome';
 import { HomeWatcher } from '../watch/HomeWatcher';
-import { Emitter } from '../events';
+import { DisposableStore, Emitter } from '../events';
 
 /** The folders below a config root or a project's `.claude` that hold one sub-folder per agent type. */
 const USER_BASE = 'agent-memory';
@@ -38,7 +38,7 @@ async function projectClaudeDirs(snapshot: HomeSnapshot): Promise<string[]> {
  */
 export class AgentMemoryWatch {
   private readonly changeEmitter = new Emitter<readonly string[]>();
-  private readonly disposers: (() => void)[] = [];
+  private readonly subscriptions = new DisposableStore();
   private projectDirs: readonly string[] = [];
   private userBases: readonly string[] = [];
 
@@ -71,7 +71,7 @@ export class AgentMemoryWatch {
 
   private async begin(): Promise<void> {
     // Subscribed before the first look: a home published while the project folders are being found is not missed.
-    this.disposers.push(
+    this.subscriptions.add(
       this.home.onDidChangeHome((next) => {
         if (!this.watcher) this.homeBeforeWatcher = next;
         void this.follow(next);
@@ -85,13 +85,15 @@ export class AgentMemoryWatch {
     this.watcher = watcher;
     this.projectDirs = projectDirs;
     this.userBases = snapshot.roots.map((root) => join(root.path, USER_BASE));
-    this.disposers.push(
+    this.subscriptions.add(
       watcher.onDidChange((changes) =>
         this.report(
           changes.map((change) => change.path),
           this.projectBases(),
         ),
       ),
+    );
+    this.subscriptions.add(
       this.live.onDidChange((changes) =>
         this.report(
           changes.map((change) => change.path),
@@ -120,7 +122,7 @@ export class AgentMemoryWatch {
     // Closed first, so a first scan still running stops instead of being waited for.
     await this.watcher?.dispose();
     await this.begun.catch(() => undefined);
-    for (const dispose of this.disposers) dispose();
+    this.subscriptions.dispose();
     this.changeEmitter.dispose();
     await this.watcher?.dispose();
   }

@@ -7,6 +7,7 @@ import type { WatchedChange } from '../watch/watchedChange';
 import type { CatalogArchive } from './archivedSessionFiles';
 import { SessionCatalog, type CatalogBuildOptions, type CatalogBuildResult, type CatalogFilter } from './SessionCatalog';
 import { isUuid, sessionKeyOf } from '../../../shared/claude/sessionIds';
+import { DisposableStore } from '../events';
 
 /** Changes to one session within this window are read together (a streamed answer writes many lines quickly). */
 const LIVE_BATCH_MS = 25;
@@ -50,7 +51,7 @@ export class CatalogService {
   private pending = new Map<string, SessionKey>();
   private pendingSiblings = new Map<string, { configRoot: string; slug: string; path: string }>();
   private liveTimer: NodeJS.Timeout | null = null;
-  private readonly disposers: (() => void)[] = [];
+  private readonly subscriptions = new DisposableStore();
 
   constructor(private readonly options: CatalogServiceOptions) {
     this.roots = options.roots;
@@ -62,8 +63,8 @@ export class CatalogService {
       memoryDirFor: (configRoot, slug) =>
         this.memoryDirs.get(`${configRoot}\0${slug}`) ?? `${configRoot}${sep}projects${sep}${slug}${sep}memory`,
     });
-    this.disposers.push(options.home.onDidChangeHome((snapshot) => this.followHome(snapshot)));
-    if (options.live) this.disposers.push(options.live.onDidChange((changes) => this.onChanges(changes)));
+    this.subscriptions.add(options.home.onDidChangeHome((snapshot) => this.followHome(snapshot)));
+    if (options.live) this.subscriptions.add(options.live.onDidChange((changes) => this.onChanges(changes)));
   }
 
   /** Whether a build was asked for since the engine started (the UI's first listing asks for one). */
@@ -136,7 +137,7 @@ export class CatalogService {
   }
 
   async dispose(): Promise<void> {
-    for (const dispose of this.disposers.splice(0)) dispose();
+    this.subscriptions.dispose();
     if (this.liveTimer) clearTimeout(this.liveTimer);
     this.controller?.abort();
     await this.refreshing;

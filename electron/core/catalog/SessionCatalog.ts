@@ -2,25 +2,22 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CatalogProgress, SessionCatalogEntry, SessionKey, SessionUpdate } from '../../../shared/model/catalog';
 import { withArchivedFiles, type CatalogArchive } from './archivedSessionFiles';
-import { buildOrder, drainQueue } from './buildQueue';
 import { CATALOG_CACHE_FORMAT, type CachedFile, type CachedMeta, type CachedSession } from './catalogCacheSchema';
 import {
   discoverSession,
   discoverSessionFiles,
   identify,
-  newestMtimeMs,
   sessionFilePath,
   type DiscoveredFile,
   type DiscoveredProject,
   type DiscoveredSession,
   type DiscoveredSubagentFile,
 } from './catalogDiscovery';
+import { CatalogBuild, type CatalogBuildHost, type CatalogBuildOptions, type CatalogBuildResult } from './CatalogBuild';
+import type { ReadContext } from './catalogReadContext';
 import { CatalogStore } from './catalogStore';
-import { errorCode } from '../fs/readSafely';
 import { summarizeAggregate, type FileSummary } from './fileSummary';
-import { DEFAULT_MAX_LINE_BYTES, ReadBuffers } from '../jsonl/fileLineReader';
 import { memoryPathMatcher } from './memoryPathMatcher';
-import { ScanOffload } from './ScanOffload';
 import type { ScanDone } from './scanWorkerProtocol';
 import { buildSessionEntry, type AgentMeta, type SubagentFileFacts } from './sessionEntry';
 import { TranscriptAggregate, type MemoryPathTest, type TranscriptAggregateState } from './transcriptAggregate';
@@ -30,32 +27,16 @@ import { customTitlePath, readCustomTitleFile } from '../layout/customTitleFile'
 import { Emitter } from '../events';
 import { sessionKeyOf } from '../../../shared/claude/sessionIds';
 
+export type { CatalogBuildOptions, CatalogBuildResult } from './CatalogBuild';
+
 /** What a session whose own file is gone contributes of its own: nothing. */
 const NO_FILE_SUMMARY: FileSummary = summarizeAggregate(new TranscriptAggregate(() => false, false));
 
-/** A session's files: its own (when it still has one), then its sub-agents'. */
-function filesOf(session: DiscoveredSession): DiscoveredFile[] {
-  return session.main ? [session.main, ...session.subagents] : [...session.subagents];
-}
-
-/**
- * Files the engine's thread reads at once. Opening and the first chunk are blocking, so more than a few only
- * keeps more half-read aggregates alive long enough to reach the old generation: with 6, the engine's first
- * start on a 2.2 GB home peaked at 351–414 MB over eight runs, with 3 at 342–377 MB, at the same speed.
- */
-const READ_PARALLELISM = 3;
-/**
- * Builds with less to read than this stay in the engine's thread: a worker takes tens of milliseconds to start
- * and warm up, about what the engine's thread reads of a small home in that time.
- */
-const DEFAULT_WORKER_MIN_BUILD_BYTES = 32 * 1024 * 1024;
 /** Smaller files are simply read again when they grow; saving their state would cost more than it saves. */
 const STATE_MIN_BYTES = 256 * 1024;
 /** Aggregates of files that live updates read stay in memory, so a live session continues without loading its state. */
 const LIVE_AGGREGATES = 64;
 const TAIL_CHECK_BYTES = 64;
-const PROGRESS_INTERVAL_MS = 100;
-const UPDATE_BATCH_INTERVAL_MS = 250;
 const MAX_META_BYTES = 64 * 1024;
 const LIVE_SAVE_DELAY_MS = 10_000;
 
@@ -97,21 +78,6 @@ export interface CatalogTranscriptFile {
   readonly memoryDir: string;
 }
 
-export interface CatalogBuildOptions {
-  readonly onProgress?: (progress: CatalogProgress) => void;
-  readonly signal?: AbortSignal;
-}
-
-export interface CatalogBuildResult {
-  readonly sessions: number;
-  /** Files actually read (in full or from their saved offset) and the bytes read. */
-  readonly filesRead: number;
-  readonly bytesRead: number;
-  /** Of those, the bytes the scan worker read (0 when the build had none). */
-  readonly workerBytes: number;
-  readonly cancelled: boolean;
-}
-
 export interface CatalogFilter {
   readonly configRoot?: string;
   readonly slug?: string;
@@ -120,32 +86,8 @@ export interface CatalogFilter {
 type UpdateListener = (update: SessionUpdate) => void;
 type ProgressListener = (progress: CatalogProgress) => void;
 
-/** How a file is read: by a build (cancellable, with progress) or by a live update. */
-interface ReadContext {
-  readonly signal?: AbortSignal;
-  /** Called with the bytes read since the last call. */
-  readonly onBytes: (delta: number) => void;
-  /** A build's reads share their buffers; a live update's few reads allocate their own. */
-  readonly buffers?: ReadBuffers;
-  /**
-   * A live update keeps the file's aggregate for the next append. A build does not: thousands of aggregates
-   * kept a while each would all outlive the young generation and fill the old one with garbage.
-   */
-  readonly live: boolean;
-  /** A build's second thread: whole files read from their start go to it (the rest is read here). */
-  readonly offload?: ScanOffload;
-}
-
 /** What a live update reads: no progress, no cancelling. */
 const LIVE_READ: ReadContext = { onBytes: () => undefined, live: true };
-
-/** One file for a build to read, with what reading it needs to know. */
-interface BuildFile {
-  readonly file: DiscoveredFile;
-  readonly isSubagentFile: boolean;
-  readonly configRoot: string;
-  readonly slug: string;
-}
 
 interface LiveAggregate {
   readonly fileId: string;
@@ -202,16 +144,6 @@ function readAgentMeta(path: string, size: number): AgentMeta | null {
   } catch {
     return null;
   }
-}
-
-function sameAgentFiles(a: CachedSession | undefined, b: CachedSession | undefined): boolean {
-  const pathsOf = (session: CachedSession | undefined): string => (session?.subagents ?? []).map((agent) => agent.path).join('\0');
-  return pathsOf(a) === pathsOf(b);
-}
-
-/** Whether the same files of a session are read from the archive (a file Claude Code deleted changes the session). */
-function sameArchivedFiles(a: CachedSession | undefined, b: CachedSession | undefined): boolean {
-  return (a?.archivedPaths ?? []).join('\0') === (b?.archivedPaths ?? []).join('\0');
 }
 
 function sameVersion(a: { fileId: string; size: number; mtimeNs: string }, b: { fileId: string; size: number; mtimeNs: string }): boolean {
@@ -482,17 +414,15 @@ export class SessionCatalog {
     try {
       const result = await readLines(
         source,
-        { start: 0, end: file.size, firstLineNumber: 1, maxLineBytes: DEFAULT_MAX_LINE_BYTES, yieldEvery: 16 },
+        { start: 0, end: file.size, firstLineNumber: 1, yieldEvery: 16, tailBytes: TAIL_CHECK_BYTES },
         (bytes) => (bytes === null ? aggregate.badLine() : feedTranscriptLine(aggregate, bytes)),
       );
       context.onBytes(file.size);
-      const tail = Buffer.alloc(Math.min(TAIL_CHECK_BYTES, result.committedBytes));
-      await source.read(tail, 0, tail.length, result.committedBytes - tail.length);
       return this.record(
         file,
         isSubagentFile,
         memoryKey,
-        { offset: result.committedBytes, tailHex: tail.toString('hex'), summary: summarizeAggregate(aggregate), stateText: null },
+        { offset: result.committedBytes, tailHex: result.tail.toString('hex'), summary: summarizeAggregate(aggregate), stateText: null },
         project,
       );
     } finally {
@@ -662,152 +592,38 @@ export class SessionCatalog {
   private async runBuild(options: CatalogBuildOptions): Promise<CatalogBuildResult> {
     await this.loadCache();
     const projects = await this.withArchived(await discoverSessionFiles(this.roots));
-    const allFiles: DiscoveredFile[] = projects.flatMap((p) => [...p.siblingAgents, ...p.sessions.flatMap((s) => filesOf(s))]);
-    let done = 0;
-    let bytesDone = 0;
-    let filesRead = 0;
-    const total = allFiles.length;
-    const bytesTotal = allFiles.reduce((sum, file) => sum + this.pendingBytes(file), 0);
-    let lastProgressAt = 0;
-    const report = (running: boolean, cancelled: boolean, force: boolean): void => {
-      const now = Date.now();
-      if (!force && now - lastProgressAt < PROGRESS_INTERVAL_MS) return;
-      lastProgressAt = now;
-      this.currentProgress = { done, total, bytesDone, bytesTotal, running, cancelled };
-      options.onProgress?.(this.currentProgress);
-      this.progressEmitter.fire(this.currentProgress);
-    };
-    report(true, false, true);
-    const offload =
-      this.scanWorker && !options.signal?.aborted && bytesTotal >= (this.scanWorker.minBuildBytes ?? DEFAULT_WORKER_MIN_BUILD_BYTES)
-        ? new ScanOffload(this.scanWorker.script, options.signal)
-        : undefined;
-    const context: ReadContext = {
-      signal: options.signal,
-      onBytes: (delta) => {
-        bytesDone += delta;
-        report(true, false, false);
+    return new CatalogBuild(this.buildHost(options), projects, options.signal).run();
+  }
+
+  /** What a build reaches of the catalog (see `CatalogBuild`). */
+  private buildHost(options: CatalogBuildOptions): CatalogBuildHost {
+    return {
+      scanWorker: this.scanWorker,
+      pendingBytes: (file) => this.pendingBytes(file),
+      readFile: (file, isSubagentFile, configRoot, slug, context) => this.readFile(file, isSubagentFile, configRoot, slug, context),
+      cachedFile: (path) => this.files.get(path),
+      cachedSession: (key) => this.sessions.get(key),
+      hasEntry: (key) => this.entries.has(key),
+      dropFile: (path) => this.dropFile(path),
+      siblingsBySession: (project) => this.siblingsBySession(project),
+      recordSession: (session, siblings) => this.recordSession(session, siblings),
+      publishSessions: (keys) => this.publishSessions(keys, []),
+      takeProjectsToRepublish: () => this.takeProjectsToRepublish(),
+      forgetAllBut: (seenSessions, presentFiles) => {
+        this.forget([...this.sessions.keys()].filter((key) => !seenSessions.has(key)));
+        for (const path of this.files.keys()) if (!presentFiles.has(path)) this.files.delete(path);
       },
-      buffers: new ReadBuffers(),
-      live: false,
+      save: async () => {
+        await this.saveIndex();
+        await this.store.statesWritten();
+      },
+      progressed: (progress) => {
+        this.currentProgress = progress;
+        options.onProgress?.(progress);
+        this.progressEmitter.fire(progress);
+      },
+      sessionCount: () => this.entries.size,
     };
-    const seen = new Set<string>();
-    let batch: string[] = [];
-    let batchAt = Date.now();
-    const flushBatch = (force: boolean): void => {
-      if (batch.length === 0 || (!force && Date.now() - batchAt < UPDATE_BATCH_INTERVAL_MS)) return;
-      this.publishSessions(batch, []);
-      batch = [];
-      batchAt = Date.now();
-    };
-    const workerContext: ReadContext = { ...context, offload };
-    /** `onRead` hears whether the file was read (not cached) and whether it was gone. */
-    const readAll = <T extends BuildFile>(
-      items: readonly T[],
-      onRead: (item: T, changed: boolean, gone: boolean) => void,
-    ): Promise<void> => {
-      const read = async (item: T, readContext: ReadContext): Promise<void> => {
-        const before = this.files.get(item.file.path);
-        let after: CachedFile | undefined;
-        try {
-          after = await this.readFile(item.file, item.isSubagentFile, item.configRoot, item.slug, readContext);
-        } catch (error) {
-          // Deleted since discovery (Claude Code removes old transcripts at its start): as if never found.
-          if (errorCode(error) !== 'ENOENT') throw error;
-          this.dropFile(item.file.path);
-        }
-        done++;
-        if (after && after !== before) filesRead++;
-        onRead(item, after !== before, after === undefined);
-        report(true, false, false);
-      };
-      return drainQueue(items, {
-        parallelism: READ_PARALLELISM,
-        readInThread: (item) => read(item, context),
-        worker: offload && {
-          load: offload,
-          // Files read whole from their start; the rest (continued from a saved state, or cached) stay here.
-          accepts: (item) => item.file.size > 0 && !item.file.fromArchive && this.pendingBytes(item.file) === item.file.size,
-          read: (item) => read(item, workerContext),
-        },
-        stopped: () => options.signal?.aborted ?? false,
-      });
-    };
-    let cancelled = false;
-    try {
-      // Sibling agent files first: which session each belongs to is only known from its lines.
-      const siblingFiles = projects.flatMap((project) =>
-        project.siblingAgents.map((file): BuildFile => ({
-          file,
-          isSubagentFile: true,
-          configRoot: project.configRoot,
-          slug: project.slug,
-        })),
-      );
-      const siblingsRead = new Set<string>();
-      await readAll(siblingFiles, ({ file }, changed) => changed && siblingsRead.add(file.path));
-      const siblingsOf = new Map<DiscoveredSession, DiscoveredSubagentFile[]>();
-      for (const project of projects) {
-        const siblings = this.siblingsBySession(project);
-        for (const session of project.sessions) siblingsOf.set(session, siblings.get(session.sessionId) ?? []);
-      }
-      // Then the files of every session of every project from one queue, so both threads stay busy to the end,
-      // and a session is recorded once its last file is read.
-      const sessionBytes = (session: DiscoveredSession): number => filesOf(session).reduce((sum, file) => sum + this.pendingBytes(file), 0);
-      const sessions = buildOrder(
-        projects.flatMap((project) => project.sessions),
-        sessionBytes,
-        (a, b) => newestMtimeMs(b) - newestMtimeMs(a),
-      );
-      const unread = new Map<DiscoveredSession, { files: number; changed: boolean; mainGone?: boolean }>();
-      const sessionFiles = sessions.flatMap((session) => {
-        const siblings = siblingsOf.get(session) ?? [];
-        const files = filesOf(session);
-        unread.set(session, { files: files.length, changed: siblings.some((agent) => siblingsRead.has(agent.path)) });
-        const { configRoot, slug } = session;
-        return files.map((file): BuildFile & { session: DiscoveredSession } => ({
-          file,
-          isSubagentFile: file !== session.main,
-          configRoot,
-          slug,
-          session,
-        }));
-      });
-      await readAll(sessionFiles, ({ file, session }, changed, gone) => {
-        const left = unread.get(session)!;
-        left.files--;
-        left.changed ||= changed;
-        // A session whose own file is gone is not recorded, so it is dropped from the catalog below.
-        if (file === session.main && gone) left.mainGone = true;
-        if (left.files > 0 || left.mainGone) return;
-        const previous = this.sessions.get(sessionKeyOf(session.configRoot, session.slug, session.sessionId));
-        const key = this.recordSession(session, siblingsOf.get(session) ?? []);
-        seen.add(key);
-        // A sub-agent file that went away changes the session as much as one that grew.
-        const now = this.sessions.get(key);
-        if (left.changed || !sameAgentFiles(previous, now) || !sameArchivedFiles(previous, now) || !this.entries.has(key)) {
-          batch.push(key);
-          flushBatch(false);
-        }
-      });
-      cancelled = options.signal?.aborted ?? false;
-    } catch (error) {
-      if (!options.signal?.aborted) throw error;
-      cancelled = true;
-    } finally {
-      await offload?.dispose();
-    }
-    for (const key of this.takeProjectsToRepublish()) batch.push(key);
-    flushBatch(true);
-    if (!cancelled) {
-      this.forget([...this.sessions.keys()].filter((key) => !seen.has(key)));
-      const present = new Set(allFiles.map((file) => file.path));
-      for (const path of this.files.keys()) if (!present.has(path)) this.files.delete(path);
-    }
-    await this.saveIndex();
-    await this.store.statesWritten();
-    report(false, cancelled, true);
-    return { sessions: this.entries.size, filesRead, bytesRead: bytesDone, workerBytes: offload?.bytesRead ?? 0, cancelled };
   }
 
   private async runRefresh(keys: readonly SessionKey[]): Promise<void> {

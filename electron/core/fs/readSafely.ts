@@ -94,7 +94,11 @@ function brokenSymlink(error: unknown, path: string): EntryKind {
  */
 export async function entryKind(dir: string, entry: Dirent): Promise<EntryKind> {
   if (!entry.isSymbolicLink()) return kindOfEntry(entry);
-  const path = `${dir}/${entry.name}`;
+  return symlinkTargetKind(`${dir}/${entry.name}`);
+}
+
+/** What the symlink at `path` points to (see `entryKind`). */
+export async function symlinkTargetKind(path: string): Promise<EntryKind> {
   try {
     return kindOfTarget(await fs.stat(path));
   } catch (error) {

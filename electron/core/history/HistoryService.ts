@@ -42,7 +42,7 @@ import { DiskTranscriptFeed, type TranscriptFeed } from './provenance/transcript
 import { trackedFolders, type TrackedFolder } from './trackedFolders';
 import { decodeText } from './versionText';
 import type { WriteRoot } from '../changes/writeRoot';
-import { Emitter } from '../events';
+import { DisposableStore, Emitter } from '../events';
 import { listSessions } from '../transcripts/sessionListing';
 
 export interface HistoryServiceOptions {
@@ -103,7 +103,7 @@ export class HistoryService {
   private readonly backup: MemoryBackup;
   private folders: { at: number; list: readonly TrackedFolder[] } | null = null;
   private readonly changeEmitter = new Emitter<RecordReport>();
-  private readonly disposers: (() => void)[] = [];
+  private readonly subscriptions = new DisposableStore();
   /** Set on dispose: a look the watcher's start would still trigger must not write history after it. */
   private disposed = false;
   /** Cancels a reconstruction in progress on dispose. */
@@ -138,10 +138,10 @@ export class HistoryService {
     });
     this.rollback = new HistoryRollback(this.index, options.writer);
     this.backup = new MemoryBackup(this.index, options.writer, now);
-    this.disposers.push(this.recorder.onDidRecord((report) => this.emit(report)));
-    this.disposers.push(options.writer.onDidWrite((written) => this.announce(written)));
-    this.disposers.push(options.home.onDidChangeHome(() => (this.folders = null)));
-    this.disposers.push(this.reconstructor.onDidProgress((status) => this.progressEmitter.fire(status)));
+    this.subscriptions.add(this.recorder.onDidRecord((report) => this.emit(report)));
+    this.subscriptions.add(options.writer.onDidWrite((written) => this.announce(written)));
+    this.subscriptions.add(options.home.onDidChangeHome(() => (this.folders = null)));
+    this.subscriptions.add(this.reconstructor.onDidProgress((status) => this.progressEmitter.fire(status)));
   }
 
   /** Reconstruction progress (running, bytes read, done), for the shells. */
@@ -156,7 +156,7 @@ export class HistoryService {
   /** The app shells: record what changed while the app was closed, then follow the watcher. */
   start(): void {
     // Events are caught from the start; recording them waits for the start-up look (recording runs one at a time).
-    if (this.options.live) this.disposers.push(this.recorder.follow(this.options.live));
+    if (this.options.live) this.subscriptions.add(this.recorder.follow(this.options.live));
     void this.recorder
       .recordAll('startup')
       .then(() => this.reconstruct())
@@ -166,7 +166,7 @@ export class HistoryService {
     // New projects and memory folders, or a different home (the demo): take their first versions right away,
     // and read the transcripts that came with them.
     if (this.options.live)
-      this.disposers.push(
+      this.subscriptions.add(
         this.options.home.onDidChangeHome(
           () =>
             void this.recorder
@@ -180,7 +180,7 @@ export class HistoryService {
     this.reconstructTimer = setInterval(() => void this.reconstruct().catch(() => undefined), RECONSTRUCT_EVERY_MS);
     this.reconstructTimer.unref?.();
     if (this.options.live)
-      this.disposers.push(
+      this.subscriptions.add(
         this.options.live.onDidChange((changes) => {
           if (!changes.some((c) => (c.kind === 'transcript' || c.kind === 'subagent-transcript') && c.event === 'add')) return;
           if (this.newTranscriptTimer) clearTimeout(this.newTranscriptTimer);
@@ -485,8 +485,7 @@ export class HistoryService {
     if (this.reconstructTimer) clearInterval(this.reconstructTimer);
     if (this.newTranscriptTimer) clearTimeout(this.newTranscriptTimer);
     this.progressEmitter.dispose();
-    for (const dispose of this.disposers) dispose();
-    this.disposers.length = 0;
+    this.subscriptions.dispose();
     await this.recorder.dispose();
     this.changeEmitter.dispose();
   }

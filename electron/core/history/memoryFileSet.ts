@@ -1,6 +1,5 @@
 import { promises as fs } from 'node:fs';
-import { join } from 'node:path';
-import { MAX_MEMORY_FOLDER_DEPTH } from '../layout/memoryFolderScan';
+import { walkMemoryFolder } from '../layout/memoryFolderWalk';
 
 export interface MemoryFileStat {
   /** Relative to the memory folder, forward slashes. */
@@ -26,28 +25,12 @@ export interface MemoryFileListing {
  */
 export async function listMemoryFiles(memoryDir: string): Promise<MemoryFileListing> {
   const found: MemoryFileStat[] = [];
-  const unreadable: string[] = [];
-  async function walk(dir: string, prefix: string, depth: number): Promise<void> {
-    let entries;
-    try {
-      entries = await fs.readdir(dir, { withFileTypes: true });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') unreadable.push(prefix);
-      return;
-    }
-    for (const entry of entries) {
-      const absolutePath = join(dir, entry.name);
-      const path = prefix + entry.name;
-      if (entry.isDirectory()) {
-        if (depth < MAX_MEMORY_FOLDER_DEPTH) await walk(absolutePath, `${path}/`, depth + 1);
-        else unreadable.push(`${path}/`);
-      } else if (entry.isFile() && entry.name.toLowerCase().endsWith('.md')) {
-        const stats = await fs.lstat(absolutePath).catch(() => null);
-        if (stats?.isFile()) found.push({ path, absolutePath, size: stats.size, mtimeMs: stats.mtimeMs });
-      }
-    }
-  }
-  await walk(memoryDir, '', 0);
+  const walk = await walkMemoryFolder(memoryDir, async ({ name, absolutePath, relativePath, type }) => {
+    // Any case of `.md`: history has always kept such files, and must not take them for deleted now.
+    if (type !== 'file' || !name.toLowerCase().endsWith('.md')) return;
+    const stats = await fs.lstat(absolutePath).catch(() => null);
+    if (stats?.isFile()) found.push({ path: relativePath, absolutePath, size: stats.size, mtimeMs: stats.mtimeMs });
+  });
   found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { files: found, unreadable };
+  return { files: found, unreadable: walk.unlisted };
 }

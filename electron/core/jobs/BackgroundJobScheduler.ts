@@ -28,7 +28,7 @@ import type { ReviewInbox } from './ReviewInbox';
 import { reviewedDreamDue } from './reviewedDreamDue';
 import { readSessionFileMtimes } from './sessionFileMtimes';
 import { nextLocalMidnight, TokenBudget } from './TokenBudget';
-import { Emitter } from '../events';
+import { DisposableStore, Emitter } from '../events';
 import { listSessions } from '../transcripts/sessionListing';
 
 /** A session counts as ended once it has not changed for this long (Claude Code writes on every turn). */
@@ -106,7 +106,7 @@ export class BackgroundJobScheduler {
   private readonly idleMs: number;
   private active = false;
   private disposed = false;
-  private readonly disposers: (() => void)[] = [];
+  private readonly subscriptions = new DisposableStore();
   /** Projects with reviewed dreams on, by key. */
   private followed = new Map<string, ProjectSummary>();
   /** Every project's memory folder, by project key: a session change counts toward the gate of its project's memory. */
@@ -148,16 +148,16 @@ export class BackgroundJobScheduler {
     if (this.options.readOnly || this.active || this.disposed) return;
     this.active = true;
     const { catalog, live, home, jobs, writer } = this.options;
-    this.disposers.push(
-      catalog.onDidUpdateSessions((update) => this.sessionsChanged(update)),
-      writer.onDidWrite((written) => this.settingsWritten(written)),
-      home.onDidChangeHome(() => this.resync()),
+    this.subscriptions.add(catalog.onDidUpdateSessions((update) => this.sessionsChanged(update)));
+    this.subscriptions.add(writer.onDidWrite((written) => this.settingsWritten(written)));
+    this.subscriptions.add(home.onDidChangeHome(() => this.resync()));
+    this.subscriptions.add(
       jobs.onDidProgress((progress) => {
         if (this.running?.jobId !== progress.jobId) return;
         this.running.tokens = progress.usage.input + progress.usage.output;
       }),
     );
-    if (live) this.disposers.push(live.onDidChange((changes) => this.filesChanged(changes)));
+    if (live) this.subscriptions.add(live.onDidChange((changes) => this.filesChanged(changes)));
     this.resync();
     await this.syncing;
   }
@@ -249,7 +249,7 @@ export class BackgroundJobScheduler {
   async dispose(): Promise<void> {
     this.disposed = true;
     this.active = false;
-    for (const dispose of this.disposers.splice(0)) dispose();
+    this.subscriptions.dispose();
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.statusEmitter.dispose();

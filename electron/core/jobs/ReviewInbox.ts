@@ -4,7 +4,7 @@ import type { JobRecord, JobSummary, JobTarget } from '../../../shared/jobs/jobT
 import { contentHash } from '../fs/contentHash';
 import { resolveInside } from '../fs/pathContainment';
 import type { JobService } from './JobService';
-import { Emitter } from '../events';
+import { DisposableStore, Emitter } from '../events';
 
 /** A job whose proposals wait for the user: finished, neither applied nor discarded, with something to decide. */
 export function isPendingReview(job: JobSummary): boolean {
@@ -48,10 +48,10 @@ export class ReviewInbox {
   /** The proposed files of pending jobs: their records never change until the user decides. */
   private readonly files = new Map<string, readonly ProposedFile[]>();
   private readonly changeEmitter = new Emitter<ReviewInboxChange>();
-  private readonly disposers: (() => void)[] = [];
+  private readonly subscriptions = new DisposableStore();
 
   constructor(private readonly jobs: JobService) {
-    this.disposers.push(jobs.onDidFinish((summary) => void this.jobChanged(summary)));
+    this.subscriptions.add(jobs.onDidFinish((summary) => void this.jobChanged(summary)));
   }
 
   onDidChange(listener: (change: ReviewInboxChange) => void): () => void {
@@ -87,7 +87,7 @@ export class ReviewInbox {
   }
 
   dispose(): void {
-    for (const dispose of this.disposers.splice(0)) dispose();
+    this.subscriptions.dispose();
     this.changeEmitter.dispose();
   }
 

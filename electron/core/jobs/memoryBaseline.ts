@@ -1,8 +1,7 @@
 import { promises as fs } from 'node:fs';
-import { join } from 'node:path';
 import { contentHash } from '../fs/contentHash';
 import { LOCK_FILE_NAME } from '../lock/consolidationLockStatus';
-import { MAX_MEMORY_FOLDER_DEPTH } from '../layout/memoryFolderScan';
+import { walkMemoryFolder } from '../layout/memoryFolderWalk';
 
 /** What a memory folder held when a job started; the job reads this, never the live files. */
 export type BaselineEntry =
@@ -31,24 +30,13 @@ export async function readMemoryBaseline(memoryDir: string): Promise<MemoryBasel
   const files = new Map<string, BaselineEntry>();
   const dirs = new Set<string>();
   let count = 0;
-  async function walk(dir: string, rel: string, depth: number): Promise<void> {
-    const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
-    for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
-      // Beyond this a folder is no memory; a file past the cap that the model "creates" conflicts at apply time.
-      if (++count > MAX_ENTRIES) return;
-      const path = join(dir, entry.name);
-      const childRel = rel === '' ? entry.name : `${rel}/${entry.name}`;
-      if (entry.isSymbolicLink()) {
-        files.set(childRel, { kind: 'symlink' });
-      } else if (entry.isDirectory()) {
-        dirs.add(childRel);
-        if (depth < MAX_MEMORY_FOLDER_DEPTH) await walk(path, childRel, depth + 1);
-      } else if (entry.isFile()) {
-        files.set(childRel, await readEntry(path, entry.name));
-      }
-    }
-  }
-  await walk(memoryDir, '', 0);
+  await walkMemoryFolder(memoryDir, async ({ name, absolutePath, relativePath, type }) => {
+    // Beyond this a folder is no memory; a file past the cap that the model "creates" conflicts at apply time.
+    if (++count > MAX_ENTRIES) return 'stop';
+    if (type === 'symlink') files.set(relativePath, { kind: 'symlink' });
+    else if (type === 'folder') dirs.add(relativePath);
+    else if (type === 'file') files.set(relativePath, await readEntry(absolutePath, name));
+  });
   return { files, dirs };
 }
 

@@ -1,11 +1,8 @@
 import { closeSync, fstatSync, openSync, read, readSync } from 'node:fs';
 import { yieldWhenSliceIsUsed } from '../async/timeSlices';
+import { READ_CHUNK_BYTES, splitLines, type ChunkSource } from './lineSplitter';
 
-const NEWLINE = 0x0a;
-const CHUNK_BYTES = 1024 * 1024;
 const MIN_CHUNK_BYTES = 16 * 1024;
-/** Longer lines (a pasted video, a runaway tool result) are skipped and counted, so memory stays bounded. */
-export const DEFAULT_MAX_LINE_BYTES = 32 * 1024 * 1024;
 
 /**
  * Full-size read buffers shared by the reads of one job that reads many files (a catalog build): each read
@@ -16,7 +13,7 @@ export class ReadBuffers {
   private readonly idle: Buffer[] = [];
 
   take(): Buffer {
-    return this.idle.pop() ?? Buffer.allocUnsafe(CHUNK_BYTES);
+    return this.idle.pop() ?? Buffer.allocUnsafe(READ_CHUNK_BYTES);
   }
 
   giveBack(buffer: Buffer): void {
@@ -32,7 +29,7 @@ export interface JsonlReadOptions {
   readonly maxLineBytes?: number;
   readonly signal?: AbortSignal;
   /**
-   * Called once per complete line, without its newline. The buffer is only valid during the call:
+   * Called once per complete line, without its newline (nor a trailing CR). The buffer is only valid during the call:
    * it is reused for the next chunk, so copy what must be kept.
    */
   readonly onLine: (line: Buffer, lineNumber: number) => void;
@@ -60,17 +57,14 @@ export interface JsonlReadResult {
 }
 
 /** One read on the thread pool: the copy of a big chunk overlaps with the splitting and parsing of the last one. */
-function readInBackground(fd: number, buffer: Buffer, position: number): Promise<number> {
+function readInBackground(fd: number, buffer: Buffer, length: number, position: number): Promise<number> {
   return new Promise((resolve, reject) =>
-    read(fd, buffer, 0, buffer.length, position, (error, bytesRead) => (error ? reject(error) : resolve(bytesRead))),
+    read(fd, buffer, 0, length, position, (error, bytesRead) => (error ? reject(error) : resolve(bytesRead))),
   );
 }
 
 /**
- * Streams the complete lines of a JSONL file from a saved offset with a hand-rolled splitter over 1 MiB
- * reads; never holds the whole file. A line longer than a read is only measured as it streams by, then read
- * again whole once its end is seen. A line still being written (no newline yet) is not delivered, and
- * the returned offset points at its start, so each line is delivered exactly once across reads.
+ * A file's chunks for the splitter: blocking reads, except the chunks read ahead, which go to the thread pool.
  *
  * Opening, closing and the first chunk are blocking, in time slices: a catalog build reads thousands of
  * mostly small files, and each asynchronous open, read and close cost the engine's thread a promise and a
@@ -78,90 +72,49 @@ function readInBackground(fd: number, buffer: Buffer, position: number): Promise
  * cache takes microseconds. Later chunks of a big file are read ahead on the thread pool, so their copy
  * overlaps with the parsing on this thread.
  */
+function fileChunks(fd: number): ChunkSource {
+  return {
+    read: (buffer, length, position, ahead) =>
+      ahead ? readInBackground(fd, buffer, length, position) : readSync(fd, buffer, 0, length, position),
+  };
+}
+
+/**
+ * Streams the complete lines of a JSONL file from a saved offset (see `splitLines` for the rules), up to where
+ * the file ends when the read gets there; never holds the whole file.
+ */
 export async function readJsonlLines(path: string, options: JsonlReadOptions): Promise<JsonlReadResult> {
-  const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   await yieldWhenSliceIsUsed();
   const fd = openSync(path, 'r');
   const shared = options.buffers;
   let buffers: Buffer[] = [];
-  let pending: Promise<number> | null = null;
   try {
     if (shared) {
       buffers = [shared.take(), shared.take()];
     } else {
       // Buffers of its own are sized to the file: small files are many.
       const expected = (options.sizeHint ?? fstatSync(fd).size) - options.fromOffset;
-      const bytes = Math.min(CHUNK_BYTES, Math.max(MIN_CHUNK_BYTES, expected + 1));
+      const bytes = Math.min(READ_CHUNK_BYTES, Math.max(MIN_CHUNK_BYTES, expected + 1));
       buffers = [Buffer.allocUnsafe(bytes), Buffer.allocUnsafe(bytes)];
     }
-    const chunkBytes = buffers[0].length;
-    let which = 0;
-    let position = options.fromOffset;
-    let lineNumber = options.linesBefore ?? 0;
-    /** Start offset (in the file) of the next line to deliver. */
-    let committed = options.fromOffset;
-    /** Bytes of that line seen in earlier chunks: it is longer than what is left of a chunk. */
-    let carriedBytes = 0;
-    /** Holds a line longer than a chunk, read again whole from the file; reused for the next such line. */
-    let longLine: Buffer | null = null;
-    const tailBytes = options.tailBytes ?? 0;
-    let tail = Buffer.alloc(0);
-    let tailEnd = -1;
-    // Most transcripts fit in one chunk: that read is blocking. Later chunks are read ahead in the background.
-    let bytesRead = readSync(fd, buffers[which], 0, chunkBytes, position);
-    while (bytesRead > 0) {
-      if (options.signal?.aborted) throw options.signal.reason ?? new Error('aborted');
-      const chunk = buffers[which];
-      which = 1 - which;
-      // A short read of a regular file is its end for now; only a full buffer calls for another read.
-      if (bytesRead === chunkBytes) pending = readInBackground(fd, buffers[which], position + bytesRead);
-      let start = 0;
-      while (start < bytesRead) {
-        const newline = chunk.indexOf(NEWLINE, start);
-        const end = newline < 0 || newline >= bytesRead ? -1 : newline;
-        if (end < 0) {
-          // The line continues in the next chunk: only its length is noted until its end is found.
-          carriedBytes += bytesRead - start;
-          break;
-        }
-        lineNumber++;
-        const lineBytes = carriedBytes + (end - start);
-        if (lineBytes > maxLineBytes) {
-          options.onOversizedLine?.(lineNumber, lineBytes);
-        } else if (carriedBytes === 0) {
-          options.onLine(chunk.subarray(start, end), lineNumber);
-        } else {
-          // Read again in one piece rather than copied chunk by chunk and joined: half the memory, one buffer.
-          if (!longLine || longLine.length < lineBytes) longLine = Buffer.allocUnsafe(lineBytes);
-          const lineRead = readSync(fd, longLine, 0, lineBytes, committed);
-          options.onLine(longLine.subarray(0, lineRead), lineNumber);
-        }
-        committed += lineBytes + 1;
-        carriedBytes = 0;
-        start = end + 1;
-      }
-      // Keep the bytes before the newest line end while they are at hand (the buffer is reused).
-      const tailLength = Math.min(tailBytes, committed);
-      if (tailLength > 0 && committed - tailLength >= position && committed !== tailEnd) {
-        tail = Buffer.from(chunk.subarray(committed - tailLength - position, committed - position));
-        tailEnd = committed;
-      }
-      position += bytesRead;
-      options.onBytes?.(position - options.fromOffset);
-      if (!pending) break;
-      bytesRead = await pending;
-      pending = null;
-      await yieldWhenSliceIsUsed();
-    }
-    const tailLength = Math.min(tailBytes, committed);
-    if (tailEnd !== committed && tailLength > 0) {
-      tail = Buffer.alloc(tailLength);
-      readSync(fd, tail, 0, tailLength, committed - tailLength);
-    }
-    return { offset: committed, lines: lineNumber, size: position, tail: tail.subarray(0, tailLength) };
+    const { onLine, onOversizedLine } = options;
+    const result = await splitLines(
+      fileChunks(fd),
+      {
+        start: options.fromOffset,
+        end: Infinity,
+        firstLineNumber: (options.linesBefore ?? 0) + 1,
+        maxLineBytes: options.maxLineBytes,
+        buffers,
+        signal: options.signal,
+        betweenChunks: yieldWhenSliceIsUsed,
+        onBytes: options.onBytes,
+        tailBytes: options.tailBytes,
+      },
+      (line, _offset, length, lineNumber) => (line === null ? onOversizedLine?.(lineNumber, length) : onLine(line, lineNumber)),
+    );
+    return { offset: result.committedBytes, lines: result.nextLineNumber - 1, size: result.readTo, tail: result.tail };
   } finally {
-    // A read still in flight (after an abort) must finish before its file closes and its buffer is reused.
-    await pending?.catch(() => undefined);
     closeSync(fd);
     if (shared) for (const buffer of buffers) shared.giveBack(buffer);
   }

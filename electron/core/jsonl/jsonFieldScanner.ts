@@ -13,18 +13,25 @@ function isJsonSpace(byte: number): boolean {
 }
 
 /**
+ * Whether the quote at `index` is escaped: it follows an odd run of backslashes. It names no binding outside itself,
+ * so the search worker, which runs from its own source text, is handed this very function (SearchWorkerPool).
+ */
+export function quoteIsEscaped(bytes: Uint8Array, index: number): boolean {
+  let backslashes = 0;
+  while (index - 1 - backslashes >= 0 && bytes[index - 1 - backslashes] === 0x5c) backslashes++;
+  return backslashes % 2 === 1;
+}
+
+/**
  * The index of the quote that closes the string opening at `open`, or -1 when it never closes. Quotes are found
- * with native `indexOf`, so a string of megabytes costs a few calls; a quote after an odd run of backslashes is
- * escaped and skipped.
+ * with native `indexOf`, so a string of megabytes costs a few calls; an escaped quote is skipped.
  */
 function closingQuote(line: Buffer, open: number): number {
   let close = open + 1;
   for (;;) {
     close = line.indexOf(QUOTE, close);
     if (close < 0) return -1;
-    let backslashes = 0;
-    while (line[close - 1 - backslashes] === BACKSLASH) backslashes++;
-    if (backslashes % 2 === 0) return close;
+    if (!quoteIsEscaped(line, close)) return close;
     close++;
   }
 }

@@ -1,7 +1,7 @@
-import { join, relative, sep } from 'node:path';
 import { isTopicFileName } from '../../../shared/memory/modelView';
 import type { ItemWarning } from '../../../shared/model/warnings';
-import { entryKind, listDir } from '../fs/readSafely';
+import { symlinkTargetKind } from '../fs/readSafely';
+import { walkMemoryFolder } from './memoryFolderWalk';
 
 export interface FoundMemoryFile {
   readonly absolutePath: string;
@@ -14,33 +14,26 @@ export interface MemoryFolderScan {
   readonly warnings: readonly ItemWarning[];
 }
 
-/** Deeper folders are no memory: every walker of a memory folder stops here (symlinked folders are never followed). */
-export const MAX_MEMORY_FOLDER_DEPTH = 16;
-
 /**
- * Every topic file under a memory folder, recursively: `*.md` except `MEMORY.md` index files (`isTopicFileName`).
- * Symlinked folders are not followed (no loops, no escaping the folder).
+ * Every topic file under a memory folder, recursively: `*.md` except `MEMORY.md` index files (`isTopicFileName`),
+ * a symlink to a file included (a broken one is a warning).
  */
 export async function scanMemoryFolder(memoryDir: string): Promise<MemoryFolderScan> {
   const topicFiles: FoundMemoryFile[] = [];
   const warnings: ItemWarning[] = [];
-  async function walk(dir: string, depth: number): Promise<void> {
-    const listing = await listDir(dir);
-    if (listing.warning) warnings.push(listing.warning);
-    for (const entry of listing.entries) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) {
-        if (depth < MAX_MEMORY_FOLDER_DEPTH) await walk(path, depth + 1);
-        continue;
+  await walkMemoryFolder(
+    memoryDir,
+    async ({ name, absolutePath, relativePath, type }) => {
+      if (!isTopicFileName(name) || (type !== 'file' && type !== 'symlink')) return;
+      if (type === 'symlink') {
+        const target = await symlinkTargetKind(absolutePath);
+        if (target.warning) warnings.push(target.warning);
+        if (target.kind !== 'file') return;
       }
-      if (!isTopicFileName(entry.name)) continue;
-      const kind = await entryKind(dir, entry);
-      if (kind.warning) warnings.push(kind.warning);
-      if (kind.kind !== 'file') continue;
-      topicFiles.push({ absolutePath: path, relativePath: relative(memoryDir, path).split(sep).join('/') });
-    }
-  }
-  await walk(memoryDir, 0);
+      topicFiles.push({ absolutePath, relativePath });
+    },
+    warnings,
+  );
   topicFiles.sort((a, b) => a.relativePath.localeCompare(b.relativePath));
   return { topicFiles, warnings };
 }

@@ -1,5 +1,5 @@
-import { lstatSync, readdirSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
-import { basename, dirname, isAbsolute, join, normalize, relative, sep } from 'node:path';
+import { lstatSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { basename, dirname, isAbsolute, join, normalize, sep } from 'node:path';
 import {
   computeFindings,
   DEFAULT_STALE_AFTER_DAYS,
@@ -9,6 +9,7 @@ import {
   type SecretHit,
 } from '../../../shared/memory/findings';
 import {
+  isMemoryFileName,
   isTopicFileName,
   recallCut,
   truncateEntrypoint,
@@ -28,7 +29,7 @@ import { frontmatterField, parseFrontmatter } from './frontmatter';
 import type { ScanProgressSink } from './scanProgress';
 import { SecretScanner } from '../secrets/secretScan';
 import { INDEX_FILE_NAME } from '../../../shared/memory/indexFileName';
-import { MAX_MEMORY_FOLDER_DEPTH } from '../layout/memoryFolderScan';
+import { walkMemoryFolder } from '../layout/memoryFolderWalk';
 
 /** Files larger than this are not memories anyone wrote by hand; they are listed, not read. */
 export const MAX_TOPIC_FILE_BYTES = 16 * 1024 * 1024;
@@ -185,7 +186,7 @@ export class MemoryFolderAnalyzer {
     }
     const realParent = realpathOrNull(dirname(memoryDir));
     const folderSymlinkOutside = folderIsSymlink && (realParent === null || !isWithin(realParent, realRoot));
-    const found = this.walk(memoryDir, realRoot, warnings);
+    const found = await this.walk(memoryDir, realRoot, warnings);
     const otherSymlinksOutside = found.filter((e) => e.outside && e.relativePath.endsWith(INDEX_FILE_NAME)).map((e) => e.relativePath);
     const indexes = this.readIndexes(memoryDir, options.kind, found, warnings);
     const topics = found.filter((e) => isTopicFileName(basename(e.relativePath)));
@@ -262,41 +263,28 @@ export class MemoryFolderAnalyzer {
   }
 
   /** Every `*.md` under the folder (Claude Code's recursive scan), symlinks noted and never followed out. */
-  private walk(memoryDir: string, realRoot: string, warnings: ItemWarning[]): FoundEntry[] {
+  private async walk(memoryDir: string, realRoot: string, warnings: ItemWarning[]): Promise<FoundEntry[]> {
     const out: FoundEntry[] = [];
-    const visit = (dir: string, depth: number) => {
-      let names: string[];
-      try {
-        names = readdirSync(dir);
-      } catch (error) {
-        warnings.push(warning('unreadable', `Cannot read folder: ${describeFsError(error)}`, dir));
-        return;
-      }
-      for (const name of names.sort()) {
-        const absolutePath = join(dir, name);
-        const stats = lstatOrNull(absolutePath);
-        if (!stats) continue;
-        if (stats.isDirectory()) {
-          if (depth < MAX_MEMORY_FOLDER_DEPTH) visit(absolutePath, depth + 1);
-          continue;
-        }
-        if (!name.endsWith('.md')) continue;
-        const relativePath = relative(memoryDir, absolutePath).split(sep).join('/');
-        if (stats.isSymbolicLink()) {
+    await walkMemoryFolder(
+      memoryDir,
+      ({ name, absolutePath, relativePath, type }) => {
+        if (!isMemoryFileName(name)) return;
+        if (type === 'symlink') {
           const target = realpathOrNull(absolutePath);
           const targetStats = target ? statSync(target, { throwIfNoEntry: false }) : undefined;
           if (!target || !targetStats) {
             warnings.push(warning('broken-symlink', 'Broken symlink', absolutePath));
-            continue;
+            return;
           }
-          if (!targetStats.isFile()) continue;
-          out.push({ relativePath, absolutePath, stats: targetStats, isSymlink: true, outside: !isWithin(realRoot, target) });
-        } else if (stats.isFile()) {
-          out.push({ relativePath, absolutePath, stats, isSymlink: false, outside: false });
+          if (targetStats.isFile())
+            out.push({ relativePath, absolutePath, stats: targetStats, isSymlink: true, outside: !isWithin(realRoot, target) });
+        } else if (type === 'file') {
+          const stats = lstatOrNull(absolutePath);
+          if (stats?.isFile()) out.push({ relativePath, absolutePath, stats, isSymlink: false, outside: false });
         }
-      }
-    };
-    visit(memoryDir, 0);
+      },
+      warnings,
+    );
     return out;
   }
 

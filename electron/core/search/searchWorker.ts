@@ -4,7 +4,9 @@ import type { ListedFile, ListingJob } from './searchListing';
  * The search scanner, run inside `worker_threads`. It is started from its own source text (`eval`), so it
  * works the same from TypeScript sources (tests), the CLI bundle and the Electron main bundle without a
  * separate worker file to ship: the function below must therefore be self-contained — it may use only
- * its own locals, its argument and Node built-ins fetched with `process.getBuiltinModule`.
+ * its own locals, its arguments and Node built-ins fetched with `process.getBuiltinModule`. What it shares with
+ * the rest of the engine comes in as arguments, written into the source text from the same functions and lists
+ * (SearchWorkerPool), never copied by hand.
  *
  * Protocol: the parent posts one request at a time — a `SearchUnit` to scan (byte ranges of files), answered
  * with a `UnitResult`, or folders to list, answered with their files. Cancellation is a shared Int32 holding
@@ -84,8 +86,21 @@ export interface SearchWorkerData {
   readonly cancel: SharedArrayBuffer;
 }
 
-/** The worker's whole program. Self-contained: see the file comment; `listFolder` is searchListing's `listFolderSync`. */
-export function searchWorkerMain(listFolder: (job: ListingJob) => ListedFile[]): void {
+/** The line types and attachment types of request records (transcriptEntry.ts `REQUEST_RECORD_TYPES`, `REQUEST_RECORD_ATTACHMENTS`). */
+export interface RequestRecordKinds {
+  readonly types: readonly string[];
+  readonly attachments: readonly string[];
+}
+
+/**
+ * The worker's whole program. Self-contained: see the file comment; `listFolder` is searchListing's `listFolderSync`,
+ * `quoteIsEscaped` the JSON byte scanner's.
+ */
+export function searchWorkerMain(
+  listFolder: (job: ListingJob) => ListedFile[],
+  quoteIsEscaped: (bytes: Uint8Array, index: number) => boolean,
+  requestRecords: RequestRecordKinds,
+): void {
   const threads = process.getBuiltinModule('node:worker_threads');
   const fs = process.getBuiltinModule('node:fs');
   const zlib = process.getBuiltinModule('node:zlib');
@@ -95,20 +110,19 @@ export function searchWorkerMain(listFolder: (job: ListingJob) => ListedFile[]):
   const CHUNK = 1024 * 1024;
   const NEWLINE = 10;
   const QUOTE = 0x22;
-  const BACKSLASH = 0x5c;
   const PREVIEW_BEFORE = 120;
   const PREVIEW_AFTER = 200;
   const BASE64_RUN = 100;
   /** How much of a line's start tells whether it is a request record. */
   const LINE_HEAD_BYTES = 512;
   const BACKWARD_STEP = 64 * 1024;
+  const anyOf = (names: readonly string[]): string => names.map((name) => name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|');
   /**
    * Claude Code 2.1.3xx's records of what it sent to the API: their type leads the line, and a prompt snapshot's
-   * attachment type comes within its first hundred bytes (the list of transcriptEntry.ts REQUEST_RECORD_TYPES,
-   * copied because this function must be self-contained).
+   * attachment type comes within its first hundred bytes.
    */
-  const REQUEST_RECORD_START = /^\{"type":"(?:api-request|api-request-blob|api-request-shape|cost-state|atis-latch)"/;
-  const PROMPT_SNAPSHOT = /"attachment":\{"type":"prompt_snapshot"/;
+  const REQUEST_RECORD_START = new RegExp(`^\\{"type":"(?:${anyOf(requestRecords.types)})"`);
+  const REQUEST_RECORD_ATTACHMENT = new RegExp(`"attachment":\\{"type":"(?:${anyOf(requestRecords.attachments)})"`);
   let buffer = Buffer.allocUnsafe(CHUNK + 4096);
 
   /** Positional reads of a part's bytes: the file itself, or its archived copy decoded frame by frame. */
@@ -198,12 +212,6 @@ export function searchWorkerMain(listFolder: (job: ListingJob) => ListedFile[]):
     );
   }
 
-  function isEscaped(bytes: Buffer, index: number): boolean {
-    let backslashes = 0;
-    while (index - 1 - backslashes >= 0 && bytes[index - 1 - backslashes] === BACKSLASH) backslashes++;
-    return backslashes % 2 === 1;
-  }
-
   function sameIgnoringAsciiCase(bytes: Buffer, at: number, raw: Buffer): boolean {
     for (let i = 0; i < raw.length; i++) {
       let a = bytes[at + i];
@@ -252,9 +260,9 @@ export function searchWorkerMain(listFolder: (job: ListingJob) => ListedFile[]):
     if (kind === 'transcript') {
       // Show the JSON string that holds the match (a prompt, an answer, a tool's output), not the line's keys.
       let open = at - 1;
-      while (open >= lineStart && !(bytes[open] === QUOTE && !isEscaped(bytes, open))) open--;
+      while (open >= lineStart && !(bytes[open] === QUOTE && !quoteIsEscaped(bytes, open))) open--;
       let close = at + matchBytes;
-      while (close < lineEnd && !(bytes[close] === QUOTE && !isEscaped(bytes, close))) close++;
+      while (close < lineEnd && !(bytes[close] === QUOTE && !quoteIsEscaped(bytes, close))) close++;
       if (open >= lineStart) lineStart = open + 1;
       lineEnd = close;
     }
@@ -297,7 +305,7 @@ export function searchWorkerMain(listFolder: (job: ListingJob) => ListedFile[]):
     const head = Buffer.alloc(LINE_HEAD_BYTES);
     const read = reader.read(head, 0, LINE_HEAD_BYTES, lineStart);
     const text = head.toString('latin1', 0, read);
-    return REQUEST_RECORD_START.test(text) || PROMPT_SNAPSHOT.test(text);
+    return REQUEST_RECORD_START.test(text) || REQUEST_RECORD_ATTACHMENT.test(text);
   }
 
   /** Scans one part; returns null when the search was cancelled meanwhile. */

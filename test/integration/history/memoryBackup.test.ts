@@ -1,6 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { contentHash } from '../../../electron/core/fs/contentHash';
 import { readTar, writeTarGz } from '../../../electron/core/history/backup/tarArchive';
 import type { BackupManifest } from '../../../shared/history/backupModel';
 import { createStandardScenario, type StandardScenario } from '../../fixtures/scenarioHome';
@@ -110,7 +111,16 @@ describe('memory backups', () => {
     });
     const expected = { 'api_conventions.md': preview.files[3].current };
     await writeFile(join(scenario.monorepo.memoryDir, 'api_conventions.md'), 'someone else wrote this\n');
-    await expect(opened.history.applyImport(monorepo(), crafted, expected)).rejects.toMatchObject({ code: 'CONFLICT' });
+    // The same CONFLICT as any other write over a changed file: both versions, for the conflict view.
+    await expect(opened.history.applyImport(monorepo(), crafted, expected)).rejects.toMatchObject({
+      code: 'CONFLICT',
+      details: {
+        relativePath: 'api_conventions.md',
+        baseHash: expected['api_conventions.md'],
+        currentHash: contentHash(Buffer.from('someone else wrote this\n')),
+        currentText: 'someone else wrote this\n',
+      },
+    });
     expect(await readFile(join(scenario.monorepo.memoryDir, 'api_conventions.md'), 'utf8')).toBe('someone else wrote this\n');
   });
 });

@@ -144,6 +144,30 @@ describe('reading transcripts for memory evidence', () => {
     expect((scanner.records[0] as CallRecord).turnUuid).toBe('p-big');
   });
 
+  it('starts no turn at a long line that is no typed prompt, whatever its nested objects or long texts hold', () => {
+    const scanner = new EvidenceScanner(ref, EMPTY_CARRY, context);
+    const long = 'x'.repeat(400 * 1024);
+    scanner.line(prompt('p-1', '2026-01-01T00:00:00.000Z', 'Remember this'), 1);
+    // A meta line whose flag sits in the middle of the line, past any head or tail a byte search would look at.
+    scanner.line(
+      line({ type: 'user', uuid: 'meta', timestamp: '2026-01-01T00:00:01.000Z', message: { content: long }, isMeta: true, cwd: long }),
+      2,
+    );
+    // An assistant line whose tool input holds an object typed "user".
+    const input = { messages: [{ type: 'user', uuid: 'nested', timestamp: '2026-01-01T00:00:02.000Z' }], text: long };
+    scanner.line(
+      line({
+        type: 'assistant',
+        uuid: 'a-x',
+        timestamp: '2026-01-01T00:00:02.000Z',
+        message: { content: [{ type: 'tool_use', id: 't', name: 'Task', input }] },
+      }),
+      3,
+    );
+    scanner.line(call('toolu_9', `${memory}/b.md`, '2026-01-01T00:00:03.000Z'), 4);
+    expect((scanner.records[0] as CallRecord).turnUuid).toBe('p-1');
+  });
+
   it('records a refused call as failed, with none of its text', () => {
     const scanner = new EvidenceScanner(ref, EMPTY_CARRY, context);
     scanner.line(call('toolu_e', `${memory}/c.md`, '2026-01-01T00:00:01.000Z'), 1);

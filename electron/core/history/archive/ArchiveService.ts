@@ -15,7 +15,7 @@ import { readArchiveSettings, writeArchiveSettings } from './archiveSettingsFile
 import { candidatesFromCatalog } from './catalogCandidates';
 import { cleanupWarnings, readCleanupSettings } from './claudeCleanupSettings';
 import type { ArchiveRemoval, ArchiveRunResult, TranscriptArchive } from './TranscriptArchive';
-import { Emitter } from '../../events';
+import { DisposableStore, Emitter } from '../../events';
 import { sessionKeyOf } from '../../../../shared/claude/sessionIds';
 
 /** When the archive runs in the app shells; tests shorten these. */
@@ -74,7 +74,7 @@ export class ArchiveService {
   private readonly progressEmitter = new Emitter<ArchiveProgress>();
   private readonly changeEmitter = new Emitter<ArchiveStatus>();
   private readonly timing: ArchiveTiming;
-  private readonly disposers: (() => void)[] = [];
+  private readonly subscriptions = new DisposableStore();
   private pendingFull = false;
   private readonly pendingSessions = new Map<string, SessionKey>();
   /** Sessions whose transcript just left the disk: marked deleted at once (cheap), not after the live delay. */
@@ -94,14 +94,14 @@ export class ArchiveService {
   constructor(private readonly options: ArchiveServiceOptions) {
     this.timing = options.timing ?? DEFAULT_TIMING;
     if (!options.follow) return;
-    this.disposers.push(
+    this.subscriptions.add(
       options.catalog.onDidProgress((progress) => {
         if (progress.running || progress.cancelled) return;
         this.catalogBuilt = true;
         this.request({ kind: 'full' });
       }),
-      options.catalog.onDidUpdateSessions((update) => this.sessionsChanged(update.updated)),
     );
+    this.subscriptions.add(options.catalog.onDidUpdateSessions((update) => this.sessionsChanged(update.updated)));
   }
 
   get archive(): TranscriptArchive {
@@ -261,7 +261,7 @@ export class ArchiveService {
 
   async dispose(): Promise<void> {
     this.disposed = true;
-    for (const dispose of this.disposers.splice(0)) dispose();
+    this.subscriptions.dispose();
     if (this.liveTimer) clearTimeout(this.liveTimer);
     if (this.startTimer) clearTimeout(this.startTimer);
     if (this.retryTimer) clearTimeout(this.retryTimer);

@@ -11,7 +11,8 @@ import {
 } from '../../../../shared/history/backupModel';
 import { lineStats } from '../../../../shared/history/textDiff';
 import { CodedError } from '../../../../shared/result';
-import { contentHash } from '../../fs/contentHash';
+import { ABSENT, contentHash } from '../../fs/contentHash';
+import { conflictError } from '../../fs/safeWriter';
 import type { ChangeSetWriter, CurrentVersion } from '../../changes/changeSetWriter';
 import type { HistoryIndex } from '../HistoryIndex';
 import { listMemoryFiles } from '../memoryFileSet';
@@ -117,8 +118,7 @@ export class MemoryBackup {
       if (preview.status === 'refused' || preview.status === 'same') continue;
       if (!(file.path in expected)) throw new CodedError('INVALID_INPUT', `${file.path} was not in the preview; preview the import again`);
       const base = expected[file.path];
-      if (preview.current !== base)
-        throw new CodedError('CONFLICT', `${file.path} changed since the preview; nothing was imported`, { path: file.path });
+      if (preview.current !== base) throw conflictError(file.path, base ?? ABSENT, (await this.writer.readCurrent(root, file.path)).bytes);
       plan.push({ path: file.path, bytes: file.bytes, base });
     }
     if (plan.length === 0) return { written: [], changeSetId: null };

@@ -1,3 +1,4 @@
+import { LineFields, scanFields } from '../../jsonl/jsonFieldScanner';
 import { isTypedPrompt } from '../attribution/transcriptEvents';
 import type { BackupRecord, CallRecord, EvidenceRecord, EvidenceSource, ResultRecord } from './memoryEvidence';
 import type { PatchHunk, TextEdit } from './textEdits';
@@ -46,7 +47,15 @@ const SNAPSHOT = b('"file-history-snapshot"');
 const USER = b('"type":"user"');
 const MEMORY = b('memory');
 const TOOL_NAMES = [...WRITE_TOOLS, ...SHELL_TOOLS].map((name) => b(`"name":"${name}"`));
-const ENVELOPE_FLAGS = [b('"isMeta":true'), b('"isSidechain":true'), b('"isCompactSummary":true')];
+/** What a prompt line too long to parse is read for: its type, turn and time, and the flags that make it no typed prompt. */
+const PROMPT_ENVELOPE = new LineFields({
+  type: 'value',
+  uuid: 'value',
+  timestamp: 'value',
+  isMeta: 'value',
+  isSidechain: 'value',
+  isCompactSummary: 'value',
+});
 
 function str(value: unknown): string | null {
   return typeof value === 'string' ? value : null;
@@ -99,19 +108,6 @@ function hunksOf(value: unknown): PatchHunk[] | null {
     hunks.push({ oldStart: h.oldStart, oldLines: h.oldLines, newStart: h.newStart, newLines: h.newLines, lines: h.lines });
   }
   return hunks;
-}
-
-/** A top-level `"key":"value"` of a long line, read without parsing it: after the message, or else before it. */
-function envelopeField(line: Buffer, key: string): string | null {
-  const pattern = new RegExp(`"${key}":"([^"]{1,100})"`, 'g');
-  let last: string | null = null;
-  for (const match of line
-    .subarray(Math.max(0, line.length - 8192))
-    .toString('utf8')
-    .matchAll(pattern))
-    last = match[1];
-  if (last !== null) return last;
-  return new RegExp(`"${key}":"([^"]{1,100})"`).exec(line.subarray(0, 8192).toString('utf8'))?.[1] ?? null;
 }
 
 /**
@@ -362,10 +358,18 @@ export class EvidenceScanner {
       if (record.type === 'user' && isTypedPrompt(record)) this.notePrompt(record);
       return;
     }
-    const head = line.subarray(0, 4096);
-    if (ENVELOPE_FLAGS.some((flag) => head.includes(flag) || line.subarray(line.length - 4096).includes(flag))) return;
-    const uuid = envelopeField(line, 'uuid');
-    const timeMs = timeOf(envelopeField(line, 'timestamp'));
+    // The byte scanner reads the top-level fields and jumps over the message's strings.
+    const envelope = scanFields(line, PROMPT_ENVELOPE, false);
+    if (
+      !envelope ||
+      envelope.type !== 'user' ||
+      envelope.isMeta === true ||
+      envelope.isSidechain === true ||
+      envelope.isCompactSummary === true
+    )
+      return;
+    const uuid = str(envelope.uuid);
+    const timeMs = timeOf(envelope.timestamp);
     if (uuid && timeMs !== null) this.setPrompt(uuid, timeMs);
   }
 
