@@ -11,7 +11,14 @@ export default defineConfig({
     target: 'node20',
     rolldownOptions: {
       external: [...builtinModules, ...builtinModules.map((m) => `node:${m}`), ...Object.keys(pkg.dependencies)],
-      output: { format: 'es', entryFileNames: 'index.js', banner: '#!/usr/bin/env node' },
+      // Each command is a chunk of its own (electron/cli/main.ts loads it when run), beside index.js: the commands
+      // find the scan worker and the app root from their own folder (import.meta.dirname).
+      output: {
+        format: 'es',
+        entryFileNames: 'index.js',
+        chunkFileNames: '[name]-[hash].js',
+        banner: (chunk) => (chunk.isEntry ? '#!/usr/bin/env node' : ''),
+      },
     },
   },
 });

@@ -15,11 +15,15 @@ import type { HistoryReconstructionInput, HistoryReconstructionOutput } from '..
 import type { EngineFirstStartInput, EngineFirstStartOutput } from '../probes/engineFirstStart';
 import type { SearchInput, SearchOutput } from '../probes/search';
 import type { TranscriptOpenInput, TranscriptOpenOutput } from '../probes/transcriptOpen';
+import { statSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
+import { isUuid } from '../../shared/claude/sessionIds';
 import { runCcusageSession } from './ccusageRun';
 import { withCpuCompetitor } from './cpuCompetitor';
 import type { FigureId } from './figures';
 import { runProbe } from './runProbe';
 import { percentile } from './sampleStats';
+import { timeCommand } from './timedCommand';
 
 /** What every measurement needs: the generated home and a place for app data. */
 export interface BenchContext {
@@ -35,6 +39,8 @@ export interface BenchContext {
   savedAppDataCopy(label: string): string;
   /** Called by the app's first start with its app data folder; the first one is kept for the copies. */
   keepAppData(dataDir: string): void;
+  /** The `ccmem` command as the package installs it (out/cli/index.js), built for this run on first use. */
+  builtCli(): Promise<string>;
 }
 
 export type Samples = Partial<Record<FigureId, number>>;
@@ -57,6 +63,19 @@ const GATE_CHECK_EVENTS = 5_000;
 /** Transcript bytes each codec compresses for the codec figures: enough for steady figures, quick on any home. */
 const CODEC_SAMPLE_BYTES = 64 * 1024 * 1024;
 const APPEND_INTERVAL_MS = 150;
+
+/** The id of the smallest session transcript (`projects/<slug>/<uuid>.jsonl`, sub-agents aside): a one-shot read of a small session. */
+function smallestSessionId(jsonlFiles: readonly string[]): string {
+  let smallest: { id: string; bytes: number } | null = null;
+  for (const file of jsonlFiles) {
+    const id = basename(file, '.jsonl');
+    if (!isUuid(id) || basename(dirname(dirname(file))) !== 'projects') continue;
+    const bytes = statSync(file).size;
+    if (bytes > 0 && (smallest === null || bytes < smallest.bytes)) smallest = { id, bytes };
+  }
+  if (!smallest) throw new Error('the home has no session transcript');
+  return smallest.id;
+}
 
 export const FIGURE_GROUPS: readonly FigureGroup[] = [
   {
@@ -185,6 +204,25 @@ export const FIGURE_GROUPS: readonly FigureGroup[] = [
       if (first.fromSavedIndex || second.fromSavedIndex !== saves)
         throw new Error('the second open did not go on from the index the first saved');
       return { largestTranscriptFirstPageMs: first.firstPageMs, largestTranscriptSecondOpenMs: second.firstPageMs };
+    },
+  },
+  {
+    name: 'one-shot cli',
+    figures: ['cliTranscriptFirstByteMs', 'cliSearchOneShotMs', 'grepSearchMs', 'cliSearchToGrepRatio'],
+    note: `the built ccmem (out/cli/index.js, as installed) in a new process with CLAUDE_CONFIG_DIR set to the home and an empty app data folder: \`ccmem transcript <id>\` of the smallest session, spawn to first stdout byte; \`ccmem search ${ABSENT_TEXT}\` (found nowhere, so every file is read) spawn to exit, and \`grep -r -F\` of the same text over the config root right after it; ratio run by run`,
+    async measure(context) {
+      const cli = await context.builtCli();
+      const env = { CLAUDE_CONFIG_DIR: context.home.root, CCMEM_DATA_DIR: context.newDataDir('cli') };
+      const transcript = await timeCommand(process.execPath, [cli, 'transcript', smallestSessionId(context.jsonlFiles)], env);
+      if (transcript.firstByteMs === null) throw new Error('ccmem transcript printed nothing');
+      const search = await timeCommand(process.execPath, [cli, 'search', ABSENT_TEXT], env);
+      const grep = await timeCommand('grep', ['-r', '-F', ABSENT_TEXT, context.home.root], {}, [1]);
+      return {
+        cliTranscriptFirstByteMs: transcript.firstByteMs,
+        cliSearchOneShotMs: search.totalMs,
+        grepSearchMs: grep.totalMs,
+        cliSearchToGrepRatio: search.totalMs / grep.totalMs,
+      };
     },
   },
   {

@@ -7,6 +7,7 @@ import { FIGURE_GROUPS, type BenchContext } from './figureGroups';
 import { FIGURE_IDS, FIGURES, type FigureId, type FigureResult } from './figures';
 import { summarize } from './sampleStats';
 import { buildScanWorker } from './scanWorkerBuild';
+import { buildCli } from './cliBuild';
 import { buildProbes } from './probeBuild';
 import { useBuiltProbes } from './runProbe';
 
@@ -110,6 +111,7 @@ export async function runBenchmarks(options: BenchOptions): Promise<{ results: B
     useBuiltProbes(probes.dir);
     let dataDirs = 0;
     let savedAppData: string | null = null;
+    let cli: Promise<string> | null = null;
     const newDataDir = (label: string) => {
       const dir = join(workDir, `data-${label}-${++dataDirs}`);
       mkdirSync(dir);
@@ -130,6 +132,8 @@ export async function runBenchmarks(options: BenchOptions): Promise<{ results: B
       keepAppData: (dataDir) => {
         savedAppData ??= dataDir;
       },
+      // Beside the scan worker, where the installed command finds it.
+      builtCli: () => (cli ??= buildCli(workDir)),
     };
     const samples = new Map<FigureId, number[]>();
     const outcomes = new Map<FigureId, { status: FigureResult['status']; note: string }>();

@@ -1,20 +1,4 @@
 import { CliError, type CliIo } from './cliIo';
-import { runAgents } from './commands/agents';
-import { runArchive } from './commands/archive';
-import { runBlame } from './commands/blame';
-import { runDoctorCommand } from './commands/doctor';
-import { runDream } from './commands/dream';
-import { runDueDreams } from './commands/dreamDue';
-import { runExtract } from './commands/extract';
-import { runProjects } from './commands/projects';
-import { runSearch } from './commands/search';
-import { runServe } from './commands/serve';
-import { runSessions } from './commands/sessions';
-import { runSnapshot } from './commands/snapshot';
-import { runHistory } from './commands/history';
-import { runRestore } from './commands/restore';
-import { runRevert } from './commands/revert';
-import { runTranscript } from './commands/transcript';
 
 const USAGE = `Usage: ccmem <command> [options]
 
@@ -58,22 +42,31 @@ Environment:
   CCMEM_CLAUDE_PATH   The claude that --via claude-code runs (default: the one on the PATH)
 `;
 
-const COMMANDS: Readonly<Record<string, (argv: readonly string[], io: CliIo) => Promise<number>>> = {
-  serve: runServe,
-  projects: runProjects,
-  sessions: runSessions,
-  search: runSearch,
-  doctor: runDoctorCommand,
-  agents: runAgents,
-  snapshot: runSnapshot,
-  dream: (argv, io) => (argv.includes('--due') ? runDueDreams(argv, io) : runDream(argv, io)),
-  extract: runExtract,
-  transcript: runTranscript,
-  history: runHistory,
-  archive: runArchive,
-  blame: runBlame,
-  restore: runRestore,
-  revert: runRevert,
+type Command = (argv: readonly string[], io: CliIo) => Promise<number>;
+
+/**
+ * Each command's module is loaded only when that command runs: a one-shot read such as `ccmem transcript` must not
+ * pay for loading the model SDKs, the MCP server and the web server that other commands need.
+ */
+const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
+  serve: async () => (await import('./commands/serve')).runServe,
+  projects: async () => (await import('./commands/projects')).runProjects,
+  sessions: async () => (await import('./commands/sessions')).runSessions,
+  search: async () => (await import('./commands/search')).runSearch,
+  doctor: async () => (await import('./commands/doctor')).runDoctorCommand,
+  agents: async () => (await import('./commands/agents')).runAgents,
+  snapshot: async () => (await import('./commands/snapshot')).runSnapshot,
+  dream: async () => {
+    const [{ runDream }, { runDueDreams }] = await Promise.all([import('./commands/dream'), import('./commands/dreamDue')]);
+    return (argv, io) => (argv.includes('--due') ? runDueDreams(argv, io) : runDream(argv, io));
+  },
+  extract: async () => (await import('./commands/extract')).runExtract,
+  transcript: async () => (await import('./commands/transcript')).runTranscript,
+  history: async () => (await import('./commands/history')).runHistory,
+  archive: async () => (await import('./commands/archive')).runArchive,
+  blame: async () => (await import('./commands/blame')).runBlame,
+  restore: async () => (await import('./commands/restore')).runRestore,
+  revert: async () => (await import('./commands/revert')).runRevert,
 };
 
 /** Runs one `ccmem` command and returns its exit code; never throws. */
@@ -83,12 +76,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     io.stdout(USAGE);
     return command === undefined ? 2 : 0;
   }
-  const run = COMMANDS[command];
-  if (!run) {
+  const load = COMMANDS[command];
+  if (!load) {
     io.stderr(`ccmem: unknown command '${command}'\n\n${USAGE}`);
     return 2;
   }
   try {
+    const run = await load();
     return await run(rest, io);
   } catch (error) {
     if (error instanceof CliError) {

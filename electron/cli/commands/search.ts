@@ -2,12 +2,12 @@ import { parseArgs } from 'node:util';
 import { SEARCH_HIT_KINDS, type SearchHit, type SearchHitKind, type SearchScope } from '../../../shared/model/search';
 import { MAX_SEARCH_LIMIT, MAX_SEARCH_QUERY_LENGTH } from '../../../shared/catalog/catalogRequestSchemas';
 import { configRootsFromEnv } from '../../core/layout/configRoots';
-import { HomeService } from '../../core/home/HomeService';
+import { agentMemoriesIn, discoverHomePlaces } from '../../core/home/homePlaces';
 import { defaultDataDir } from '../../core/home/dataDir';
 import { archiveDir } from '../../core/history/archive/archiveDir';
 import { TranscriptArchive } from '../../core/history/archive/TranscriptArchive';
 import { HomeSearch } from '../../core/search/HomeSearch';
-import { searchableMemoryFolders } from '../../core/search/searchMemoryFolders';
+import { memoryFoldersToSearch } from '../../core/search/searchMemoryFolders';
 import { CliError, type CliIo } from '../cliIo';
 
 const DEFAULT_CLI_LIMIT = 100;
@@ -84,29 +84,21 @@ export async function runSearch(argv: readonly string[], io: CliIo): Promise<num
   const changedAfter = dayBound(values.since, '--since', false);
   const changedBefore = dayBound(values.until, '--until', true);
   const dataDir = defaultDataDir(io.env);
-  const home = new HomeService({
-    roots: configRootsFromEnv(io.env),
-    dataDir,
-    demoHomeSource: null,
-    shell: 'cli',
-    readOnly: true,
-  });
-  const snapshot = await home.getHome();
+  // Where every project's memory is, without reading the sessions' titles: a one-shot search needs no more of the home.
+  const home = await discoverHomePlaces(configRootsFromEnv(io.env));
   const scope: SearchScope = {
-    projects: values.project === undefined ? null : snapshot.projects.filter((p) => p.slug === values.project),
+    projects: values.project === undefined ? null : home.projects.filter((p) => p.slug === values.project),
     kinds: values.kind === undefined ? null : [values.kind as SearchHitKind],
     changedAfter,
     changedBefore,
   };
-  if (scope.projects?.length === 0) {
-    await home.dispose();
-    throw new CliError(`no project with the folder name ${values.project}`, 1);
-  }
+  if (scope.projects?.length === 0) throw new CliError(`no project with the folder name ${values.project}`, 1);
   const archive = new TranscriptArchive(archiveDir(dataDir));
   const search = new HomeSearch({
     archived: () => archive.searchTargets(),
-    roots: snapshot.roots.filter((root) => root.exists).map((root) => root.path),
-    memoryFolders: () => searchableMemoryFolders(home),
+    roots: home.roots.filter((root) => root.exists).map((root) => root.path),
+    // Found while the search starts its threads.
+    memoryFolders: async () => memoryFoldersToSearch(home, await agentMemoriesIn(home)),
   });
   const hits: SearchHit[] = [];
   try {
@@ -122,9 +114,8 @@ export async function runSearch(argv: readonly string[], io: CliIo): Promise<num
   } finally {
     await search.dispose();
     await archive.dispose();
-    await home.dispose();
   }
   if (values.json) io.stdout(`${JSON.stringify(hits.map(toSearchHitJson), null, 2)}\n`);
-  for (const root of snapshot.roots) if (!root.exists) io.stderr(`warning: ${root.path} does not exist\n`);
+  for (const root of home.roots) if (!root.exists) io.stderr(`warning: ${root.path} does not exist\n`);
   return 0;
 }

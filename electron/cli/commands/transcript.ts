@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
 import { PRICES_AS_OF } from '../../../shared/model/modelPricing';
 import { LIVE_VIEW } from '../../../shared/transcript/transcriptOutline';
-import { sessionIdSchema } from '../../../shared/transcript/transcriptRequestSchemas';
+import { isUuid } from '../../../shared/claude/sessionIds';
 import { contextTokens, usageTotals, type TurnUsage } from '../../../shared/transcript/turnUsage';
-import { createCliEngine } from '../cliEngine';
+import { openCliTranscriptReader } from '../cliTranscriptReader';
 import { configRootsFromEnv } from '../../core/layout/configRoots';
 import { CliError, type CliIo } from '../cliIo';
 import { CodedError } from '../../../shared/result';
@@ -47,11 +47,11 @@ export async function runTranscript(argv: readonly string[], io: CliIo): Promise
   if (values.json && values.html) throw new CliError('choose one of --json and --html', 2);
   if (values.usage && values.html) throw new CliError('choose one of --usage and --html', 2);
   const sessionId = positionals[0];
-  if (!sessionIdSchema.safeParse(sessionId).success) throw new CliError(`'${sessionId}' is not a session id (a UUID)`, 2);
+  if (!isUuid(sessionId)) throw new CliError(`'${sessionId}' is not a session id (a UUID)`, 2);
 
-  const engine = await createCliEngine(io, { readOnly: true });
+  const reader = openCliTranscriptReader(io);
   try {
-    const ref = await engine.transcripts.findSession(sessionId);
+    const ref = await reader.transcripts.findSession(sessionId);
     if (!ref)
       throw new CliError(
         `no session ${sessionId} in ${configRootsFromEnv(io.env)
@@ -59,7 +59,7 @@ export async function runTranscript(argv: readonly string[], io: CliIo): Promise
           .join(', ')}`,
       );
     if (values.usage) {
-      const { turns } = await engine.transcripts.usage(ref, { ...LIVE_VIEW, agentId: values.agent ?? null });
+      const { turns } = await reader.transcripts.usage(ref, { ...LIVE_VIEW, agentId: values.agent ?? null });
       const totals = usageTotals(turns);
       if (values.json) {
         io.stdout(`${JSON.stringify({ turns: turns.map(toTurnJson), ...totals, pricesAsOf: PRICES_AS_OF }, null, 2)}\n`);
@@ -82,7 +82,7 @@ export async function runTranscript(argv: readonly string[], io: CliIo): Promise
       return 0;
     }
     if (values.json) {
-      const entries = await engine.transcripts.liveBranch(ref, values.agent ?? null).catch((error: unknown) => {
+      const entries = await reader.transcripts.liveBranch(ref, values.agent ?? null).catch((error: unknown) => {
         throw error instanceof CodedError && error.code === 'NOT_FOUND' ? new CliError(error.message) : error;
       });
       let first = true;
@@ -97,12 +97,12 @@ export async function runTranscript(argv: readonly string[], io: CliIo): Promise
     if (values.agent !== undefined) throw new CliError('--agent needs --json (exports cover the main conversation)', 2);
     const format = values.html ? 'html' : 'markdown';
     for (let cursor: number | null = 0; cursor !== null;) {
-      const chunk = await engine.transcripts.exportChunk(ref, format, cursor);
+      const chunk = await reader.transcripts.exportChunk(ref, format, cursor);
       io.stdout(chunk.text);
       cursor = chunk.nextCursor;
     }
     return 0;
   } finally {
-    await engine.dispose();
+    await reader.dispose();
   }
 }

@@ -1,12 +1,12 @@
 import { join } from 'node:path';
 import type { ConfigRootInfo, HomeSnapshot, ProjectRef, ProjectSummary, ShellKind } from '../../../shared/model/home';
-import type { SessionQuickInfo } from '../../../shared/model/session';
+import type { SessionQuickInfo, SessionSummary } from '../../../shared/model/session';
 import { CodedError } from '../../../shared/result';
 import { statOrNull } from '../fs/readSafely';
 import { readSessionQuickInfo } from '../layout/sessionQuickInfo';
 import type { ConfigRootSpec } from '../layout/configRoots';
 import { DiscoveryCache } from './discoveryCache';
-import { discoverHome, projectKey, type DiscoveredHome } from './projectDiscovery';
+import { discoverFolderSessions, discoverHome, projectKey, type DiscoveredHome } from './projectDiscovery';
 import { Emitter } from '../events';
 
 export interface HomeServiceOptions {
@@ -101,6 +101,19 @@ export class HomeService {
     const home = await this.load();
     this.requireProject(home, ref);
     return home.sessions.get(projectKey(ref.configRoot, ref.slug)) ?? [];
+  }
+
+  /**
+   * The sessions of one project folder as discovery lists them (legacy summaries in other files of the folder title
+   * them too): from the discovered home when there is one, else read from that folder alone, so looking one session
+   * up (a one-shot CLI call) does not discover the whole home. Empty when the folder cannot be read.
+   */
+  async sessionsInFolder(ref: ProjectRef): Promise<SessionSummary[]> {
+    if (this.discovered || this.loading) {
+      const sessions = await this.discoveredSessions(ref).catch(() => []);
+      return sessions.map((session) => ({ ...session, configRoot: ref.configRoot, slug: ref.slug }));
+    }
+    return discoverFolderSessions(ref, (file, id) => this.readSession(file, id));
   }
 
   /**

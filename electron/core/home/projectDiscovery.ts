@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import type { ConfigRootInfo, PathSource, ProjectSummary } from '../../../shared/model/home';
-import type { SessionQuickInfo, TitleSource } from '../../../shared/model/session';
+import type { ConfigRootInfo, PathSource, ProjectRef, ProjectSummary } from '../../../shared/model/home';
+import type { SessionQuickInfo, SessionSummary, TitleSource } from '../../../shared/model/session';
 import { toTitle } from '../../../shared/claude/promptText';
 import type { ItemWarning } from '../../../shared/model/warnings';
 import { pathAndAncestors } from '../../../shared/claude/pathAncestors';
@@ -89,6 +89,17 @@ async function readProjectFolder(configRoot: string, slug: string, dir: string, 
   ]);
   sessions.sort((a, b) => (b.lastTimestamp ?? b.mtime).localeCompare(a.lastTimestamp ?? a.mtime));
   return { configRoot, slug, dir, sessions, indexPath: await readSessionsIndexProjectPath(dir), warnings };
+}
+
+/**
+ * One project folder's sessions, exactly as `discoverHome` lists them (legacy summaries in other files of the folder
+ * title them too), without looking at the rest of the home; empty when the folder cannot be read.
+ */
+export async function discoverFolderSessions(ref: ProjectRef, readSession: SessionInfoReader): Promise<SessionSummary[]> {
+  const folder = await readProjectFolder(ref.configRoot, ref.slug, join(ref.configRoot, 'projects', ref.slug), readSession).catch(
+    () => null,
+  );
+  return (folder?.sessions ?? []).map((session) => ({ ...session, configRoot: ref.configRoot, slug: ref.slug }));
 }
 
 const WEAKER_THAN_SUMMARY: ReadonlySet<TitleSource> = new Set(['first-prompt', 'none']);

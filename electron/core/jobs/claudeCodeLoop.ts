@@ -10,7 +10,7 @@ import {
   type ClaudeCodeRun,
 } from '../llm/claudeCodeProcess';
 import { LlmError, type LlmErrorKind, type LlmUsage } from '../llm/llmTypes';
-import { startMcpToolServer, type McpToolServer } from '../llm/mcpToolServer';
+import type { McpToolServer } from '../llm/mcpToolServer';
 import type { AgentLoopOptions, AgentLoopResult } from './agentLoop';
 
 export interface ClaudeCodeLoopOptions extends Omit<AgentLoopOptions, 'client'> {
@@ -183,6 +183,8 @@ export async function runClaudeCodeLoop(options: ClaudeCodeLoopOptions): Promise
   };
 
   try {
+    // The MCP SDK is loaded by the job that serves tools with it, not by every command that builds the engine.
+    const { startMcpToolServer } = await import('../llm/mcpToolServer');
     server = await startMcpToolServer({
       name: JOB_MCP_SERVER,
       tools: options.tools,

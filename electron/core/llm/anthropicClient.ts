@@ -1,8 +1,6 @@
 import Anthropic, { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
 import { LlmError, type LlmClient, type LlmContentBlock, type LlmTurnRequest, type LlmTurnResult } from './llmTypes';
 
-export const DEFAULT_BASE_URL = 'https://api.anthropic.com';
-
 export interface AnthropicClientOptions {
   readonly apiKey: string;
   readonly baseUrl: string;

@@ -10,7 +10,7 @@ import type {
   LlmSettingsView,
 } from '../../../shared/jobs/llmSettings';
 import { CodedError } from '../../../shared/result';
-import { createAnthropicClient, DEFAULT_BASE_URL } from '../llm/anthropicClient';
+import { DEFAULT_BASE_URL } from '../llm/anthropicBaseUrl';
 import {
   claudeCodeAuth,
   claudeCodeEnv,
@@ -206,6 +206,8 @@ export class LlmSettingsService {
           : 'No Anthropic API key: set ANTHROPIC_API_KEY, or enter one in Settings',
       );
     }
+    // The SDK is loaded for the first call that uses it: every one-shot command builds this service, few call the model.
+    const { createAnthropicClient } = await import('../llm/anthropicClient');
     const client = createAnthropicClient({ apiKey, baseUrl: this.effectiveBaseUrl(stored), maxRetries: this.environment.maxRetries });
     return { backend: 'api', client, model: stored.model, maxCostUsdPerJob: stored.maxCostUsdPerJob };
   }

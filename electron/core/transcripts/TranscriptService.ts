@@ -36,7 +36,6 @@ import { DISK_SOURCES, type TranscriptSources } from './transcriptSources';
 import { readTextPage } from './textPage';
 import type { SavedLineIndexes } from './savedLineIndexes';
 import { Emitter } from '../events';
-import { listSessions } from './sessionListing';
 
 /** Names one session file: the slug is only unique within a config root. */
 export interface SessionRef {
@@ -158,6 +157,9 @@ function toSummary(agent: LinkedSubagent, row: number | null): SubagentSummary {
   };
 }
 
+/** What reading transcripts asks of the home: its config roots, and one project folder's sessions (for titles). */
+export type TranscriptHome = Pick<HomeService, 'configRoots' | 'sessionsInFolder'>;
+
 /**
  * The transcript viewer's engine side: opens session files (and their sub-agent files) as indexed documents, keeps a
  * few open, answers outlines, pages, finds and exports, and follows appends through the home watcher so an open
@@ -171,7 +173,7 @@ export class TranscriptService {
   private readonly unsubscribeLive: (() => void) | null;
 
   constructor(
-    private readonly home: HomeService,
+    private readonly home: TranscriptHome,
     live: LiveHome | null,
     private readonly firstScreen: FirstScreenOptions = FIRST_SCREEN,
     /** Where files are read: the disk, then the archive for what Claude Code deleted. */
@@ -488,7 +490,7 @@ export class TranscriptService {
         : await readOrphanSessionInfo(dirname(session.path), ref.sessionId);
       if (info.titleSource === 'first-prompt' || info.titleSource === 'none') {
         // A legacy summary in another file of the project may title it (the project listing resolves those).
-        const listed = (await listSessions(this.home, ref).catch(() => [])).find((other) => other.sessionId === ref.sessionId);
+        const listed = (await this.home.sessionsInFolder(ref)).find((other) => other.sessionId === ref.sessionId);
         if (listed?.titleSource === 'summary') info = { ...info, title: listed.title, titleSource: 'summary' };
       }
       session.quickInfo = { key, info };

@@ -426,6 +426,10 @@ describe('format fidelity on homes nobody here wrote', () => {
     expect(listed.get(ids.summarized)).toMatchObject({ title: 'Repository Setup Done', titleSource: 'summary' });
     expect(listed.get(ids.summaries)).toMatchObject({ title: 'Now write the README' });
     expect((await transcripts.outline(ref(ids.summarized), LIVE_VIEW)).title).toBe('Repository Setup Done');
+    // A one-shot export reads the title from that project's folder alone, without discovering the home first.
+    const exported = await ccmem(['transcript', ids.summarized]);
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.stdout.split('\n')[0]).toBe('# Repository Setup Done');
   });
 
   it('an orphan sub-agent folder is a session with no main transcript: listed, counted, openable, searchable', async () => {

@@ -1,61 +1,9 @@
 import { join } from 'node:path';
-import { z } from 'zod';
 import { readChecksummedJson, writeChecksummedJsonText } from '../../fs/checksummedJsonFile';
 import { ARCHIVE_MANIFEST_FORMAT, type ArchiveManifest } from './archiveModel';
 
 /** A manifest this large is not one the archive wrote (a million sessions would not reach it). */
 const MAX_MANIFEST_BYTES = 1024 * 1024 * 1024;
-
-const count = z.number().int().nonnegative();
-const frameSchema = z.tuple([count, count, count, count, count]);
-const identitySchema = z.strictObject({ fileId: z.string(), size: count, mtimeNs: z.string(), mtimeMs: z.number() });
-const metaSchema = z.strictObject({
-  agentType: z.string().nullable(),
-  description: z.string().nullable(),
-  toolUseId: z.string().nullable(),
-  parentAgentId: z.string().nullable(),
-  spawnDepth: z.number().int().positive().nullable(),
-});
-
-const fileSchema = z.strictObject({
-  path: z.string().min(1),
-  configRoot: z.string().min(1),
-  slug: z.string().min(1),
-  sessionId: z.string().min(1),
-  agentId: z.string().nullable(),
-  layout: z.enum(['session', 'subagents-folder', 'sibling']),
-  dataFile: z.string().regex(/^[0-9a-f]{24}\.\d+\.ccar$/),
-  bytes: count,
-  compressedBytes: count,
-  frames: z.array(frameSchema),
-  head: z.string(),
-  tail: z.string(),
-  lineStart: count,
-  source: identitySchema,
-  meta: metaSchema.nullable(),
-  firstArchivedAt: z.string(),
-  lastArchivedAt: z.string(),
-  goneSince: z.string().nullable(),
-  rewrites: count,
-});
-
-const backupSchema = z.strictObject({
-  configRoot: z.string().min(1),
-  sessionId: z.string().min(1),
-  backupFileName: z.string().min(1),
-  trackedPath: z.string(),
-  dataFile: z.string().regex(/^[0-9a-f]{24}\.ccar$/),
-  bytes: count,
-  compressedBytes: count,
-  frame: frameSchema,
-  archivedAt: z.string(),
-});
-
-const manifestSchema = z.strictObject({
-  files: z.array(fileSchema),
-  backups: z.array(backupSchema),
-  released: z.array(z.strictObject({ path: z.string(), mtimeMs: z.number(), releasedAt: z.string() })),
-});
 
 export function manifestPath(dir: string): string {
   return join(dir, 'manifest.json');
@@ -68,6 +16,8 @@ export function manifestPath(dir: string): string {
 export async function readManifest(dir: string): Promise<ArchiveManifest | null> {
   const body = await readChecksummedJson(manifestPath(dir), ARCHIVE_MANIFEST_FORMAT, MAX_MANIFEST_BYTES);
   if (body === null) return null;
+  // Loaded only for a manifest that is there: zod alone costs a one-shot command reading a transcript ~60 ms to load.
+  const { manifestSchema } = await import('./archiveManifestSchema');
   const parsed = manifestSchema.safeParse(body);
   return parsed.success ? parsed.data : null;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseWindowLines } from '../../../../electron/core/jsonl/jsonlWindow';
+import { findFieldInWindow, parseWindowLines } from '../../../../electron/core/jsonl/jsonlWindow';
 
 const buf = (text: string): Buffer => Buffer.from(text, 'utf8');
 
@@ -72,5 +72,45 @@ describe('parseWindowLines', () => {
       overlongLine: false,
       hasNul: false,
     });
+  });
+});
+
+describe('findFieldInWindow', () => {
+  /** What searching every record of `parseWindowLines` gives: the first (or last) non-empty string value of the field. */
+  function fromAllRecords(window: Buffer, startsFile: boolean, endsFile: boolean, field: string, fromEnd: boolean): string | null {
+    const records = parseWindowLines(window, startsFile, endsFile).records;
+    const values = records.map((record) => record[field]).filter((value): value is string => typeof value === 'string' && value !== '');
+    return (fromEnd ? values.at(-1) : values[0]) ?? null;
+  }
+
+  const windows: Record<string, Buffer> = {
+    plain: buf('{"cwd":"/a","timestamp":"t1"}\n{"cwd":"/b","timestamp":"t2"}\n'),
+    'cut at both ends': buf('d":"/cut","timestamp":"t0"}\n{"cwd":"/a"}\n{"timestamp":"t1"}\n{"cwd":"/b","timestamp":"t2'),
+    'empty, CR-only and blank values': buf('\n\r\n{"cwd":"","timestamp":""}\n{"cwd":"/a"}\r\n{"timestamp":"t1"}\r\n{"cwd":""}\n'),
+    'broken and non-object lines': buf('{broken\n["cwd","/x"]\n"cwd"\nnull\n{"cwd":"/a","timestamp":"t1"}\n{"cwd":42}\n{"timestamp":"t2"'),
+    'nested fields only': buf('{"message":{"cwd":"/nested","timestamp":"tn"}}\n{"cwd":"/top"}\n'),
+    'invalid UTF-8': Buffer.concat([buf('{"cwd":"/'), Buffer.from([0xff, 0xfe]), buf('"}\n{"cwd":"/ok","timestamp":"t"}\n')]),
+    'one overlong line': buf('{"cwd":"/only","timestamp":"t"}'),
+    'no line end': buf('xxxxxxxx'),
+    empty: Buffer.alloc(0),
+    'NUL bytes': Buffer.concat([Buffer.from([0x7b, 0x00, 0x7d, 0x0a]), buf('{"cwd":"/after-nul"}\n')]),
+  };
+
+  for (const [name, window] of Object.entries(windows)) {
+    it(`finds what the parsed records hold: ${name}`, () => {
+      for (const startsFile of [true, false])
+        for (const endsFile of [true, false])
+          for (const fromEnd of [false, true])
+            for (const field of ['cwd', 'timestamp', 'absent'])
+              expect(findFieldInWindow(window, startsFile, endsFile, field, fromEnd), `${startsFile} ${endsFile} ${fromEnd} ${field}`).toBe(
+                fromAllRecords(window, startsFile, endsFile, field, fromEnd),
+              );
+    });
+  }
+
+  it('reads the nearest line that has the field, from either end', () => {
+    expect(findFieldInWindow(windows.plain, true, true, 'cwd', false)).toBe('/a');
+    expect(findFieldInWindow(windows.plain, true, true, 'cwd', true)).toBe('/b');
+    expect(findFieldInWindow(windows['cut at both ends'], false, false, 'timestamp', true)).toBe('t1');
   });
 });
