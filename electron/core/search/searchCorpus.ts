@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { SearchHitKind } from '../../../shared/model/search';
 import { listDir } from '../fs/readSafely';
+import { MAX_MEMORY_FOLDER_DEPTH } from '../layout/memoryFolderWalk';
 import type { ListedFile, ListedRole, ListingJob } from './searchListing';
 import type { ArchivedBytes } from './searchWorker';
 
@@ -46,7 +47,9 @@ export interface MemoryFolderTarget {
 /** Lists folders (on the search threads, see searchListing.ts), answering in the order of `jobs`. */
 export type FolderLister = (jobs: readonly ListingJob[]) => Promise<readonly (readonly ListedFile[])[]>;
 
-interface OwnedJob extends ListingJob {
+interface OwnedJob {
+  readonly kind: ListingJob['kind'];
+  readonly dir: string;
   readonly configRoot: string;
   readonly slug: string;
   readonly agentType: string | null;
@@ -96,7 +99,11 @@ export async function listSearchTargets(
     });
   }
   const jobs = [...projectJobs, ...memoryJobs];
-  const listed = await listFolders(jobs.map(({ kind, dir }) => ({ kind, dir })));
+  const listed = await listFolders(
+    jobs.map((job): ListingJob =>
+      job.kind === 'memory' ? { kind: 'memory', dir: job.dir, maxDepth: MAX_MEMORY_FOLDER_DEPTH } : { kind: 'project', dir: job.dir },
+    ),
+  );
   const targets: SearchTarget[] = [];
   for (const [index, job] of jobs.entries()) {
     const agentType = job.agentType;

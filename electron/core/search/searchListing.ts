@@ -1,10 +1,12 @@
 import type { Dirent } from 'node:fs';
 
-/** One folder a search lists: a project folder's transcripts, or a memory folder's Markdown files. */
-export interface ListingJob {
-  readonly kind: 'project' | 'memory';
-  readonly dir: string;
-}
+/**
+ * One folder a search lists: a project folder's transcripts, or a memory folder's Markdown files down to `maxDepth`
+ * folders (the one depth every memory-folder walk uses, `MAX_MEMORY_FOLDER_DEPTH`, handed in because this code runs
+ * from its source text and cannot import it).
+ */
+export type ListingJob =
+  { readonly kind: 'project'; readonly dir: string } | { readonly kind: 'memory'; readonly dir: string; readonly maxDepth: number };
 
 /**
  * What a listed file is: a transcript (a session or a sub-agent), a tool's full output that Claude Code spilled to
@@ -36,7 +38,7 @@ export interface ListedFile {
  * together): `<uuid>.jsonl` sessions with the `agent-*.jsonl` files under `<uuid>/subagents/` (three folders deep
  * at most), also of a `<uuid>/` folder whose session file is gone, and `agent-*.jsonl` beside the sessions. Beyond
  * the catalog it lists what a search also reads: spilled tool outputs (`<uuid>/tool-results/*`, text files only),
- * session memory (`<uuid>/session-memory/summary.md`), and `*.md` files under a memory folder (six folders deep,
+ * session memory (`<uuid>/session-memory/summary.md`), and `*.md` files under a memory folder (`maxDepth` folders deep,
  * symlinked entries not followed). Symlinks to transcripts and project sub-folders are followed. Unreadable
  * entries are skipped.
  */
@@ -49,7 +51,6 @@ export function listFolderSync(job: ListingJob): ListedFile[] {
   /** Spilled outputs are `.txt` (shell, fetch) or `.json` (MCP tools); images are not text to search. */
   const TOOL_OUTPUT_FILE = /\.(?:txt|json)$/i;
   const MAX_AGENT_DEPTH = 3;
-  const MAX_MEMORY_DEPTH = 6;
   const out: ListedFile[] = [];
 
   function entriesOf(dir: string): Dirent[] {
@@ -127,15 +128,15 @@ export function listFolderSync(job: ListingJob): ListedFile[] {
     }
   }
 
-  function listMarkdown(dir: string, depth: number): void {
+  function listMarkdown(dir: string, depth: number, maxDepth: number): void {
     for (const entry of entriesOf(dir)) {
       const path = join(dir, entry.name);
-      if (entry.isDirectory() && depth < MAX_MEMORY_DEPTH) listMarkdown(path, depth + 1);
+      if (entry.isDirectory() && depth < maxDepth) listMarkdown(path, depth + 1, maxDepth);
       else if (entry.isFile() && entry.name.toLowerCase().endsWith('.md')) add('memory', path, null, null);
     }
   }
 
   if (job.kind === 'project') listProject(job.dir);
-  else listMarkdown(job.dir, 0);
+  else listMarkdown(job.dir, 0, job.maxDepth);
   return out;
 }

@@ -98,11 +98,11 @@ describe('listFolderSync', () => {
     await project.memory('1/2/3/4/5/6/deepest.md', 'deep enough\n');
     await symlink(join(project.memoryDir, 'topics'), join(project.memoryDir, 'linked-topics'));
     await symlink(join(project.memoryDir, 'topics', 'a.md'), join(project.memoryDir, 'linked.md'));
-    const listed = listFolderSync({ kind: 'memory', dir: project.memoryDir });
+    const listed = listFolderSync({ kind: 'memory', dir: project.memoryDir, maxDepth: 6 });
     expect(listed.map((file) => file.path.slice(project.memoryDir.length + 1)).sort()).toEqual(
       ['1/2/3/4/5/6/deepest.md', 'MEMORY.md', 'topics/UPPER.MD', 'topics/a.md'].sort(),
     );
     expect(listed.every((file) => file.sessionId === null && file.agentId === null)).toBe(true);
-    expect(listFolderSync({ kind: 'memory', dir: join(project.dir, 'no-such-folder') })).toEqual([]);
+    expect(listFolderSync({ kind: 'memory', dir: join(project.dir, 'no-such-folder'), maxDepth: 6 })).toEqual([]);
   });
 });
