@@ -1,7 +1,7 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { SessionQuickInfo } from '../../../shared/model/session';
 import { findFieldInWindow } from '../jsonl/jsonlWindow';
-import { readSessionQuickInfo } from './sessionQuickInfo';
+import { emptySessionInfo, readSessionQuickInfo } from './sessionQuickInfo';
 
 /**
  * Bytes read at each end of a transcript first. Lines that end within them are the first (or last) lines of
@@ -55,20 +55,8 @@ export async function readSessionPlaceInfo(file: string, sessionId: string): Pro
   }
   place ??= await readSessionQuickInfo(file, sessionId);
   return {
-    sessionId,
-    file,
-    title: null,
-    titleSource: 'none',
-    firstTimestamp: null,
+    ...emptySessionInfo(file, sessionId, place.bytes, place.mtime, []),
     lastTimestamp: place.lastTimestamp,
     cwd: place.cwd,
-    gitBranch: null,
-    version: null,
-    bytes: place.bytes,
-    mtime: place.mtime,
-    warnings: [],
-    mainTranscript: true,
-    leafUuids: [],
-    otherSessionSummaries: [],
   };
 }

@@ -118,13 +118,13 @@ export async function readSessionQuickInfo(file: string, sessionId: string, open
   try {
     read = await readHeadAndTail(file, LITE_READ_BYTES, opener);
   } catch (error) {
-    return emptyInfo(file, sessionId, 0, new Date(0).toISOString(), [
+    return emptySessionInfo(file, sessionId, 0, new Date(0).toISOString(), [
       warning('unreadable', `Cannot read transcript: ${describeFsError(error)}`, file),
     ]);
   }
   const mtime = new Date(read.mtimeMs).toISOString();
   if (read.size === 0) {
-    return emptyInfo(file, sessionId, 0, mtime, [warning('empty-file', 'Empty transcript (0 bytes)', file)]);
+    return emptySessionInfo(file, sessionId, 0, mtime, [warning('empty-file', 'Empty transcript (0 bytes)', file)]);
   }
   const wholeFileInHead = read.size <= LITE_READ_BYTES;
   const head = parseWindowLines(read.bytes, true, wholeFileInHead);
@@ -176,7 +176,7 @@ export async function readOrphanSessionInfo(projectDir: string, sessionId: strin
   const file = join(projectDir, `${sessionId}.jsonl`);
   const folder = join(projectDir, sessionId, 'subagents');
   const names = (await listDir(folder)).entries.filter((entry) => /^agent-.+\.jsonl$/.test(entry.name)).map((entry) => entry.name);
-  let info = emptyInfo(file, sessionId, 0, new Date(0).toISOString(), []);
+  let info = emptySessionInfo(file, sessionId, 0, new Date(0).toISOString(), []);
   let newest = 0;
   for (const name of names.sort()) {
     const agent = await readSessionQuickInfo(join(folder, name), sessionId);
@@ -197,7 +197,8 @@ export async function readOrphanSessionInfo(projectDir: string, sessionId: strin
   return { ...info, mtime: new Date(newest).toISOString(), mainTranscript: false };
 }
 
-function emptyInfo(file: string, sessionId: string, bytes: number, mtime: string, warnings: ItemWarning[]): SessionQuickInfo {
+/** What is known of a session file before any of its lines is read: its size and mtime. */
+export function emptySessionInfo(file: string, sessionId: string, bytes: number, mtime: string, warnings: ItemWarning[]): SessionQuickInfo {
   return {
     sessionId,
     file,
