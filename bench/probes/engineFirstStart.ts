@@ -34,6 +34,8 @@ serveProbe<EngineFirstStartInput, EngineFirstStartOutput>(async ({ root, dataDir
   // The archive's first run follows the build; letting it finish (outside the figure) leaves the later probes' copies of
   // this app data a complete archive, as a running app would have.
   await engine.archive.bringUpToDate();
+  // So are the big transcripts' saved line indexes, which the keeper writes after each build.
+  await engine.lineIndexes.bringUpToDate();
   // The probe process ends as soon as it has answered; teardown is no part of the figure.
   void engine.dispose();
   return output;

@@ -175,6 +175,21 @@ export const FIGURE_GROUPS: readonly FigureGroup[] = [
     },
   },
   {
+    name: 'largest transcript after first start',
+    figures: ['largestTranscriptAfterFirstStartMs'],
+    note: `TranscriptDocument.open() of the largest session file and readPage(0, ${VIEWER_PAGE_ROWS}) of its live branch, in a new process with the saved-index folder of a copy of the app data the first start left (its catalog build is followed by the saved line indexes of the big transcripts): the first time the user opens it`,
+    async measure(context) {
+      const output = await runProbe<TranscriptOpenInput, TranscriptOpenOutput>('transcriptOpen', {
+        path: context.home.largestTranscript.path,
+        pageRows: VIEWER_PAGE_ROWS,
+        savedIndexDir: join(context.savedAppDataCopy('transcript-after-first-start'), SAVED_LINE_INDEX_FOLDER),
+      });
+      if (!output.fromSavedIndex && context.home.largestTranscript.bytes >= SAVED_INDEX_DEFAULTS.minFileBytes)
+        throw new Error('the first start left no saved index of the largest transcript');
+      return { largestTranscriptAfterFirstStartMs: output.firstPageMs };
+    },
+  },
+  {
     name: 'search',
     figures: ['searchFirstHitMs', 'searchFullScanMs'],
     note: 'HomeSearch in a new process after a warm-up search; first hit of the planted word; full scan = a text found nowhere, every transcript and memory file read',

@@ -26,6 +26,7 @@ import { CatalogService } from './catalog/CatalogService';
 import { SearchService } from './search/SearchService';
 import { archiveDir } from './history/archive/archiveDir';
 import { ArchiveBackedTranscriptFeed } from './history/archive/ArchiveBackedTranscriptFeed';
+import { LineIndexKeeper } from './catalog/LineIndexKeeper';
 import { ArchiveService } from './history/archive/ArchiveService';
 import { TranscriptArchive } from './history/archive/TranscriptArchive';
 import { TranscriptSources } from './transcripts/transcriptSources';
@@ -83,13 +84,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   // Edits by Claude Code, an editor or this app may leave a waiting proposal stale.
   const stopStaleness = memory.onDidChangeMemory((change) => void inbox.folderChanged(change.folder));
   const transcriptSources = new TranscriptSources(transcriptArchive);
-  const transcripts = new TranscriptService(
-    home,
-    live,
-    undefined,
-    transcriptSources,
-    new SavedLineIndexes(join(options.dataDir, SAVED_LINE_INDEX_FOLDER)),
-  );
+  const savedLineIndexes = new SavedLineIndexes(join(options.dataDir, SAVED_LINE_INDEX_FOLDER));
+  const transcripts = new TranscriptService(home, live, undefined, transcriptSources, savedLineIndexes);
   const roots = options.roots.map((root) => root.path);
   const catalog = new CatalogService({
     home,
@@ -100,6 +96,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     archive: transcriptArchive,
   });
   const archive = new ArchiveService({ archive: transcriptArchive, catalog, home, follow: live !== null });
+  const lineIndexes = new LineIndexKeeper({ catalog, savedIndexes: savedLineIndexes, follow: live !== null });
   if (live) {
     // A warm start shows the first page from what the last run saved (home and catalog) before anything else runs:
     // checking the home and the watcher's scan of it would queue thousands of reads ahead of it on the I/O pool.
@@ -141,6 +138,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     memoryFixes,
     transcripts,
     catalog,
+    lineIndexes,
     search,
     archive,
     transcriptSources,
@@ -155,6 +153,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   teardown.add(transcripts);
   teardown.add(search);
   teardown.add(archive);
+  teardown.add(lineIndexes);
   teardown.add(catalog);
   if (agentWatch) teardown.add(agentWatch);
   teardown.add(memoryHistory);

@@ -1,6 +1,7 @@
 import type { AgentMemoryWatch } from './agents/AgentMemoryWatch';
 import type { AgentSnapshotService } from './agents/AgentSnapshotService';
 import type { CatalogService } from './catalog/CatalogService';
+import type { LineIndexKeeper } from './catalog/LineIndexKeeper';
 import type { ChangeSetWriter } from './changes/changeSetWriter';
 import type { HistoryStore } from './changes/HistoryStore';
 import type { ArchiveService } from './history/archive/ArchiveService';
@@ -45,6 +46,8 @@ export interface EngineServices {
   readonly transcripts: TranscriptService;
   /** The session catalog (timeline), cached in the app data folder and updated live. */
   readonly catalog: CatalogService;
+  /** Saved line indexes of the big transcripts, kept after each catalog build so a first open needs no full read. */
+  readonly lineIndexes: LineIndexKeeper;
   /** Search over every transcript and memory file, in worker threads. */
   readonly search: SearchService;
   /** The transcript archive against Claude Code's cleanup: kept up to date in the background, settings, prune. */

@@ -8,6 +8,7 @@ import path, { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SavedLineIndexes } from '../../electron/core/transcripts/savedLineIndexes';
 import { MAIN_SCOPE, TranscriptDocument } from '../../electron/core/transcripts/TranscriptDocument';
+import { compareCodeUnits } from '../../electron/core/transcripts/sortedStringMap';
 import { unreadableLine, type IndexedLine } from '../../shared/transcript/indexedLine';
 import { LIVE_VIEW, type TranscriptViewSpec } from '../../shared/transcript/transcriptOutline';
 import { createScenarioHome, type ScenarioHome } from '../fixtures/scenarioHome';
@@ -33,6 +34,10 @@ async function transcripts(dir: string): Promise<string[]> {
   return out.sort();
 }
 
+function inKeyOrder<V>(map: ReadonlyMap<string, V>): [string, V][] {
+  return [...map].sort((a, b) => compareCodeUnits(a[0], b[0]));
+}
+
 const VIEWS: readonly TranscriptViewSpec[] = [LIVE_VIEW, { ...LIVE_VIEW, showMeta: true, showMetadata: true }];
 
 /** What a reader can see of a document: its lines, each view's rows and branch, the first pages, the tree's facts. */
@@ -42,10 +47,10 @@ async function seen(document: TranscriptDocument): Promise<unknown> {
     const view = document.resolve(MAIN_SCOPE, spec);
     views.push({
       rows: view.rows.lines,
-      // A reopened view's row map iterates in line order; what it maps is what counts.
+      // A reopened view's maps iterate in key order; what they map is what counts.
       rowOfLine: [...view.rows.rowOfLine].sort((a, b) => a[0] - b[0]),
-      folded: [...view.rows.resultLineOf],
-      hooks: [...view.rows.hookLinesOf],
+      folded: inKeyOrder(view.rows.resultLineOf),
+      hooks: inKeyOrder(view.rows.hookLinesOf),
       compactions: view.rows.compactionRows,
       branch: view.branch,
       isLive: view.isLive,
@@ -62,7 +67,7 @@ async function seen(document: TranscriptDocument): Promise<unknown> {
     links: tree.parentLink,
     missing: tree.missingParent,
     roots: tree.roots(),
-    tools: [[...tools.resultLineOf], [...tools.callLineOf], [...tools.hookLinesOf]],
+    tools: [inKeyOrder(tools.resultLineOf), inKeyOrder(tools.callLineOf), inKeyOrder(tools.hookLinesOf)],
   };
 }
 

@@ -1,3 +1,5 @@
+import { isAscii } from 'node:buffer';
+
 /**
  * A binary body of typed-array sections and one string table, for caches that must load in a few milliseconds:
  * every section starts on an 8-byte boundary, so a reader views the numbers in place instead of parsing them, and
@@ -88,7 +90,9 @@ export class SectionReader {
     this.position = saved;
     // Decoded in one go (one native call), sliced one string at a time when asked for: a reopened transcript's first
     // page needs few of them, and a native call per string cost more than the one decode.
-    this.text = Buffer.from(text.buffer, text.byteOffset, text.byteLength).toString('utf8');
+    const table = Buffer.from(text.buffer, text.byteOffset, text.byteLength);
+    // Ids and timestamps are ASCII, where Latin-1 is the same text and a plain copy.
+    this.text = table.toString(isAscii(table) ? 'latin1' : 'utf8');
     this.starts = new Float64Array(lengths.length + 1);
     for (let i = 0; i < lengths.length; i++) this.starts[i + 1] = this.starts[i] + lengths[i];
     if (this.starts[lengths.length] !== this.text.length) throw new Error('string table does not match its lengths');

@@ -159,17 +159,18 @@ export class TranscriptDocument {
   }
 
   /**
-   * Saves the index now (a scheduled save is done at once); resolves when the file is written. Saving is an
-   * optimisation: a failure leaves the next open to index the file itself.
+   * Saves the index now (a scheduled save is done at once); resolves when the file is written, with the bytes all
+   * saved indexes take then (null when nothing was saved). Saving is an optimisation: a failure leaves the next open to
+   * index the file itself.
    */
-  async saveNow(): Promise<void> {
+  async saveNow(): Promise<number | null> {
     if (this.saveTimer !== null) {
       clearTimeout(this.saveTimer);
       this.saveTimer = null;
     }
     while (this.saving) await this.saving;
     const store = this.savedIndexes;
-    if (store === null || !this.worthSaving(store)) return;
+    if (store === null || !this.worthSaving(store)) return null;
     // Taken in one go, before any await: the index may grow while the file is written.
     const extent = this.index.extent();
     const lines = this.index.committedLines.slice();
@@ -177,16 +178,19 @@ export class TranscriptDocument {
     const samePublished = this.published.length === lines.length && this.published[lines.length - 1] === lines[lines.length - 1];
     const derived = samePublished && this.complete ? this.derived() : null;
     this.lastSaveAt = performance.now();
+    let savedTotal: number | null = null;
     this.saving = store
       .save(extent, { lines, derived })
-      .then(() => {
+      .then((total) => {
         this.savedBytes = extent.indexedBytes;
+        savedTotal = total;
       })
       .catch(() => undefined)
       .finally(() => {
         this.saving = null;
       });
     await this.saving;
+    return savedTotal;
   }
 
   /** A big enough file, with lines the saved index does not have yet. */

@@ -3,6 +3,7 @@ import type { IndexedLine } from '../../../shared/transcript/indexedLine';
 import type { TranscriptRows } from '../../../shared/transcript/transcriptRows';
 import { SectionReader, SectionWriter } from '../fs/binarySections';
 import { SortedNumberMap } from './sortedNumberMap';
+import { SortedStringMap } from './sortedStringMap';
 import { COMPACT_SUMMARY, META, OWN_CONTENT, SavedLine, SIDECHAIN, STRING_COLUMNS, UNREADABLE_CODES, type LineColumns } from './savedLines';
 
 /** `tool_use_id` → the line of its result, of its call, and of the hooks that ran for it, over a whole file. */
@@ -46,39 +47,48 @@ function valueOf<T>(codes: readonly T[], code: number): T {
   return codes[code];
 }
 
-/** A string-keyed map as two sections: key refs and values. */
+/** A string-keyed map as two sections, keys in code-unit order (what `SortedStringMap` searches): key refs and values. */
 function writeNumberMap(out: SectionWriter, map: ReadonlyMap<string, number>): void {
-  out.int32(out.refs(map.keys())).int32([...map.values()]);
+  const entries = SortedStringMap.sortedEntries(map);
+  out.int32(out.refs(entries.map(([key]) => key))).int32(entries.map(([, value]) => value));
 }
 
-function readNumberMap(input: SectionReader): Map<string, number> {
+function readNumberMap(input: SectionReader): SortedStringMap<number> {
   const keys = input.int32();
   const values = input.int32();
   if (keys.length !== values.length) throw new Error('map keys and values differ in number');
-  const map = new Map<string, number>();
-  for (let i = 0; i < keys.length; i++) map.set(input.string(keys[i]) as string, values[i]);
-  return map;
+  return new SortedStringMap(
+    keys.length,
+    (i) => input.string(keys[i]) as string,
+    (i) => values[i],
+  );
 }
 
 /** A string-keyed map of number lists as three sections: key refs, where each list starts, and the lists run together. */
 function writeListMap(out: SectionWriter, map: ReadonlyMap<string, readonly number[]>): void {
+  const entries = SortedStringMap.sortedEntries(map);
   const starts = [0];
   const values: number[] = [];
-  for (const list of map.values()) {
+  for (const [, list] of entries) {
     values.push(...list);
     starts.push(values.length);
   }
-  out.int32(out.refs(map.keys())).int32(starts).int32(values);
+  out
+    .int32(out.refs(entries.map(([key]) => key)))
+    .int32(starts)
+    .int32(values);
 }
 
-function readListMap(input: SectionReader): Map<string, number[]> {
+function readListMap(input: SectionReader): SortedStringMap<readonly number[]> {
   const keys = input.int32();
   const starts = input.int32();
   const values = input.int32();
   if (starts.length !== keys.length + 1 || starts[keys.length] !== values.length) throw new Error('list map does not fit');
-  const map = new Map<string, number[]>();
-  for (let i = 0; i < keys.length; i++) map.set(input.string(keys[i]) as string, Array.from(values.subarray(starts[i], starts[i + 1])));
-  return map;
+  return new SortedStringMap(
+    keys.length,
+    (i) => input.string(keys[i]) as string,
+    (i) => Array.from(values.subarray(starts[i], starts[i + 1])),
+  );
 }
 
 function writeLines(out: SectionWriter, lines: readonly IndexedLine[]): void {
@@ -270,7 +280,7 @@ export function encodeLineIndex(snapshot: LineIndexSnapshot): Buffer {
 
 /**
  * The snapshot a body holds; throws on one whose sections do not fit together (the caller then indexes the file
- * again). Only shapes are checked, not every value: the store hands over a body only when its SHA-256 says it is byte
+ * again). Only shapes are checked, not every value: the store hands over a body only when its checksum says it is byte
  * for byte what `encodeLineIndex` wrote, and walking every value of a 200 MB transcript's index in cold code cost
  * more than the whole rest of a reopen.
  */
