@@ -65,6 +65,12 @@ describe('the ccmem build', () => {
     for (const name of NOT_FOR_READING_A_TRANSCRIPT) expect(loaded, name).not.toContain(name);
   });
 
+  it('carries secretlint in its own chunks, so masking an export loads no package files', () => {
+    const loaded = packagesLoadedBy(commandChunk('transcript'), true);
+    expect([...loaded].filter((name) => name.startsWith('@secretlint/'))).toEqual([]);
+    expect(chunks.some((chunk) => chunk.moduleIds.some((id) => id.includes('secretlint-rule-preset-recommend')))).toBe(true);
+  });
+
   it('runs the one-shot commands that build the engine without loading the model SDKs or the web server', () => {
     for (const command of ['search', 'projects', 'sessions', 'doctor', 'history', 'blame', 'extract']) {
       const loaded = packagesLoadedBy(commandChunk(command));
