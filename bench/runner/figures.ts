@@ -31,6 +31,7 @@ export const FIGURES = {
   memoryReviewColdMs: { label: 'memory review, 1,000 topic files (cold)', unit: 'ms' },
   memoryReviewWarmMs: { label: 'memory review, 1,000 topic files (warm)', unit: 'ms' },
   enginePeakRssMB: { label: 'engine peak RSS (first start)', unit: 'MB' },
+  engineBackgroundPeakRssMB: { label: 'engine peak RSS (first start and the background work after it)', unit: 'MB' },
   catalogBuildPeakRssMB: { label: 'catalog cold build peak RSS', unit: 'MB' },
   dreamGateCheckMeanMs: { label: 'reviewed-dream gate check per session change, mean', unit: 'ms' },
   dreamGateCheckP99Ms: { label: 'reviewed-dream gate check per session change, p99', unit: 'ms' },

@@ -96,7 +96,12 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     archive: transcriptArchive,
   });
   const archive = new ArchiveService({ archive: transcriptArchive, catalog, home, follow: live !== null });
-  const lineIndexes = new LineIndexKeeper({ catalog, savedIndexes: savedLineIndexes, follow: live !== null });
+  const lineIndexes = new LineIndexKeeper({
+    catalog,
+    savedIndexes: savedLineIndexes,
+    follow: live !== null,
+    waitBeforeRun: () => archive.whenIdle(),
+  });
   if (live) {
     // A warm start shows the first page from what the last run saved (home and catalog) before anything else runs:
     // checking the home and the watcher's scan of it would queue thousands of reads ahead of it on the I/O pool.

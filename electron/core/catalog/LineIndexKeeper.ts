@@ -21,6 +21,11 @@ export interface LineIndexKeeperOptions {
   readonly savedIndexes: SavedLineIndexes;
   /** Run after each finished catalog build (the app shells); otherwise only when asked. */
   readonly follow: boolean;
+  /**
+   * What a run waits for before it starts: the archive's run, which follows the same builds. Both hold a transcript's
+   * worth of buffers at a time; one after the other, the second reuses the memory the first freed.
+   */
+  readonly waitBeforeRun?: () => Promise<void>;
 }
 
 /** What one run did. */
@@ -84,6 +89,7 @@ export class LineIndexKeeper {
   }
 
   private async keepAll(): Promise<KeptIndexes> {
+    await this.options.waitBeforeRun?.();
     const { savedIndexes } = this.options;
     const { minFileBytes, maxTotalBytes } = savedIndexes.options;
     const signal = this.controller.signal;

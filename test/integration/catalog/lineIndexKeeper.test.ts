@@ -159,6 +159,17 @@ describe('LineIndexKeeper', () => {
     expect((await readdir(store.dir)).length).toBe(2);
   });
 
+  it('waits for what it is told to wait for (the archive run) before it reads anything', async () => {
+    let open = (): void => undefined;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    keeper = new LineIndexKeeper({ catalog, savedIndexes: store, follow: false, waitBeforeRun: () => gate });
+    const run = keeper.bringUpToDate();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await readdir(store.dir).catch(() => [])).toEqual([]);
+    open();
+    expect(await run).toMatchObject({ saved: 2 });
+  });
+
   it('stops when disposed, saving nothing more', async () => {
     const run = keep().bringUpToDate();
     await keeper?.dispose();

@@ -171,6 +171,11 @@ export class ArchiveService {
     };
   }
 
+  /** Resolves once no run is going (at once when none is). */
+  async whenIdle(): Promise<void> {
+    while (this.loop) await this.loop;
+  }
+
   /** Starts bringing the archive up to date in the background; resolves with the progress at its start. */
   update(): Promise<ArchiveProgress | null> {
     this.request({ kind: 'full' });
