@@ -259,8 +259,11 @@ describe('reviewed dreams on Claude Code’s schedule', () => {
     world.fake.enqueue(textTurn('Nothing to do.'));
     await world.engine.background.updateSettings({ dailyTokenBudget: 50_000 });
     expect((await scheduledJob(world)).status).toBe('ready');
-    const spent = JSON.parse(await fs.readFile(join(world.dataDir, 'background', 'budget.json'), 'utf8')) as { spent: number };
-    expect(spent.spent).toBe(10_000 + 1100);
+    // The scheduler adds a job's tokens to the day's spending once the job's record has settled: a moment after.
+    const ledger = join(world.dataDir, 'background', 'budget.json');
+    const spent = async () => (JSON.parse(await fs.readFile(ledger, 'utf8')) as { spent: number }).spent;
+    await until('the job’s tokens in the day’s spending', async () => (await spent()) !== 10_000);
+    expect(await spent()).toBe(10_000 + 1100);
   });
 
   it('keeps to Claude Code’s schedule after the user had the app turn Claude Code’s own auto-dream off', async () => {
