@@ -54,7 +54,7 @@ export interface Engine extends EngineServices {
 
 /** Builds the engine for one shell (Electron main, web server or CLI). */
 export async function createEngine(options: EngineOptions): Promise<Engine> {
-  const home = new HomeService({ ...options, rememberAcrossRuns: options.watch });
+  const home = new HomeService({ ...options, rememberAcrossRuns: options.watch, streamFirstDiscovery: options.watch });
   const live = options.watch ? createLiveHome(home) : null;
   const historyDir = join(options.dataDir, 'history');
   const history = new HistoryStore(historyDir);
