@@ -96,6 +96,7 @@ export class HomeService {
    * latest part (at the earliest the newest project), with `discovering` set. `onDidStreamHome` brings the rest.
    */
   async firstSnapshot(): Promise<HomeSnapshot> {
+    if (this.discovered) return this.toSnapshot(this.discovered);
     if (this.part) return this.toSnapshot(this.part.home, this.part.progress);
     const whole = this.load();
     let stopListening = (): void => undefined;
@@ -203,17 +204,21 @@ export class HomeService {
   private load(): Promise<DiscoveredHome> {
     if (this.discovered) return Promise.resolve(this.discovered);
     // Only the very first answer may come from the last run; later ones (after `openDemo`) look at the disk.
-    return this.loading ?? this.discover(this.discoveries === 0 && this.options.rememberAcrossRuns === true);
+    return this.loading ?? this.discover(this.discoveries === 0 && this.options.rememberAcrossRuns === true, true);
   }
 
-  private discover(fromLastRunIfKnown = false): Promise<DiscoveredHome> {
+  /**
+   * A discovery of the home; `streamable` ones (those that answer requests, not a `refresh()`, which publishes its own
+   * result) are shown in parts when nothing is known of the home yet (see `streamFirstDiscovery`).
+   */
+  private discover(fromLastRunIfKnown = false, streamable = false): Promise<DiscoveredHome> {
     const generation = ++this.discoveries;
     const roots = this.roots;
     const discovery = (async () => {
       await this.discoveryCache.load();
       const lastRun = fromLastRunIfKnown ? this.discoveryCache.lastHome(roots) : null;
       // Only a home nothing is known of is shown in parts; a known one stays up until the new one is whole.
-      const streams = !lastRun && this.discovered === null && this.options.streamFirstDiscovery === true;
+      const streams = streamable && !lastRun && this.discovered === null && this.options.streamFirstDiscovery === true;
       const stream = streams
         ? {
             onPart: (home: DiscoveredHome, progress: HomeDiscoveryProgress) => {
