@@ -6,6 +6,7 @@ import type { ArchiveBuildInput, ArchiveBuildOutput } from '../probes/archiveBui
 import type { ArchiveCodecsInput, ArchiveCodecsOutput } from '../probes/archiveCodecs';
 import type { CatalogBuildInput, CatalogBuildOutput } from '../probes/catalogBuild';
 import type { WarmStartInput, WarmStartOutput } from '../probes/catalogWarmStart';
+import type { ColdFirstPageInput, ColdFirstPageOutput } from '../probes/coldFirstPage';
 import type { CeilingsInput, CeilingsOutput } from '../probes/ceilings';
 import type { DiscoveryInput, DiscoveryOutput } from '../probes/discovery';
 import type { DoctorInput, DoctorOutput } from '../probes/doctor';
@@ -159,6 +160,19 @@ export const FIGURE_GROUPS: readonly FigureGroup[] = [
       });
       context.keepAppData(dataDir);
       return { enginePeakRssMB: output.peakRssMB, engineBackgroundPeakRssMB: output.peakRssWithBackgroundMB };
+    },
+  },
+  {
+    name: 'cold first page',
+    figures: ['coldStartFirstPageMs', 'coldStartWholeHomeMs'],
+    note: 'a new process with an empty app data folder: createEngine as the web shell does (watching the home), getHome({}), then getSessionCatalog({}) with the sessionUpdated events applied on top as the timeline’s store does; first page = the projects list and every session of the project the UI opens on (the first listed) in the timeline; whole list = the homeChanged that ends the streamed discovery',
+    async measure(context) {
+      const output = await runProbe<ColdFirstPageInput, ColdFirstPageOutput>('coldFirstPage', {
+        root: context.home.root,
+        dataDir: context.newDataDir('cold-first-page'),
+        scanWorker: context.scanWorker,
+      });
+      return { coldStartFirstPageMs: output.firstPageMs, coldStartWholeHomeMs: output.wholeHomeMs };
     },
   },
   {

@@ -8,6 +8,8 @@ export const FIGURES = {
   catalogColdBuildBusyMBps: { label: 'busy machine: catalog cold build throughput', unit: 'MB/s' },
   ccusageSessionBusySeconds: { label: 'busy machine: ccusage 17.2.1 session --json', unit: 's' },
   catalogToCcusageBusyRatio: { label: 'busy machine: catalog time / ccusage time', unit: 'ratio' },
+  coldStartFirstPageMs: { label: 'cold start to first useful page', unit: 'ms' },
+  coldStartWholeHomeMs: { label: 'cold start to the whole projects list', unit: 'ms' },
   warmStartFirstPageMs: { label: 'warm start to first timeline page', unit: 'ms' },
   warmStartListingMs: { label: 'warm start: the listing request alone', unit: 'ms' },
   searchFirstHitMs: { label: 'search: first hit', unit: 'ms' },

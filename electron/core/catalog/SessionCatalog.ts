@@ -95,7 +95,8 @@ interface LiveAggregate {
   readonly aggregate: TranscriptAggregate;
 }
 
-function newestFirst(a: SessionCatalogEntry, b: SessionCatalogEntry): number {
+/** The catalog's listing order: by last activity, newest first. */
+export function newestFirst(a: SessionCatalogEntry, b: SessionCatalogEntry): number {
   return (b.lastTimestamp ?? b.mtime).localeCompare(a.lastTimestamp ?? a.mtime) || a.sessionId.localeCompare(b.sessionId);
 }
 
