@@ -32,6 +32,9 @@ export type { CatalogBuildOptions, CatalogBuildResult } from './CatalogBuild';
 /** What a session whose own file is gone contributes of its own: nothing. */
 const NO_FILE_SUMMARY: FileSummary = summarizeAggregate(new TranscriptAggregate(() => false, false));
 
+/** What one read of a file found, and its aggregate's state as JSON text when it is to be saved (null: not, or saved already). */
+type FileRead = Pick<ScanDone, 'offset' | 'tailHex' | 'summary'> & { readonly stateText: string | null };
+
 /** Smaller files are simply read again when they grow; saving their state would cost more than it saves. */
 const STATE_MIN_BYTES = 256 * 1024;
 /** Aggregates of files that live updates read stay in memory, so a live session continues without loading its state. */
@@ -350,7 +353,9 @@ export class SessionCatalog {
       reported = bytes;
     };
     let buffers = context.buffers;
-    if (!aggregate && context.offload?.usable) {
+    // The worker saves the file's state itself, so a file whose older state is still being written is read here,
+    // where the new write queues behind the old one.
+    if (!aggregate && context.offload?.usable && !this.store.stateWriteOf(file.path)) {
       const done = await context.offload.scan(
         {
           path: file.path,
@@ -360,13 +365,15 @@ export class SessionCatalog {
           sizeHint: file.size,
           tailBytes: TAIL_CHECK_BYTES,
           stateMinBytes: STATE_MIN_BYTES,
+          stateDir: this.store.stateDir,
+          fileId: file.fileId,
         },
         onBytes,
       );
       context.signal?.throwIfAborted();
       if (done) {
         onBytes(done.size);
-        return this.record(file, isSubagentFile, memoryKey, done, sessionKeyOf(configRoot, slug, ''));
+        return this.record(file, isSubagentFile, memoryKey, { ...done, stateText: null }, sessionKeyOf(configRoot, slug, ''));
       }
       // The worker could not read it: read here, which also reports why if the file itself is the problem.
       // With buffers sized to the file: when the worker dies, all it had queued comes back at once.
@@ -431,13 +438,7 @@ export class SessionCatalog {
   }
 
   /** Keeps what one read of a file found, and saves its aggregate's state when it is big enough to be worth it. */
-  private record(
-    file: DiscoveredFile,
-    isSubagentFile: boolean,
-    memoryKey: string,
-    read: Pick<ScanDone, 'offset' | 'tailHex' | 'summary' | 'stateText'>,
-    project: string,
-  ): CachedFile {
+  private record(file: DiscoveredFile, isSubagentFile: boolean, memoryKey: string, read: FileRead, project: string): CachedFile {
     const before = this.files.get(file.path)?.summary.otherSummaries.length ?? 0;
     if (before > 0 || read.summary.otherSummaries.length > 0) this.summariesChanged(project);
     const record: CachedFile = {
