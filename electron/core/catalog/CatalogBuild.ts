@@ -114,10 +114,15 @@ export class CatalogBuild {
   private offload: ScanOffload | undefined;
   private workerContext: ReadContext;
 
+  /**
+   * @param startedOffload a scan worker started while discovery ran (a first build): used when the build is big enough
+   *   for one, disposed of otherwise.
+   */
   constructor(
     private readonly host: CatalogBuildHost,
     private readonly projects: readonly DiscoveredProject[],
     private readonly signal: AbortSignal | undefined,
+    private readonly startedOffload?: ScanOffload,
   ) {
     const allFiles = this.allFiles();
     this.total = allFiles.length;
@@ -138,8 +143,10 @@ export class CatalogBuild {
     this.report(true, false, true);
     const worker = this.host.scanWorker;
     if (worker && !this.signal?.aborted && this.bytesTotal >= (worker.minBuildBytes ?? DEFAULT_WORKER_MIN_BUILD_BYTES)) {
-      this.offload = new ScanOffload(worker.script, this.signal);
+      this.offload = this.startedOffload ?? new ScanOffload(worker.script, this.signal);
       this.workerContext = { ...this.context, offload: this.offload };
+    } else {
+      await this.startedOffload?.dispose();
     }
     let cancelled = false;
     try {

@@ -19,6 +19,7 @@ import { CatalogStore } from './catalogStore';
 import { summarizeAggregate, type FileSummary } from './fileSummary';
 import { memoryPathMatcher } from './memoryPathMatcher';
 import type { ScanDone } from './scanWorkerProtocol';
+import { ScanOffload } from './ScanOffload';
 import { buildSessionEntry, type AgentMeta, type SubagentFileFacts } from './sessionEntry';
 import { TranscriptAggregate, type MemoryPathTest, type TranscriptAggregateState } from './transcriptAggregate';
 import { feedTranscriptLine, scanTranscriptInto } from './transcriptFileScan';
@@ -592,8 +593,20 @@ export class SessionCatalog {
 
   private async runBuild(options: CatalogBuildOptions): Promise<CatalogBuildResult> {
     await this.loadCache();
-    const projects = await this.withArchived(await discoverSessionFiles(this.roots));
-    return new CatalogBuild(this.buildHost(options), projects, options.signal).run();
+    // A first build reads every transcript: its scan worker starts (tens of milliseconds) while discovery walks the
+    // folders, rather than after it. A later build starts one only if it turns out to have enough to read.
+    const startedOffload =
+      this.scanWorker && this.files.size === 0 && !options.signal?.aborted
+        ? new ScanOffload(this.scanWorker.script, options.signal)
+        : undefined;
+    let projects: DiscoveredProject[];
+    try {
+      projects = await this.withArchived(await discoverSessionFiles(this.roots));
+    } catch (error) {
+      await startedOffload?.dispose();
+      throw error;
+    }
+    return new CatalogBuild(this.buildHost(options), projects, options.signal, startedOffload).run();
   }
 
   /** What a build reaches of the catalog (see `CatalogBuild`). */
