@@ -11,7 +11,8 @@ const TOOL_INPUT = { subagent_type: 'repeated', description: 'value', prompt: 'v
 /**
  * Every field `TranscriptAggregate` reads, and nothing else: a line's envelope, a response's id, model, usage and
  * tool calls, a prompt's text blocks, a tool result's sub-agent, a compaction's numbers and the title lines. The
- * strings that mostly stay the same from one line to the next are `'repeated'`, so they are decoded once per run.
+ * strings that mostly stay the same from one line to the next are `'repeated'`, so they are decoded once per run
+ * (a response's id and request id too: Claude Code writes each of a response's content blocks as a line of its own).
  */
 export const CATALOG_FIELDS = new LineFields({
   type: 'repeated',
@@ -28,7 +29,7 @@ export const CATALOG_FIELDS = new LineFields({
   isCompactSummary: 'value',
   isVisibleInTranscriptOnly: 'value',
   isApiErrorMessage: 'value',
-  requestId: 'value',
+  requestId: 'repeated',
   customTitle: 'value',
   aiTitle: 'value',
   lastPrompt: 'value',
@@ -42,7 +43,7 @@ export const CATALOG_FIELDS = new LineFields({
   compactMetadata: { trigger: 'repeated', preTokens: 'value', postTokens: 'value' },
   toolUseResult: { agentId: 'value', agentType: 'repeated' },
   message: {
-    id: 'value',
+    id: 'repeated',
     model: 'repeated',
     usage: { input_tokens: 'value', output_tokens: 'value', cache_creation_input_tokens: 'value', cache_read_input_tokens: 'value' },
     content: eachOf({ type: 'repeated', id: 'value', name: 'repeated', tool_use_id: 'value', text: 'value', input: TOOL_INPUT }),
