@@ -7,6 +7,7 @@ import type { ArchiveCodecsInput, ArchiveCodecsOutput } from '../probes/archiveC
 import type { CatalogBuildInput, CatalogBuildOutput } from '../probes/catalogBuild';
 import type { WarmStartInput, WarmStartOutput } from '../probes/catalogWarmStart';
 import type { CeilingsInput, CeilingsOutput } from '../probes/ceilings';
+import type { ScanCeilingInput, ScanCeilingOutput } from '../probes/scanCeiling';
 import type { DiscoveryInput, DiscoveryOutput } from '../probes/discovery';
 import type { DoctorInput, DoctorOutput } from '../probes/doctor';
 import type { MemoryReviewInput, MemoryReviewOutput } from '../probes/memoryReview';
@@ -85,6 +86,21 @@ export const FIGURE_GROUPS: readonly FigureGroup[] = [
     async measure(context) {
       const output = await runProbe<CeilingsInput, CeilingsOutput>('ceilings', { files: context.jsonlFiles });
       return { ceilingRawReadMBps: output.rawReadMBps, ceilingJsonParseMBps: output.jsonParseMBps };
+    },
+  },
+  {
+    name: 'scan ceiling',
+    figures: ['ceilingScanOneThreadMBps', 'ceilingScanTwoThreadsMBps', 'ceilingScanTwoThreadsCpuSeconds'],
+    note: 'every session and sub-agent JSONL file read from its start by the catalog’s reader, line scanner and aggregate, biggest first, in a new process: on its one thread, then (in another new process) shared with the scan worker through the build’s queue; nothing else a build does (no discovery, cache, session records or saved states); CPU = process.cpuUsage() over the two-thread run',
+    async measure(context) {
+      const input = (scanWorker: string | null): ScanCeilingInput => ({ root: context.home.root, files: context.jsonlFiles, scanWorker });
+      const one = await runProbe<ScanCeilingInput, ScanCeilingOutput>('scanCeiling', input(null));
+      const two = await runProbe<ScanCeilingInput, ScanCeilingOutput>('scanCeiling', input(context.scanWorker));
+      return {
+        ceilingScanOneThreadMBps: one.bytes / 1e6 / one.seconds,
+        ceilingScanTwoThreadsMBps: two.bytes / 1e6 / two.seconds,
+        ceilingScanTwoThreadsCpuSeconds: two.cpuSeconds,
+      };
     },
   },
   {
