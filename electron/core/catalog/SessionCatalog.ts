@@ -405,6 +405,7 @@ export class SessionCatalog {
         stateText: result.offset >= STATE_MIN_BYTES ? JSON.stringify(aggregate.stateView()) : null,
       },
       sessionKeyOf(configRoot, slug, ''),
+      !context.live,
     );
   }
 
@@ -438,8 +439,18 @@ export class SessionCatalog {
     }
   }
 
-  /** Keeps what one read of a file found, and saves its aggregate's state when it is big enough to be worth it. */
-  private record(file: DiscoveredFile, isSubagentFile: boolean, memoryKey: string, read: FileRead, project: string): CachedFile {
+  /**
+   * Keeps what one read of a file found, and saves its aggregate's state when it is big enough to be worth it: at once
+   * for a build's read (`saveStateNow`), behind the caller for a live update's.
+   */
+  private record(
+    file: DiscoveredFile,
+    isSubagentFile: boolean,
+    memoryKey: string,
+    read: FileRead,
+    project: string,
+    saveStateNow = false,
+  ): CachedFile {
     const before = this.files.get(file.path)?.summary.otherSummaries.length ?? 0;
     if (before > 0 || read.summary.otherSummaries.length > 0) this.summariesChanged(project);
     const record: CachedFile = {
@@ -455,7 +466,9 @@ export class SessionCatalog {
       summary: read.summary as CachedFile['summary'],
     };
     this.files.set(file.path, record);
-    if (read.stateText !== null) this.store.saveStateInBackground(file.path, file.fileId, read.offset, read.stateText);
+    if (read.stateText === null) return record;
+    if (saveStateNow) this.store.saveStateNow(file.path, file.fileId, read.offset, read.stateText);
+    else this.store.saveStateInBackground(file.path, file.fileId, read.offset, read.stateText);
     return record;
   }
 

@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { CATALOG_CACHE_FORMAT, cachedStateSchema, type CachedState, type CatalogIndex } from './catalogCacheSchema';
-import { stateFilePath, stateFileText } from './catalogStateFile';
+import { saveStateFileSync, stateFilePath, stateFileText } from './catalogStateFile';
 import { readChecksummedJson, writeChecksummedJsonText } from '../fs/checksummedJsonFile';
 import { replaceFileAtomically } from '../fs/replaceFileAtomically';
 import type { TranscriptAggregateState } from './transcriptAggregate';
@@ -109,6 +109,15 @@ export class CatalogStore {
         if (this.stateWrites.get(path) === write) this.stateWrites.delete(path);
       });
     this.stateWrites.set(path, write);
+  }
+
+  /**
+   * Saves a file's state at once, in blocking calls: a build's reads, for which a promise chain per file costs more
+   * than the write itself. Queued behind an earlier write of the same file still on its way, so writes land in order.
+   */
+  saveStateNow(path: string, fileId: string, offset: number, stateText: string): void {
+    if (this.stateWrites.has(path)) this.saveStateInBackground(path, fileId, offset, stateText);
+    else saveStateFileSync(this.stateDir, path, fileId, offset, stateText);
   }
 
   /** The write of a file's state still on its way, if any: another writer of that state waits for it first. */
