@@ -210,27 +210,40 @@ export class CatalogBuild {
         session,
       }));
     });
-    await this.readAll(sessionFiles, ({ file, session }, changed, gone) => {
-      const left = unread.get(session)!;
-      left.files--;
-      left.changed ||= changed;
-      // A session whose own file is gone is not recorded, so it is dropped from the catalog at the end.
-      if (file === session.main && gone) left.mainGone = true;
-      if (left.files > 0 || left.mainGone) return;
-      const previous = host.cachedSession(sessionKeyOf(session.configRoot, session.slug, session.sessionId));
-      const key = host.recordSession(session, siblingsOf.get(session) ?? []);
-      this.seen.add(key);
-      // A sub-agent file that went away changes the session as much as one that grew.
-      const now = host.cachedSession(key);
-      if (left.changed || !sameAgentFiles(previous, now) || !sameArchivedFiles(previous, now) || !host.hasEntry(key)) {
-        this.batch.push(key);
-        this.flushBatch(false);
-      }
-    });
+    await this.readAll(
+      sessionFiles,
+      ({ file, session }, changed, gone) => {
+        const left = unread.get(session)!;
+        left.files--;
+        left.changed ||= changed;
+        // A session whose own file is gone is not recorded, so it is dropped from the catalog at the end.
+        if (file === session.main && gone) left.mainGone = true;
+        if (left.files > 0 || left.mainGone) return;
+        const previous = host.cachedSession(sessionKeyOf(session.configRoot, session.slug, session.sessionId));
+        const key = host.recordSession(session, siblingsOf.get(session) ?? []);
+        this.seen.add(key);
+        // A sub-agent file that went away changes the session as much as one that grew.
+        const now = host.cachedSession(key);
+        if (left.changed || !sameAgentFiles(previous, now) || !sameArchivedFiles(previous, now) || !host.hasEntry(key)) {
+          this.batch.push(key);
+          this.flushBatch(false);
+        }
+      },
+      // The engine's thread has read its last file and waits for the worker's: what is batched is published while it
+      // would be idle, not after the last file (when all that is left of the build runs on one thread).
+      () => this.flushBatch(true),
+    );
   }
 
-  /** Reads the items on both threads; `onRead` hears whether the file was read (not cached) and whether it was gone. */
-  private readAll<T extends BuildFile>(items: readonly T[], onRead: (item: T, changed: boolean, gone: boolean) => void): Promise<void> {
+  /**
+   * Reads the items on both threads; `onRead` hears whether the file was read (not cached) and whether it was gone,
+   * `onThreadDone` when the engine's thread has read its last one.
+   */
+  private readAll<T extends BuildFile>(
+    items: readonly T[],
+    onRead: (item: T, changed: boolean, gone: boolean) => void,
+    onThreadDone?: () => void,
+  ): Promise<void> {
     const read = async (item: T, readContext: ReadContext): Promise<void> => {
       const before = this.host.cachedFile(item.file.path);
       let after: CachedFile | undefined;
@@ -257,6 +270,7 @@ export class CatalogBuild {
         read: (item) => read(item, this.workerContext),
       },
       stopped: () => this.signal?.aborted ?? false,
+      onThreadDone,
     });
   }
 

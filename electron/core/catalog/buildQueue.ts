@@ -33,6 +33,8 @@ export interface DrainOptions<T> {
   readonly worker?: BuildWorker<T>;
   /** Checked before each item is taken (a cancelled build takes no more). */
   readonly stopped: () => boolean;
+  /** Called once the engine's thread has nothing left to read (the worker may still be reading). */
+  readonly onThreadDone?: () => void;
 }
 
 /**
@@ -96,9 +98,11 @@ export async function drainQueue<T>(items: readonly T[], options: DrainOptions<T
   };
   // The worker takes first: otherwise the engine's thread, taking an item per runner, would start with all of
   // the biggest sessions.
-  const runners = options.worker ? [feedWorker(options.worker, queue, settle)] : [];
-  for (let i = 0; i < options.parallelism; i++) runners.push(inThread());
-  await Promise.all(runners);
+  const workerDone = options.worker ? feedWorker(options.worker, queue, settle) : Promise.resolve();
+  const inThreadRunners: Promise<void>[] = [];
+  for (let i = 0; i < options.parallelism; i++) inThreadRunners.push(inThread());
+  const threadDone = Promise.all(inThreadRunners).then(() => options.onThreadDone?.());
+  await Promise.all([workerDone, threadDone]);
   if (queue.failed) throw queue.failed.error;
 }
 
