@@ -125,8 +125,8 @@ export const FIGURE_GROUPS: readonly FigureGroup[] = [
   },
   {
     name: 'catalog cold build',
-    figures: ['catalogColdBuildSeconds', 'catalogColdBuildMBps', 'catalogBuildPeakRssMB'],
-    note: 'SessionCatalog.build() in a new process with an empty app data folder, with the scan worker as the app shells pass it; MB/s over all JSONL bytes; RSS = that process’s peak (process.resourceUsage().maxRSS)',
+    figures: ['catalogColdBuildSeconds', 'catalogColdBuildMBps', 'catalogColdBuildCpuSeconds', 'catalogBuildPeakRssMB'],
+    note: 'SessionCatalog.build() in a new process with an empty app data folder, with the scan worker as the app shells pass it; MB/s over all JSONL bytes; CPU = process.cpuUsage() over the build (every thread); RSS = that process’s peak (process.resourceUsage().maxRSS)',
     async measure(context) {
       const dataDir = context.newDataDir('catalog');
       const output = await runProbe<CatalogBuildInput, CatalogBuildOutput>('catalogBuild', {
@@ -137,6 +137,7 @@ export const FIGURE_GROUPS: readonly FigureGroup[] = [
       return {
         catalogColdBuildSeconds: output.seconds,
         catalogColdBuildMBps: context.jsonlBytes / 1e6 / output.seconds,
+        catalogColdBuildCpuSeconds: output.cpuSeconds,
         catalogBuildPeakRssMB: output.peakRssMB,
       };
     },

@@ -2,6 +2,7 @@
 export const FIGURES = {
   catalogColdBuildSeconds: { label: 'catalog cold build', unit: 's' },
   catalogColdBuildMBps: { label: 'catalog cold build throughput', unit: 'MB/s' },
+  catalogColdBuildCpuSeconds: { label: 'catalog cold build CPU time', unit: 's' },
   ccusageSessionSeconds: { label: 'ccusage 17.2.1 session --json', unit: 's' },
   catalogToCcusageRatio: { label: 'catalog time / ccusage time', unit: 'ratio' },
   catalogColdBuildBusySeconds: { label: 'busy machine: catalog cold build', unit: 's' },
