@@ -251,7 +251,9 @@ function repeatedString(line: Buffer, open: number, close: number, repeated: Com
   }
   const text = decodeString(line, open, close);
   if (text !== undefined && length <= REPEATED_MAX_BYTES) {
-    line.copy(repeated.bytes, 0, open + 1, close);
+    // Copied by hand: `Buffer.copy`'s checks cost more than the few dozen bytes of an id or a path.
+    const last = repeated.bytes;
+    for (let k = 0; k < length; k++) last[k] = line[open + 1 + k];
     repeated.length = length;
     repeated.value = text;
   }
