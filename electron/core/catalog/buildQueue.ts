@@ -106,17 +106,27 @@ export async function drainQueue<T>(items: readonly T[], options: DrainOptions<T
   if (queue.failed) throw queue.failed.error;
 }
 
-/** Keeps the worker's queue full until the shared queue runs dry or the worker is lost. */
+/**
+ * Keeps the worker's queue full until the shared queue runs dry or the worker is lost. Waits for any one read to end
+ * through a single wake-up, not `Promise.race` over the reads in flight: with a few hundred small files queued, each race
+ * would subscribe to every one of them again, a cost that grows with the square of the queue.
+ */
 async function feedWorker<T>(worker: BuildWorker<T>, queue: SharedQueue<T>, settle: (read: Promise<void>) => Promise<void>): Promise<void> {
-  const inFlight = new Set<Promise<void>>();
+  let inFlight = 0;
+  let wake: (() => void) | null = null;
+  const ended = (): void => {
+    inFlight--;
+    wake?.();
+  };
   for (;;) {
-    while (worker.load.usable && worker.load.queuedBytes < WORKER_QUEUE_BYTES && inFlight.size < WORKER_QUEUE_ITEMS) {
+    while (worker.load.usable && worker.load.queuedBytes < WORKER_QUEUE_BYTES && inFlight < WORKER_QUEUE_ITEMS) {
       const item = queue.takeForWorker();
       if (item === null) break;
-      const read: Promise<void> = settle(worker.read(item)).finally(() => inFlight.delete(read));
-      inFlight.add(read);
+      inFlight++;
+      void settle(worker.read(item)).then(ended);
     }
-    if (inFlight.size === 0) break;
-    await Promise.race(inFlight);
+    if (inFlight === 0) break;
+    await new Promise<void>((resolve) => (wake = resolve));
+    wake = null;
   }
 }
