@@ -2,7 +2,7 @@ import type { CatalogProgress } from '../../../shared/model/catalog';
 import { sessionKeyOf } from '../../../shared/claude/sessionIds';
 import { errorCode } from '../fs/readSafely';
 import { ReadBuffers } from '../jsonl/fileLineReader';
-import { buildOrder, drainQueue } from './buildQueue';
+import { buildOrder, drainQueue, isBigSession } from './buildQueue';
 import type { CachedFile, CachedSession } from './catalogCacheSchema';
 import {
   newestMtimeMs,
@@ -77,6 +77,11 @@ interface BuildFile {
   readonly isSubagentFile: boolean;
   readonly configRoot: string;
   readonly slug: string;
+}
+
+/** A file in the build's queue: one of a session's, or (without a session) a sibling agent file. */
+interface QueuedFile extends BuildFile {
+  readonly session?: DiscoveredSession;
 }
 
 /** A session's own file, then its sub-agents'. */
@@ -178,18 +183,25 @@ export class CatalogBuild {
 
   private async readAllFiles(): Promise<void> {
     const { host, projects } = this;
+    // Sibling agent files early: which session each belongs to is only known from its lines, so sessions are recorded
+    // once every sibling is read. They share the one queue with the sessions' files (after the big sessions, which
+    // must start first), so neither thread waits for the other's last sibling before reading on.
     const siblingFiles = projects.flatMap((project) =>
-      project.siblingAgents.map((file): BuildFile => ({ file, isSubagentFile: true, configRoot: project.configRoot, slug: project.slug })),
+      project.siblingAgents.map((file): QueuedFile => ({ file, isSubagentFile: true, configRoot: project.configRoot, slug: project.slug })),
     );
     const siblingsRead = new Set<string>();
-    await this.readAll(siblingFiles, ({ file }, changed) => changed && siblingsRead.add(file.path));
-    const siblingsOf = new Map<DiscoveredSession, DiscoveredSubagentFile[]>();
-    for (const project of projects) {
-      const siblings = host.siblingsBySession(project);
-      for (const session of project.sessions) siblingsOf.set(session, siblings.get(session.sessionId) ?? []);
-    }
-    // Then the files of every session of every project from one queue, so both threads stay busy to the end,
-    // and a session is recorded once its last file is read.
+    let siblingsLeft = siblingFiles.length;
+    let siblingsOf: Map<DiscoveredSession, DiscoveredSubagentFile[]> | null = null;
+    const groupSiblings = (): Map<DiscoveredSession, DiscoveredSubagentFile[]> => {
+      const grouped = new Map<DiscoveredSession, DiscoveredSubagentFile[]>();
+      for (const project of projects) {
+        const siblings = host.siblingsBySession(project);
+        for (const session of project.sessions) grouped.set(session, siblings.get(session.sessionId) ?? []);
+      }
+      return grouped;
+    };
+    // Then the files of every session of every project, so both threads stay busy to the end, and a session is
+    // recorded once its last file is read (and every sibling).
     const sessionBytes = (session: DiscoveredSession): number => filesOf(session).reduce((sum, file) => sum + host.pendingBytes(file), 0);
     const sessions = buildOrder(
       projects.flatMap((project) => project.sessions),
@@ -197,37 +209,48 @@ export class CatalogBuild {
       (a, b) => newestMtimeMs(b) - newestMtimeMs(a),
     );
     const unread = new Map<DiscoveredSession, { files: number; changed: boolean; mainGone?: boolean }>();
-    const sessionFiles = sessions.flatMap((session) => {
-      const siblings = siblingsOf.get(session) ?? [];
-      const files = filesOf(session);
-      unread.set(session, { files: files.length, changed: siblings.some((agent) => siblingsRead.has(agent.path)) });
-      const { configRoot, slug } = session;
-      return files.map((file): BuildFile & { session: DiscoveredSession } => ({
-        file,
-        isSubagentFile: file !== session.main,
-        configRoot,
-        slug,
-        session,
-      }));
-    });
+    const bigSessions = sessions.filter((session) => isBigSession(sessionBytes(session))).length;
+    const filesOfSessions = (list: readonly DiscoveredSession[]): QueuedFile[] =>
+      list.flatMap((session) => {
+        const files = filesOf(session);
+        unread.set(session, { files: files.length, changed: false });
+        const { configRoot, slug } = session;
+        return files.map((file): QueuedFile => ({ file, isSubagentFile: file !== session.main, configRoot, slug, session }));
+      });
+    const waitingForSiblings: DiscoveredSession[] = [];
+    const record = (session: DiscoveredSession, grouped: Map<DiscoveredSession, DiscoveredSubagentFile[]>): void => {
+      const left = unread.get(session)!;
+      const siblings = grouped.get(session) ?? [];
+      const previous = host.cachedSession(sessionKeyOf(session.configRoot, session.slug, session.sessionId));
+      const key = host.recordSession(session, siblings);
+      this.seen.add(key);
+      // A sub-agent file that went away changes the session as much as one that grew.
+      const now = host.cachedSession(key);
+      const changed = left.changed || siblings.some((agent) => siblingsRead.has(agent.path));
+      if (changed || !sameAgentFiles(previous, now) || !sameArchivedFiles(previous, now) || !host.hasEntry(key)) {
+        this.batch.push(key);
+        this.flushBatch(false);
+      }
+    };
+    if (siblingsLeft === 0) siblingsOf = groupSiblings();
     await this.readAll(
-      sessionFiles,
+      [...filesOfSessions(sessions.slice(0, bigSessions)), ...siblingFiles, ...filesOfSessions(sessions.slice(bigSessions))],
       ({ file, session }, changed, gone) => {
+        if (!session) {
+          if (changed) siblingsRead.add(file.path);
+          if (--siblingsLeft > 0) return;
+          const grouped = (siblingsOf = groupSiblings());
+          for (const waiting of waitingForSiblings.splice(0)) record(waiting, grouped);
+          return;
+        }
         const left = unread.get(session)!;
         left.files--;
         left.changed ||= changed;
         // A session whose own file is gone is not recorded, so it is dropped from the catalog at the end.
         if (file === session.main && gone) left.mainGone = true;
         if (left.files > 0 || left.mainGone) return;
-        const previous = host.cachedSession(sessionKeyOf(session.configRoot, session.slug, session.sessionId));
-        const key = host.recordSession(session, siblingsOf.get(session) ?? []);
-        this.seen.add(key);
-        // A sub-agent file that went away changes the session as much as one that grew.
-        const now = host.cachedSession(key);
-        if (left.changed || !sameAgentFiles(previous, now) || !sameArchivedFiles(previous, now) || !host.hasEntry(key)) {
-          this.batch.push(key);
-          this.flushBatch(false);
-        }
+        if (siblingsOf) record(session, siblingsOf);
+        else waitingForSiblings.push(session);
       },
       // The engine's thread has read its last file and waits for the worker's: what is batched is published while it
       // would be idle, not after the last file (when all that is left of the build runs on one thread).

@@ -43,9 +43,14 @@ export interface DrainOptions<T> {
  * shows recent work early.
  */
 export function buildOrder<T>(items: readonly T[], bytesOf: (item: T) => number, newestFirst: (a: T, b: T) => number): T[] {
-  const big = items.filter((item) => bytesOf(item) >= BIG_SESSION_BYTES).sort((a, b) => bytesOf(b) - bytesOf(a));
-  const rest = items.filter((item) => bytesOf(item) < BIG_SESSION_BYTES).sort(newestFirst);
+  const big = items.filter((item) => isBigSession(bytesOf(item))).sort((a, b) => bytesOf(b) - bytesOf(a));
+  const rest = items.filter((item) => !isBigSession(bytesOf(item))).sort(newestFirst);
   return [...big, ...rest];
+}
+
+/** Whether a session goes first in `buildOrder`. */
+export function isBigSession(bytes: number): boolean {
+  return bytes >= BIG_SESSION_BYTES;
 }
 
 /** Items taken in order; the worker's kind from the front of its own list, the engine's thread the rest first. */
