@@ -210,7 +210,8 @@ export class CatalogBuild {
     );
     const unread = new Map<DiscoveredSession, { files: number; changed: boolean; mainGone?: boolean }>();
     const bigSessions = sessions.filter((session) => isBigSession(sessionBytes(session))).length;
-    const filesOfSessions = (list: readonly DiscoveredSession[]): QueuedFile[] =>
+    /** The sessions' files for the queue, each session's count of files left to read noted in `unread`. */
+    const queuedFilesOf = (list: readonly DiscoveredSession[]): QueuedFile[] =>
       list.flatMap((session) => {
         const files = filesOf(session);
         unread.set(session, { files: files.length, changed: false });
@@ -234,7 +235,7 @@ export class CatalogBuild {
     };
     if (siblingsLeft === 0) siblingsOf = groupSiblings();
     await this.readAll(
-      [...filesOfSessions(sessions.slice(0, bigSessions)), ...siblingFiles, ...filesOfSessions(sessions.slice(bigSessions))],
+      [...queuedFilesOf(sessions.slice(0, bigSessions)), ...siblingFiles, ...queuedFilesOf(sessions.slice(bigSessions))],
       ({ file, session }, changed, gone) => {
         if (!session) {
           if (changed) siblingsRead.add(file.path);
