@@ -2,6 +2,7 @@
 export const FIGURES = {
   catalogColdBuildSeconds: { label: 'catalog cold build', unit: 's' },
   catalogColdBuildMBps: { label: 'catalog cold build throughput', unit: 'MB/s' },
+  catalogColdBuildCpuSeconds: { label: 'catalog cold build CPU time', unit: 's' },
   ccusageSessionSeconds: { label: 'ccusage 17.2.1 session --json', unit: 's' },
   catalogToCcusageRatio: { label: 'catalog time / ccusage time', unit: 'ratio' },
   catalogColdBuildBusySeconds: { label: 'busy machine: catalog cold build', unit: 's' },
@@ -41,6 +42,9 @@ export const FIGURES = {
   projectDiscoveryWarmMs: { label: 'project discovery, warm', unit: 'ms' },
   ceilingRawReadMBps: { label: 'ceiling: raw read (readSync, 1 MiB)', unit: 'MB/s' },
   ceilingJsonParseMBps: { label: 'ceiling: split + JSON.parse', unit: 'MB/s' },
+  ceilingScanOneThreadMBps: { label: 'ceiling: catalog reading alone, one thread', unit: 'MB/s' },
+  ceilingScanTwoThreadsMBps: { label: 'ceiling: catalog reading alone, two threads', unit: 'MB/s' },
+  ceilingScanTwoThreadsCpuSeconds: { label: 'ceiling: catalog reading alone, two threads, CPU time', unit: 's' },
   archiveBuildSeconds: { label: 'transcript archive: first run', unit: 's' },
   archiveBuildMBps: { label: 'transcript archive: first run throughput', unit: 'MB/s' },
   archiveBuildCpuSeconds: { label: 'transcript archive: first run CPU time', unit: 's' },
