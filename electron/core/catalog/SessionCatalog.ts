@@ -584,7 +584,21 @@ export class SessionCatalog {
       sessionMemoryPath: session.sessionMemoryPath,
       ...(archivedPaths.length > 0 ? { archivedPaths } : {}),
     });
+    this.noteSummariesOf(session);
     return key;
+  }
+
+  /**
+   * The project's index of legacy summaries is built from the sessions recorded when it is first asked for: a session
+   * recorded after that (the build records each once its last file is read, in whatever order the threads finish)
+   * whose own file holds summaries of other sessions makes it stale, and the project is published again at the end.
+   */
+  private noteSummariesOf(session: DiscoveredSession): void {
+    const project = sessionKeyOf(session.configRoot, session.slug, '');
+    const index = this.otherSummaries?.get(project);
+    if (!index || !session.main) return;
+    const summaries = (this.files.get(session.main.path)?.summary as FileSummary | undefined)?.otherSummaries ?? [];
+    if (summaries.some(([leaf, text]) => index.get(leaf) !== text)) this.summariesChanged(project);
   }
 
   /** Sibling agent files name their session in their lines: grouped once they are read. */
