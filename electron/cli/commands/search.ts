@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { SEARCH_HIT_KINDS, type SearchHit, type SearchHitKind, type SearchScope } from '../../../shared/model/search';
 import { MAX_SEARCH_LIMIT, MAX_SEARCH_QUERY_LENGTH } from '../../../shared/catalog/catalogRequestSchemas';
 import { configRootsFromEnv } from '../../core/layout/configRoots';
+import { statOrNull } from '../../core/fs/readSafely';
 import { agentMemoriesIn, discoverHomePlaces } from '../../core/home/homePlaces';
 import { defaultDataDir } from '../../core/home/dataDir';
 import { archiveDir } from '../../core/history/archive/archiveDir';
@@ -39,6 +40,12 @@ export function toSearchHitJson(hit: SearchHit): SearchHitJson {
     requestRecord: hit.requestRecord,
     archived: hit.archived,
   };
+}
+
+/** The paths that are folders (a config root that is missing or a file is not searched, as discovery has it). */
+async function existingFolders(paths: readonly string[]): Promise<string[]> {
+  const stats = await Promise.all(paths.map((path) => statOrNull(path)));
+  return paths.filter((_, index) => stats[index]?.isDirectory() ?? false);
 }
 
 /** A `--since`/`--until` day (YYYY-MM-DD, local time) as the first or last moment of that day. */
@@ -84,21 +91,27 @@ export async function runSearch(argv: readonly string[], io: CliIo): Promise<num
   const changedAfter = dayBound(values.since, '--since', false);
   const changedBefore = dayBound(values.until, '--until', true);
   const dataDir = defaultDataDir(io.env);
+  const specs = configRootsFromEnv(io.env);
   // Where every project's memory is, without reading the sessions' titles: a one-shot search needs no more of the home.
-  const home = await discoverHomePlaces(configRootsFromEnv(io.env));
+  // Placed on this thread while the search threads start and list the project folders, which need only the roots.
+  const placed = discoverHomePlaces(specs);
+  placed.catch(() => undefined);
+  const projects = values.project === undefined ? null : (await placed).projects.filter((p) => p.slug === values.project);
+  if (projects?.length === 0) throw new CliError(`no project with the folder name ${values.project}`, 1);
   const scope: SearchScope = {
-    projects: values.project === undefined ? null : home.projects.filter((p) => p.slug === values.project),
+    projects,
     kinds: values.kind === undefined ? null : [values.kind as SearchHitKind],
     changedAfter,
     changedBefore,
   };
-  if (scope.projects?.length === 0) throw new CliError(`no project with the folder name ${values.project}`, 1);
   const archive = new TranscriptArchive(archiveDir(dataDir));
   const search = new HomeSearch({
     archived: () => archive.searchTargets(),
-    roots: home.roots.filter((root) => root.exists).map((root) => root.path),
-    // Found while the search starts its threads.
-    memoryFolders: async () => memoryFoldersToSearch(home, await agentMemoriesIn(home)),
+    roots: await existingFolders(specs.map((spec) => spec.path)),
+    memoryFolders: async () => {
+      const home = await placed;
+      return memoryFoldersToSearch(home, await agentMemoriesIn(home));
+    },
   });
   const hits: SearchHit[] = [];
   try {
@@ -116,6 +129,6 @@ export async function runSearch(argv: readonly string[], io: CliIo): Promise<num
     await archive.dispose();
   }
   if (values.json) io.stdout(`${JSON.stringify(hits.map(toSearchHitJson), null, 2)}\n`);
-  for (const root of home.roots) if (!root.exists) io.stderr(`warning: ${root.path} does not exist\n`);
+  for (const root of (await placed).roots) if (!root.exists) io.stderr(`warning: ${root.path} does not exist\n`);
   return 0;
 }

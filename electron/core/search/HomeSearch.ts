@@ -2,7 +2,9 @@ import { inSearchScope, type SearchHit, type SearchScope } from '../../../shared
 import { previewSecretSpans } from '../../../shared/memory/secretMask';
 import { SecretMasker } from '../secrets/secretMasker';
 import { listSearchTargets, type ArchivedSearchTarget, type MemoryFolderTarget, type SearchTarget } from './searchCorpus';
+import { KeptSearchListing, type ListingChange } from './keptSearchListing';
 import { searchPatternsFor } from './searchPattern';
+import type { ListingJob } from './searchListing';
 import type { SearchPart, UnitResult } from './searchWorker';
 import { SearchWorkerPool } from './SearchWorkerPool';
 
@@ -23,6 +25,11 @@ export interface HomeSearchOptions {
   readonly unitBytes?: number;
   /** Transcripts the archive holds: those Claude Code deleted are searched in their archived copies. */
   readonly archived?: () => Promise<readonly ArchivedSearchTarget[]>;
+  /**
+   * Keep the listing between searches, kept current by `filesChanged` (the app, whose watchers report every change);
+   * otherwise every search lists afresh (a one-shot command, or no watcher).
+   */
+  readonly keepListing?: boolean;
 }
 
 export interface SearchOptions {
@@ -107,14 +114,26 @@ export class HomeSearch {
   private generation = 0;
   private running: Promise<unknown> = Promise.resolve();
   private roots: readonly string[];
+  private readonly kept: KeptSearchListing | null;
 
   constructor(private readonly options: HomeSearchOptions) {
     this.roots = options.roots;
     this.pool = new SearchWorkerPool(options.workers);
+    this.kept = options.keepListing ? new KeptSearchListing() : null;
   }
 
   setRoots(roots: readonly string[]): void {
     this.roots = roots;
+  }
+
+  /** Files and folders that changed on disk, for the kept listing (see `keepListing`). */
+  filesChanged(changes: readonly ListingChange[]): void {
+    this.kept?.changed(changes);
+  }
+
+  /** Something the listing cannot follow by paths changed (the memory folders moved): the next search lists everything. */
+  forgetListing(): void {
+    this.kept?.reset();
   }
 
   search(query: string, options: SearchOptions = {}): Promise<SearchSummary> {
@@ -137,13 +156,17 @@ export class HomeSearch {
     this.pool.warm();
     const limit = options.limit ?? DEFAULT_SEARCH_LIMIT;
     const patterns = searchPatternsFor(query);
-    const memoryFolders = (await this.options.memoryFolders?.()) ?? null;
-    if (options.signal?.aborted) return { hitCount: 0, filesScanned: 0, bytesScanned: 0, truncated: false, cancelled: true };
-    // Listed afresh by every search (fast enough since the threads list, see searchListing.ts) rather than
-    // reusing the last listing: files created or grown since then are read in their place, newest first,
-    // where a reused listing would put the session being written after every older file.
+    // Found while the project folders are listed (a one-shot search places the projects meanwhile).
+    const memoryFolders = this.options.memoryFolders?.() ?? Promise.resolve(null);
+    memoryFolders.catch(() => undefined);
     const archived = (await this.options.archived?.()) ?? [];
-    const listed = await listSearchTargets(this.roots, memoryFolders, (jobs) => this.pool.list(jobs), archived);
+    const lister = (jobs: readonly ListingJob[]) => this.pool.list(jobs);
+    // Without a kept listing, every search lists afresh (on the threads, see searchListing.ts), so files created or
+    // grown since the last search are read in their newest-first place.
+    const listed = this.kept
+      ? await this.kept.current(this.roots, memoryFolders, lister, archived)
+      : await listSearchTargets(this.roots, memoryFolders, lister, archived);
+    if (options.signal?.aborted) return { hitCount: 0, filesScanned: 0, bytesScanned: 0, truncated: false, cancelled: true };
     const scope = options.scope;
     const targets = scope ? listed.filter((target) => inSearchScope(target, scope)) : listed;
     const planned = planUnits(targets, this.options.unitBytes ?? DEFAULT_UNIT_BYTES);
