@@ -66,21 +66,29 @@ function partKind(target: SearchTarget): SearchPart['kind'] {
   return target.kind === 'transcript' ? 'transcript' : 'memory';
 }
 
+/**
+ * The first message's bytes; each next one may hold twice as many, up to the batch and range sizes. Small first
+ * messages put both threads on the newest bytes at once and send their hits back sooner; later ones are big, so the
+ * messages of a full scan stay few.
+ */
+const FIRST_UNIT_BYTES = 256 * 1024;
+
 /** Cuts the targets into worker messages: ranges of big files, batches of small ones; order is kept. */
 function planUnits(targets: readonly SearchTarget[], unitBytes: number): PlannedPart[][] {
   const units: PlannedPart[][] = [];
   let batch: PlannedPart[] = [];
   let batchBytes = 0;
+  const cap = (limit: number): number => Math.min(limit, FIRST_UNIT_BYTES * 2 ** Math.min(units.length, 30));
   const flush = (): void => {
     if (batch.length > 0) units.push(batch);
     batch = [];
     batchBytes = 0;
   };
   for (const target of targets) {
-    if (target.size > Math.min(BATCH_BYTES, unitBytes)) {
+    if (target.size > Math.min(cap(BATCH_BYTES), unitBytes)) {
       flush();
-      for (let start = 0; start < target.size; start += unitBytes) {
-        const end = Math.min(target.size, start + unitBytes);
+      for (let start = 0; start < target.size;) {
+        const end = Math.min(target.size, start + Math.max(1, cap(unitBytes)));
         units.push([
           {
             target,
@@ -88,6 +96,7 @@ function planUnits(targets: readonly SearchTarget[], unitBytes: number): Planned
             lastOfFile: end >= target.size,
           },
         ]);
+        start = end;
       }
       continue;
     }
@@ -97,7 +106,7 @@ function planUnits(targets: readonly SearchTarget[], unitBytes: number): Planned
       lastOfFile: true,
     });
     batchBytes += target.size;
-    if (batchBytes >= BATCH_BYTES || batch.length >= BATCH_FILES) flush();
+    if (batchBytes >= cap(BATCH_BYTES) || batch.length >= BATCH_FILES) flush();
   }
   flush();
   return units;
