@@ -42,6 +42,27 @@ export function toSearchHitJson(hit: SearchHit): SearchHitJson {
   };
 }
 
+interface FileHit {
+  readonly hit: SearchHit;
+  /** Its file's modification time as the search ordered files by it. */
+  readonly mtimeMs: number;
+}
+
+/**
+ * Two runs' hits as one search over both sets of files gives them: by file, newest first (ties by path, the order of
+ * the search's listing), each file's hits in line order. The sets share no file.
+ */
+function mergeNewestFirst(a: readonly FileHit[], b: readonly FileHit[]): SearchHit[] {
+  const merged: SearchHit[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    const takeA = j >= b.length || (i < a.length && (b[j].mtimeMs - a[i].mtimeMs || a[i].hit.path.localeCompare(b[j].hit.path)) <= 0);
+    merged.push(takeA ? a[i++].hit : b[j++].hit);
+  }
+  return merged;
+}
+
 /** The paths that are folders (a config root that is missing or a file is not searched, as discovery has it). */
 async function existingFolders(paths: readonly string[]): Promise<string[]> {
   const stats = await Promise.all(paths.map((path) => statOrNull(path)));
@@ -113,21 +134,20 @@ export async function runSearch(argv: readonly string[], io: CliIo): Promise<num
       return memoryFoldersToSearch(home, await agentMemoriesIn(home));
     },
   });
-  const hits: SearchHit[] = [];
+  // The project folders are read while the projects are placed (they need only the roots), then the memory folders,
+  // which need the places; the two runs' hits are merged into the one newest-first order.
+  const fromProjects: FileHit[] = [];
+  const fromMemory: FileHit[] = [];
   try {
-    await search.search(query, {
-      limit,
-      scope,
-      includeRequestRecords: values['request-records'],
-      onHit: (hit) => {
-        if (values.json) hits.push(hit);
-        else io.stdout(`${hit.path}:${hit.line}:${hit.archived ? ' (archived)' : ''} ${hit.preview}\n`);
-      },
-    });
+    const options = { limit, scope, includeRequestRecords: values['request-records'] };
+    await search.search(query, { ...options, folders: 'projects', onHit: (hit, mtimeMs) => fromProjects.push({ hit, mtimeMs }) });
+    await search.search(query, { ...options, folders: 'memory', onHit: (hit, mtimeMs) => fromMemory.push({ hit, mtimeMs }) });
   } finally {
     await search.dispose();
     await archive.dispose();
   }
+  const hits = mergeNewestFirst(fromProjects, fromMemory).slice(0, limit);
+  if (!values.json) for (const hit of hits) io.stdout(`${hit.path}:${hit.line}:${hit.archived ? ' (archived)' : ''} ${hit.preview}\n`);
   if (values.json) io.stdout(`${JSON.stringify(hits.map(toSearchHitJson), null, 2)}\n`);
   for (const root of (await placed).roots) if (!root.exists) io.stderr(`warning: ${root.path} does not exist\n`);
   return 0;

@@ -33,13 +33,20 @@ export interface HomeSearchOptions {
 }
 
 export interface SearchOptions {
-  readonly onHit?: (hit: SearchHit) => void;
+  /** Each hit, in order; `fileMtimeMs` is its file's modification time as the newest-first order used it. */
+  readonly onHit?: (hit: SearchHit, fileMtimeMs: number) => void;
   readonly signal?: AbortSignal;
   readonly limit?: number;
   /** Only the files in this scope are read; default: every file. */
   readonly scope?: SearchScope;
   /** Also find lines that record what Claude Code sent to the API (2.1.3xx); left out by default. */
   readonly includeRequestRecords?: boolean;
+  /**
+   * Which folders to read: all (default); only the project folders (transcripts, their spilled outputs and session
+   * memory, and the archived copies); or only the memory folders. Two searches, one of each, give the hits of one over
+   * all, merged by file as `onHit` orders them.
+   */
+  readonly folders?: 'all' | 'projects' | 'memory';
 }
 
 export interface SearchSummary {
@@ -165,16 +172,18 @@ export class HomeSearch {
     this.pool.warm();
     const limit = options.limit ?? DEFAULT_SEARCH_LIMIT;
     const patterns = searchPatternsFor(query);
-    // Found while the project folders are listed (a one-shot search places the projects meanwhile).
-    const memoryFolders = this.options.memoryFolders?.() ?? Promise.resolve(null);
+    const folders = options.folders ?? 'all';
+    // Found while the project folders are listed.
+    const memoryFolders = folders === 'projects' ? Promise.resolve([]) : (this.options.memoryFolders?.() ?? Promise.resolve(null));
     memoryFolders.catch(() => undefined);
-    const archived = (await this.options.archived?.()) ?? [];
+    const archived = folders === 'memory' ? [] : ((await this.options.archived?.()) ?? []);
     const lister = (jobs: readonly ListingJob[]) => this.pool.list(jobs);
     // Without a kept listing, every search lists afresh (on the threads, see searchListing.ts), so files created or
     // grown since the last search are read in their newest-first place.
-    const listed = this.kept
-      ? await this.kept.current(this.roots, memoryFolders, lister, archived)
-      : await listSearchTargets(this.roots, memoryFolders, lister, archived);
+    const listed =
+      this.kept && folders === 'all'
+        ? await this.kept.current(this.roots, memoryFolders, lister, archived)
+        : await listSearchTargets(this.roots, memoryFolders, lister, archived, folders !== 'memory');
     if (options.signal?.aborted) return { hitCount: 0, filesScanned: 0, bytesScanned: 0, truncated: false, cancelled: true };
     const scope = options.scope;
     const targets = scope ? listed.filter((target) => inSearchScope(target, scope)) : listed;
@@ -208,22 +217,25 @@ export class HomeSearch {
             const line = base + hit.newlinesBefore + 1;
             if (lastLine.get(target.path) === line) continue;
             lastLine.set(target.path, line);
-            options.onHit?.({
-              kind: target.kind,
-              configRoot: target.configRoot,
-              slug: target.slug,
-              sessionId: target.sessionId,
-              agentId: target.agentId,
-              path: target.path,
-              line,
-              preview: hit.preview,
-              matchStart: hit.matchStart,
-              matchLength: hit.matchLength,
-              fileTime: new Date(target.mtimeMs).toISOString(),
-              agentType: target.agentType,
-              requestRecord: hit.requestRecord,
-              archived: target.archive !== null,
-            });
+            options.onHit?.(
+              {
+                kind: target.kind,
+                configRoot: target.configRoot,
+                slug: target.slug,
+                sessionId: target.sessionId,
+                agentId: target.agentId,
+                path: target.path,
+                line,
+                preview: hit.preview,
+                matchStart: hit.matchStart,
+                matchLength: hit.matchLength,
+                fileTime: new Date(target.mtimeMs).toISOString(),
+                agentType: target.agentType,
+                requestRecord: hit.requestRecord,
+                archived: target.archive !== null,
+              },
+              target.mtimeMs,
+            );
             hitCount++;
             if (hitCount >= limit) {
               truncated = true;

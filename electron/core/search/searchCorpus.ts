@@ -142,16 +142,17 @@ export function newestFirst(
 /**
  * Every transcript (sessions and sub-agents) and memory file of the config roots, newest first, with the archived
  * copies of transcripts no longer on disk. Reads only. The project folders are listed while `memoryFolders` is still
- * being found (a one-shot search places the projects meanwhile); null there means every `<root>/projects/<slug>/memory`.
+ * being found; null there means every `<root>/projects/<slug>/memory`. Without `listProjects`, only memory folders.
  */
 export async function listSearchTargets(
   roots: readonly string[],
   memoryFolders: Promise<readonly MemoryFolderTarget[] | null>,
   listFolders: FolderLister,
   archived: readonly ArchivedSearchTarget[] = [],
+  listProjects = true,
 ): Promise<SearchTarget[]> {
   const { projects, defaultMemory } = await projectFolders(roots);
-  const projectTargets = await listFolderTargets(projects, listFolders);
+  const projectTargets = listProjects ? await listFolderTargets(projects, listFolders) : [];
   const memoryTargets = await listFolderTargets(memorySearchFolders((await memoryFolders) ?? defaultMemory), listFolders);
   return newestFirst([...projectTargets.flat(), ...memoryTargets.flat()], roots, archived);
 }
