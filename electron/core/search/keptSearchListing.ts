@@ -40,6 +40,8 @@ interface Kept {
 export class KeptSearchListing {
   private kept: Kept | null = null;
   private building = false;
+  /** Counts `reset` calls: a listing whose making a reset overlapped is used once, not kept. */
+  private resets = 0;
   /** Changes since the listing was made or last brought up to date; the last event of each path. */
   private readonly pending = new Map<string, ListingChange['event']>();
 
@@ -52,6 +54,7 @@ export class KeptSearchListing {
   reset(): void {
     this.kept = null;
     this.pending.clear();
+    this.resets++;
   }
 
   async current(
@@ -78,14 +81,16 @@ export class KeptSearchListing {
     this.kept = null;
     this.pending.clear();
     this.building = true;
+    const resets = this.resets;
     try {
       const { projects, defaultMemory } = await projectFolders(roots);
       const folders = [...projects, ...memorySearchFolders(memory ?? defaultMemory)];
       const files = await listFolderTargets(folders, listFolders);
       const folderOfPath = new Map<string, number>();
       for (const [index, listed] of files.entries()) for (const file of listed) folderOfPath.set(file.path, index);
-      this.kept = { key, roots, folders, files, folderOfPath };
-      return this.kept;
+      const kept = { key, roots, folders, files, folderOfPath };
+      if (resets === this.resets) this.kept = kept;
+      return kept;
     } finally {
       this.building = false;
     }
