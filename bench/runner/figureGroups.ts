@@ -64,19 +64,6 @@ const GATE_CHECK_EVENTS = 5_000;
 const CODEC_SAMPLE_BYTES = 64 * 1024 * 1024;
 const APPEND_INTERVAL_MS = 150;
 
-/** The id of the most recently written session transcript (`projects/<slug>/<uuid>.jsonl`): a text the newest file holds. */
-function newestSessionId(jsonlFiles: readonly string[]): string {
-  let newest: { id: string; mtimeMs: number } | null = null;
-  for (const file of jsonlFiles) {
-    const id = basename(file, '.jsonl');
-    if (!isUuid(id) || basename(dirname(dirname(file))) !== 'projects') continue;
-    const { mtimeMs } = statSync(file);
-    if (newest === null || mtimeMs > newest.mtimeMs) newest = { id, mtimeMs };
-  }
-  if (!newest) throw new Error('the home has no session transcript');
-  return newest.id;
-}
-
 /** The id of the smallest session transcript (`projects/<slug>/<uuid>.jsonl`, sub-agents aside): a one-shot read of a small session. */
 function smallestSessionId(jsonlFiles: readonly string[]): string {
   let smallest: { id: string; bytes: number } | null = null;
@@ -205,12 +192,11 @@ export const FIGURE_GROUPS: readonly FigureGroup[] = [
   {
     name: 'search',
     figures: ['searchFirstHitMs', 'searchFirstHitNewestMs', 'searchFirstHitListingMs', 'searchFullScanMs'],
-    note: 'HomeSearch in a new process after a warm-up search, its listing kept between searches and followed by a watcher as in the app; first hit of the planted word, then of the newest session’s id; the planted word again with a search that lists afresh (the first search after start, a one-shot search); full scan = a text found nowhere, every transcript and memory file read',
+    note: 'HomeSearch in a new process after a warm-up search, its listing kept between searches and followed by a watcher as in the app; first hit of the planted word, then of a text at the start of the first file read (the newest); the planted word again with a search that lists afresh (the first search after start, a one-shot search); full scan = a text found nowhere, every transcript and memory file read',
     async measure(context) {
       const output = await runProbe<SearchInput, SearchOutput>('search', {
         root: context.home.root,
         needle: context.home.searchNeedle.text,
-        newestText: newestSessionId(context.jsonlFiles),
         absent: ABSENT_TEXT,
       });
       return {
