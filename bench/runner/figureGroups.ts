@@ -6,7 +6,9 @@ import type { ArchiveBuildInput, ArchiveBuildOutput } from '../probes/archiveBui
 import type { ArchiveCodecsInput, ArchiveCodecsOutput } from '../probes/archiveCodecs';
 import type { CatalogBuildInput, CatalogBuildOutput } from '../probes/catalogBuild';
 import type { WarmStartInput, WarmStartOutput } from '../probes/catalogWarmStart';
+import type { ColdFirstPageInput, ColdFirstPageOutput } from '../probes/coldFirstPage';
 import type { CeilingsInput, CeilingsOutput } from '../probes/ceilings';
+import type { ScanCeilingInput, ScanCeilingOutput } from '../probes/scanCeiling';
 import type { DiscoveryInput, DiscoveryOutput } from '../probes/discovery';
 import type { DoctorInput, DoctorOutput } from '../probes/doctor';
 import type { MemoryReviewInput, MemoryReviewOutput } from '../probes/memoryReview';
@@ -88,6 +90,21 @@ export const FIGURE_GROUPS: readonly FigureGroup[] = [
     },
   },
   {
+    name: 'scan ceiling',
+    figures: ['ceilingScanOneThreadMBps', 'ceilingScanTwoThreadsMBps', 'ceilingScanTwoThreadsCpuSeconds'],
+    note: 'every session and sub-agent JSONL file read from its start by the catalog’s reader, line scanner and aggregate, biggest first, in a new process: on its one thread, then (in another new process) shared with the scan worker through the build’s queue; nothing else a build does (no discovery, cache, session records or saved states); CPU = process.cpuUsage() over the two-thread run',
+    async measure(context) {
+      const input = (scanWorker: string | null): ScanCeilingInput => ({ root: context.home.root, files: context.jsonlFiles, scanWorker });
+      const one = await runProbe<ScanCeilingInput, ScanCeilingOutput>('scanCeiling', input(null));
+      const two = await runProbe<ScanCeilingInput, ScanCeilingOutput>('scanCeiling', input(context.scanWorker));
+      return {
+        ceilingScanOneThreadMBps: one.bytes / 1e6 / one.seconds,
+        ceilingScanTwoThreadsMBps: two.bytes / 1e6 / two.seconds,
+        ceilingScanTwoThreadsCpuSeconds: two.cpuSeconds,
+      };
+    },
+  },
+  {
     name: 'project discovery',
     figures: ['projectDiscoveryColdMs', 'projectDiscoveryWarmMs'],
     note: 'HomeService.getHome() in a new process (cold), then refresh() reusing its session cache (warm)',
@@ -109,8 +126,8 @@ export const FIGURE_GROUPS: readonly FigureGroup[] = [
   },
   {
     name: 'catalog cold build',
-    figures: ['catalogColdBuildSeconds', 'catalogColdBuildMBps', 'catalogBuildPeakRssMB'],
-    note: 'SessionCatalog.build() in a new process with an empty app data folder, with the scan worker as the app shells pass it; MB/s over all JSONL bytes; RSS = that process’s peak (process.resourceUsage().maxRSS)',
+    figures: ['catalogColdBuildSeconds', 'catalogColdBuildMBps', 'catalogColdBuildCpuSeconds', 'catalogBuildPeakRssMB'],
+    note: 'SessionCatalog.build() in a new process with an empty app data folder, with the scan worker as the app shells pass it; MB/s over all JSONL bytes; CPU = process.cpuUsage() over the build (every thread); RSS = that process’s peak (process.resourceUsage().maxRSS)',
     async measure(context) {
       const dataDir = context.newDataDir('catalog');
       const output = await runProbe<CatalogBuildInput, CatalogBuildOutput>('catalogBuild', {
@@ -121,6 +138,7 @@ export const FIGURE_GROUPS: readonly FigureGroup[] = [
       return {
         catalogColdBuildSeconds: output.seconds,
         catalogColdBuildMBps: context.jsonlBytes / 1e6 / output.seconds,
+        catalogColdBuildCpuSeconds: output.cpuSeconds,
         catalogBuildPeakRssMB: output.peakRssMB,
       };
     },
@@ -159,6 +177,19 @@ export const FIGURE_GROUPS: readonly FigureGroup[] = [
       });
       context.keepAppData(dataDir);
       return { enginePeakRssMB: output.peakRssMB, engineBackgroundPeakRssMB: output.peakRssWithBackgroundMB };
+    },
+  },
+  {
+    name: 'cold first page',
+    figures: ['coldStartFirstPageMs', 'coldStartWholeHomeMs'],
+    note: 'a new process with an empty app data folder: createEngine as the web shell does (watching the home), getHome({}), then getSessionCatalog({}) with the sessionUpdated events applied on top as the timeline’s store does; first page = the projects list and every session of the project the UI opens on (the first listed) in the timeline; whole list = the homeChanged that ends the streamed discovery',
+    async measure(context) {
+      const output = await runProbe<ColdFirstPageInput, ColdFirstPageOutput>('coldFirstPage', {
+        root: context.home.root,
+        dataDir: context.newDataDir('cold-first-page'),
+        scanWorker: context.scanWorker,
+      });
+      return { coldStartFirstPageMs: output.firstPageMs, coldStartWholeHomeMs: output.wholeHomeMs };
     },
   },
   {

@@ -29,7 +29,8 @@ export function createRequestHandlers({
   archive,
 }: EngineServices): RequestHandlers {
   return {
-    getHome: () => home.getHome(),
+    // The UI's first request: on a first start it shows the newest project while the rest is found.
+    getHome: () => home.firstSnapshot(),
     refreshHome: () => home.refresh(),
     openDemoHome: async () => {
       const snapshot = await home.openDemo(materializeDemo);

@@ -9,6 +9,7 @@ import { ChangeSetWriter } from './changes/changeSetWriter';
 import { HistoryService } from './history/HistoryService';
 import { HistoryStore } from './changes/HistoryStore';
 import { HomeService, type HomeServiceOptions } from './home/HomeService';
+import { testDiscoveryGateFrom } from './home/discoveryGate';
 import { BackgroundJobScheduler } from './jobs/BackgroundJobScheduler';
 import { JobService } from './jobs/JobService';
 import { ReviewInbox } from './jobs/ReviewInbox';
@@ -55,7 +56,12 @@ export interface Engine extends EngineServices {
 
 /** Builds the engine for one shell (Electron main, web server or CLI). */
 export async function createEngine(options: EngineOptions): Promise<Engine> {
-  const home = new HomeService({ ...options, rememberAcrossRuns: options.watch });
+  const home = new HomeService({
+    ...options,
+    rememberAcrossRuns: options.watch,
+    streamFirstDiscovery: options.watch,
+    afterFirstPart: options.afterFirstPart ?? testDiscoveryGateFrom(process.env),
+  });
   const live = options.watch ? createLiveHome(home) : null;
   const historyDir = join(options.dataDir, 'history');
   const history = new HistoryStore(historyDir);

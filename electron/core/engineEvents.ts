@@ -12,6 +12,7 @@ export function forwardEngineEvents(
   const subscriptions = new DisposableStore();
   for (const unsubscribe of [
     home.onDidChangeHome((snapshot) => sink('homeChanged', snapshot)),
+    home.onDidStreamHome((snapshot) => sink('homeChanged', snapshot)),
     jobs.onDidProgress((progress) => sink('jobProgress', progress)),
     jobs.onDidFinish((summary) => sink('jobFinished', summary)),
     inbox.onDidChange((change) => sink('reviewInboxChanged', change)),
@@ -22,7 +23,7 @@ export function forwardEngineEvents(
       sink('transcriptChanged', { configRoot, slug, sessionId, generation, bytes }),
     ),
     catalog.onDidProgress((progress) => sink('catalogProgress', progress)),
-    catalog.onDidUpdateSessions((update) => sink('sessionUpdated', update)),
+    catalog.onDidUpdateTimeline((update) => sink('sessionUpdated', update)),
     search.onDidFindHits((hits) => sink('searchHits', hits)),
     search.onDidFinish((done) => sink('searchDone', done)),
     memoryHistory.onDidChange(({ folders, changeSetIds }) => sink('historyChanged', { folders, changeSetIds })),

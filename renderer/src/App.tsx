@@ -103,12 +103,13 @@ export function App() {
   useDocumentTitle(page, project);
 
   useEffect(() => {
-    // Select the most recently active project when none (or a vanished one) is selected.
-    if (home && home.projects.length > 0 && !project) {
+    // Select the most recently active project when none (or a vanished one) is selected. While the home is still being
+    // found, a chosen project not listed yet has not vanished: it may come with the next part.
+    if (home && home.projects.length > 0 && !project && (selected === null || home.discovering === null)) {
       const first = home.projects[0];
       navigate({ project: { configRoot: first.configRoot, slug: first.slug } });
     }
-  }, [home, project]);
+  }, [home, project, selected]);
 
   useEffect(() => {
     const state = accessProblem ? 'no-access' : home ? 'ready' : error ? 'error' : 'loading';

@@ -107,6 +107,12 @@ export interface SessionCatalogEntry {
   readonly badLines: number;
   /** ISO mtime of the session file. */
   readonly mtime: string;
+  /**
+   * Set on a timeline row made from the ends of the session's file only (what discovery reads), shown on an app's
+   * first start until the catalog has read the whole file: its counts, tokens, models and sub-agents are not known
+   * yet (zero or empty here). A `sessionUpdated` replaces it with the full entry.
+   */
+  readonly provisional?: true;
 }
 
 /** A session by its identity, e.g. one that disappeared. */

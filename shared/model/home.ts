@@ -47,9 +47,20 @@ export interface ProjectSummary extends ProjectRef {
 
 export type ShellKind = 'electron' | 'web' | 'cli';
 
+/** How far the first discovery of a home got: project folders read of those found. */
+export interface HomeDiscoveryProgress {
+  readonly projectsRead: number;
+  readonly projectsFound: number;
+}
+
 export interface HomeSnapshot {
   readonly roots: readonly ConfigRootInfo[];
   readonly projects: readonly ProjectSummary[];
+  /**
+   * Set while the app's first discovery of the home is under way: `projects` lists those read so far, newest first
+   * read, and a `homeChanged` follows with more (the last one, the finished home, has it null).
+   */
+  readonly discovering: HomeDiscoveryProgress | null;
   /** True when no config root exists: the UI shows its empty state. */
   readonly empty: boolean;
   readonly demo: boolean;

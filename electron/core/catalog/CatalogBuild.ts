@@ -2,7 +2,7 @@ import type { CatalogProgress } from '../../../shared/model/catalog';
 import { sessionKeyOf } from '../../../shared/claude/sessionIds';
 import { errorCode } from '../fs/readSafely';
 import { ReadBuffers } from '../jsonl/fileLineReader';
-import { buildOrder, drainQueue } from './buildQueue';
+import { buildOrder, drainQueue, isBigSession } from './buildQueue';
 import type { CachedFile, CachedSession } from './catalogCacheSchema';
 import {
   newestMtimeMs,
@@ -79,6 +79,11 @@ interface BuildFile {
   readonly slug: string;
 }
 
+/** A file in the build's queue: one of a session's, or (without a session) a sibling agent file. */
+interface QueuedFile extends BuildFile {
+  readonly session?: DiscoveredSession;
+}
+
 /** A session's own file, then its sub-agents'. */
 export function filesOf(session: DiscoveredSession): DiscoveredFile[] {
   return session.main ? [session.main, ...session.subagents] : [...session.subagents];
@@ -114,10 +119,15 @@ export class CatalogBuild {
   private offload: ScanOffload | undefined;
   private workerContext: ReadContext;
 
+  /**
+   * @param startedOffload a scan worker started while discovery ran (a first build): used when the build is big enough
+   *   for one, disposed of otherwise.
+   */
   constructor(
     private readonly host: CatalogBuildHost,
     private readonly projects: readonly DiscoveredProject[],
     private readonly signal: AbortSignal | undefined,
+    private readonly startedOffload?: ScanOffload,
   ) {
     const allFiles = this.allFiles();
     this.total = allFiles.length;
@@ -138,8 +148,10 @@ export class CatalogBuild {
     this.report(true, false, true);
     const worker = this.host.scanWorker;
     if (worker && !this.signal?.aborted && this.bytesTotal >= (worker.minBuildBytes ?? DEFAULT_WORKER_MIN_BUILD_BYTES)) {
-      this.offload = new ScanOffload(worker.script, this.signal);
+      this.offload = this.startedOffload ?? new ScanOffload(worker.script, this.signal);
       this.workerContext = { ...this.context, offload: this.offload };
+    } else {
+      await this.startedOffload?.dispose();
     }
     let cancelled = false;
     try {
@@ -171,18 +183,25 @@ export class CatalogBuild {
 
   private async readAllFiles(): Promise<void> {
     const { host, projects } = this;
+    // Sibling agent files early: which session each belongs to is only known from its lines, so sessions are recorded
+    // once every sibling is read. They share the one queue with the sessions' files (after the big sessions, which
+    // must start first), so neither thread waits for the other's last sibling before reading on.
     const siblingFiles = projects.flatMap((project) =>
-      project.siblingAgents.map((file): BuildFile => ({ file, isSubagentFile: true, configRoot: project.configRoot, slug: project.slug })),
+      project.siblingAgents.map((file): QueuedFile => ({ file, isSubagentFile: true, configRoot: project.configRoot, slug: project.slug })),
     );
     const siblingsRead = new Set<string>();
-    await this.readAll(siblingFiles, ({ file }, changed) => changed && siblingsRead.add(file.path));
-    const siblingsOf = new Map<DiscoveredSession, DiscoveredSubagentFile[]>();
-    for (const project of projects) {
-      const siblings = host.siblingsBySession(project);
-      for (const session of project.sessions) siblingsOf.set(session, siblings.get(session.sessionId) ?? []);
-    }
-    // Then the files of every session of every project from one queue, so both threads stay busy to the end,
-    // and a session is recorded once its last file is read.
+    let siblingsLeft = siblingFiles.length;
+    let siblingsOf: Map<DiscoveredSession, DiscoveredSubagentFile[]> | null = null;
+    const groupSiblings = (): Map<DiscoveredSession, DiscoveredSubagentFile[]> => {
+      const grouped = new Map<DiscoveredSession, DiscoveredSubagentFile[]>();
+      for (const project of projects) {
+        const siblings = host.siblingsBySession(project);
+        for (const session of project.sessions) grouped.set(session, siblings.get(session.sessionId) ?? []);
+      }
+      return grouped;
+    };
+    // Then the files of every session of every project, so both threads stay busy to the end, and a session is
+    // recorded once its last file is read (and every sibling).
     const sessionBytes = (session: DiscoveredSession): number => filesOf(session).reduce((sum, file) => sum + host.pendingBytes(file), 0);
     const sessions = buildOrder(
       projects.flatMap((project) => project.sessions),
@@ -190,40 +209,65 @@ export class CatalogBuild {
       (a, b) => newestMtimeMs(b) - newestMtimeMs(a),
     );
     const unread = new Map<DiscoveredSession, { files: number; changed: boolean; mainGone?: boolean }>();
-    const sessionFiles = sessions.flatMap((session) => {
-      const siblings = siblingsOf.get(session) ?? [];
-      const files = filesOf(session);
-      unread.set(session, { files: files.length, changed: siblings.some((agent) => siblingsRead.has(agent.path)) });
-      const { configRoot, slug } = session;
-      return files.map((file): BuildFile & { session: DiscoveredSession } => ({
-        file,
-        isSubagentFile: file !== session.main,
-        configRoot,
-        slug,
-        session,
-      }));
-    });
-    await this.readAll(sessionFiles, ({ file, session }, changed, gone) => {
+    const bigSessions = sessions.filter((session) => isBigSession(sessionBytes(session))).length;
+    /** The sessions' files for the queue, each session's count of files left to read noted in `unread`. */
+    const queuedFilesOf = (list: readonly DiscoveredSession[]): QueuedFile[] =>
+      list.flatMap((session) => {
+        const files = filesOf(session);
+        unread.set(session, { files: files.length, changed: false });
+        const { configRoot, slug } = session;
+        return files.map((file): QueuedFile => ({ file, isSubagentFile: file !== session.main, configRoot, slug, session }));
+      });
+    const waitingForSiblings: DiscoveredSession[] = [];
+    const record = (session: DiscoveredSession, grouped: Map<DiscoveredSession, DiscoveredSubagentFile[]>): void => {
       const left = unread.get(session)!;
-      left.files--;
-      left.changed ||= changed;
-      // A session whose own file is gone is not recorded, so it is dropped from the catalog at the end.
-      if (file === session.main && gone) left.mainGone = true;
-      if (left.files > 0 || left.mainGone) return;
+      const siblings = grouped.get(session) ?? [];
       const previous = host.cachedSession(sessionKeyOf(session.configRoot, session.slug, session.sessionId));
-      const key = host.recordSession(session, siblingsOf.get(session) ?? []);
+      const key = host.recordSession(session, siblings);
       this.seen.add(key);
       // A sub-agent file that went away changes the session as much as one that grew.
       const now = host.cachedSession(key);
-      if (left.changed || !sameAgentFiles(previous, now) || !sameArchivedFiles(previous, now) || !host.hasEntry(key)) {
+      const changed = left.changed || siblings.some((agent) => siblingsRead.has(agent.path));
+      if (changed || !sameAgentFiles(previous, now) || !sameArchivedFiles(previous, now) || !host.hasEntry(key)) {
         this.batch.push(key);
         this.flushBatch(false);
       }
-    });
+    };
+    if (siblingsLeft === 0) siblingsOf = groupSiblings();
+    await this.readAll(
+      [...queuedFilesOf(sessions.slice(0, bigSessions)), ...siblingFiles, ...queuedFilesOf(sessions.slice(bigSessions))],
+      ({ file, session }, changed, gone) => {
+        if (!session) {
+          if (changed) siblingsRead.add(file.path);
+          if (--siblingsLeft > 0) return;
+          const grouped = (siblingsOf = groupSiblings());
+          for (const waiting of waitingForSiblings.splice(0)) record(waiting, grouped);
+          return;
+        }
+        const left = unread.get(session)!;
+        left.files--;
+        left.changed ||= changed;
+        // A session whose own file is gone is not recorded, so it is dropped from the catalog at the end.
+        if (file === session.main && gone) left.mainGone = true;
+        if (left.files > 0 || left.mainGone) return;
+        if (siblingsOf) record(session, siblingsOf);
+        else waitingForSiblings.push(session);
+      },
+      // The engine's thread has read its last file and waits for the worker's: what is batched is published while it
+      // would be idle, not after the last file (when all that is left of the build runs on one thread).
+      () => this.flushBatch(true),
+    );
   }
 
-  /** Reads the items on both threads; `onRead` hears whether the file was read (not cached) and whether it was gone. */
-  private readAll<T extends BuildFile>(items: readonly T[], onRead: (item: T, changed: boolean, gone: boolean) => void): Promise<void> {
+  /**
+   * Reads the items on both threads; `onRead` hears whether the file was read (not cached) and whether it was gone,
+   * `onThreadDone` when the engine's thread has read its last one.
+   */
+  private readAll<T extends BuildFile>(
+    items: readonly T[],
+    onRead: (item: T, changed: boolean, gone: boolean) => void,
+    onThreadDone?: () => void,
+  ): Promise<void> {
     const read = async (item: T, readContext: ReadContext): Promise<void> => {
       const before = this.host.cachedFile(item.file.path);
       let after: CachedFile | undefined;
@@ -250,6 +294,7 @@ export class CatalogBuild {
         read: (item) => read(item, this.workerContext),
       },
       stopped: () => this.signal?.aborted ?? false,
+      onThreadDone,
     });
   }
 

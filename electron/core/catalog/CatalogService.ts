@@ -1,13 +1,14 @@
 import { basename, sep } from 'node:path';
-import type { CatalogListing, CatalogProgress, SessionKey, SessionUpdate } from '../../../shared/model/catalog';
-import type { HomeSnapshot } from '../../../shared/model/home';
+import type { CatalogListing, CatalogProgress, SessionCatalogEntry, SessionKey, SessionUpdate } from '../../../shared/model/catalog';
+import type { HomeSnapshot, ProjectSummary } from '../../../shared/model/home';
 import type { HomeService } from '../home/HomeService';
 import type { LiveHome } from '../watch/liveHome';
 import type { WatchedChange } from '../watch/watchedChange';
 import type { CatalogArchive } from './archivedSessionFiles';
-import { SessionCatalog, type CatalogBuildOptions, type CatalogBuildResult, type CatalogFilter } from './SessionCatalog';
+import { newestFirst, SessionCatalog, type CatalogBuildOptions, type CatalogBuildResult, type CatalogFilter } from './SessionCatalog';
+import { provisionalEntry } from './provisionalEntry';
 import { isUuid, sessionKeyOf } from '../../../shared/claude/sessionIds';
-import { DisposableStore } from '../events';
+import { DisposableStore, Emitter } from '../events';
 
 /** Changes to one session within this window are read together (a streamed answer writes many lines quickly). */
 const LIVE_BATCH_MS = 25;
@@ -52,6 +53,9 @@ export class CatalogService {
   private pendingSiblings = new Map<string, { configRoot: string; slug: string; path: string }>();
   private liveTimer: NodeJS.Timeout | null = null;
   private readonly subscriptions = new DisposableStore();
+  /** Rows from discovery's read of the newest project on a first start, until the catalog lists each (see `provisionalEntry`). */
+  private readonly provisional = new Map<string, SessionCatalogEntry>();
+  private readonly timelineEmitter = new Emitter<SessionUpdate>();
 
   constructor(private readonly options: CatalogServiceOptions) {
     this.roots = options.roots;
@@ -64,6 +68,7 @@ export class CatalogService {
         this.memoryDirs.get(`${configRoot}\0${slug}`) ?? `${configRoot}${sep}projects${sep}${slug}${sep}memory`,
     });
     this.subscriptions.add(options.home.onDidChangeHome((snapshot) => this.followHome(snapshot)));
+    this.subscriptions.add(this.catalog.onDidUpdateSessions((update) => this.updateTimeline(update)));
     if (options.live) this.subscriptions.add(options.live.onDidChange((changes) => this.onChanges(changes)));
   }
 
@@ -74,6 +79,14 @@ export class CatalogService {
 
   onDidUpdateSessions(listener: (update: SessionUpdate) => void): () => void {
     return this.catalog.onDidUpdateSessions(listener);
+  }
+
+  /**
+   * What the timeline shows changed: the catalog's updates, and on a first start the provisional rows that come
+   * before them (the other services follow `onDidUpdateSessions`, which has only what the catalog read).
+   */
+  onDidUpdateTimeline(listener: (update: SessionUpdate) => void): () => void {
+    return this.timelineEmitter.event(listener);
   }
 
   onDidProgress(listener: (progress: CatalogProgress) => void): () => void {
@@ -92,8 +105,11 @@ export class CatalogService {
   async listing(filter: CatalogFilter): Promise<CatalogListing> {
     await this.catalog.loadCache();
     if (!this.refreshedOnce) void this.refresh();
+    const provisional = [...this.provisional.values()].filter(
+      (entry) => (filter.configRoot ?? entry.configRoot) === entry.configRoot && (filter.slug ?? entry.slug) === entry.slug,
+    );
     return {
-      sessions: this.catalog.list(filter),
+      sessions: [...this.catalog.list(filter), ...provisional].sort(newestFirst),
       building: this.catalog.building || this.refreshing !== null,
       progress: this.catalog.progress,
     };
@@ -109,6 +125,8 @@ export class CatalogService {
         // A change after the build read a file but before the watcher follows it would be lost until the next one.
         // Closing the app meanwhile must not wait for the watcher's scan.
         const cancelled = new Promise<void>((resolve) => controller.signal.addEventListener('abort', () => resolve(), { once: true }));
+        // Only a head start: the build lists the same sessions when this fails.
+        await this.showNewestProjectEarly(controller.signal).catch(() => undefined);
         await Promise.race([this.options.live?.ready.catch(() => undefined), cancelled]);
         if (controller.signal.aborted) return;
         // Memory folders come from the home (settings may move them); the catalog needs them to spot memory writes.
@@ -119,6 +137,7 @@ export class CatalogService {
         .finally(() => {
           this.refreshing = null;
           this.controller = null;
+          this.dropProvisional();
         });
     }
     return Promise.resolve(this.catalog.progress);
@@ -138,10 +157,48 @@ export class CatalogService {
 
   async dispose(): Promise<void> {
     this.subscriptions.dispose();
+    this.timelineEmitter.dispose();
     if (this.liveTimer) clearTimeout(this.liveTimer);
     this.controller?.abort();
     await this.refreshing;
     await this.catalog.dispose();
+  }
+
+  /**
+   * On a first start, while the home is still being found, lists the sessions of the project found first (the newest)
+   * as discovery read them, so the timeline shows them at once; the build that follows replaces each row.
+   */
+  private async showNewestProjectEarly(signal: AbortSignal): Promise<void> {
+    const first = await this.options.home.firstSnapshot();
+    const newest = first.projects[0];
+    if (first.discovering === null || !newest || signal.aborted) return;
+    this.showProvisional(newest);
+  }
+
+  /** Lists a project's sessions as discovery read them, for the time the catalog takes to read them in full. */
+  private showProvisional(project: ProjectSummary): void {
+    const rows: SessionCatalogEntry[] = [];
+    for (const info of this.options.home.sessionsReadSoFar(project) ?? []) {
+      if (this.catalog.get(project.configRoot, project.slug, info.sessionId)) continue;
+      const row = provisionalEntry(project.configRoot, project.slug, info);
+      this.provisional.set(sessionKeyString(row), row);
+      rows.push(row);
+    }
+    if (rows.length > 0) this.timelineEmitter.fire({ updated: rows, removed: [] });
+  }
+
+  /** Once a build ends (whole, cancelled or failed), rows the catalog did not list go: the catalog's listing is the truth. */
+  private dropProvisional(): void {
+    if (this.provisional.size === 0) return;
+    const removed = [...this.provisional.values()].map(({ configRoot, slug, sessionId }) => ({ configRoot, slug, sessionId }));
+    this.provisional.clear();
+    this.timelineEmitter.fire({ updated: [], removed });
+  }
+
+  private updateTimeline(update: SessionUpdate): void {
+    for (const entry of update.updated) this.provisional.delete(sessionKeyString(entry));
+    for (const key of update.removed) this.provisional.delete(sessionKeyString(key));
+    this.timelineEmitter.fire(update);
   }
 
   private learnMemoryDirs(snapshot: HomeSnapshot): void {

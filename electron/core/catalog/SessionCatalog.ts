@@ -19,6 +19,7 @@ import { CatalogStore } from './catalogStore';
 import { summarizeAggregate, type FileSummary } from './fileSummary';
 import { memoryPathMatcher } from './memoryPathMatcher';
 import type { ScanDone } from './scanWorkerProtocol';
+import { ScanOffload } from './ScanOffload';
 import { buildSessionEntry, type AgentMeta, type SubagentFileFacts } from './sessionEntry';
 import { TranscriptAggregate, type MemoryPathTest, type TranscriptAggregateState } from './transcriptAggregate';
 import { feedTranscriptLine, scanTranscriptInto } from './transcriptFileScan';
@@ -31,6 +32,9 @@ export type { CatalogBuildOptions, CatalogBuildResult } from './CatalogBuild';
 
 /** What a session whose own file is gone contributes of its own: nothing. */
 const NO_FILE_SUMMARY: FileSummary = summarizeAggregate(new TranscriptAggregate(() => false, false));
+
+/** What one read of a file found, and its aggregate's state as JSON text when it is to be saved (null: not, or saved already). */
+type FileRead = Pick<ScanDone, 'offset' | 'tailHex' | 'summary'> & { readonly stateText: string | null };
 
 /** Smaller files are simply read again when they grow; saving their state would cost more than it saves. */
 const STATE_MIN_BYTES = 256 * 1024;
@@ -95,7 +99,8 @@ interface LiveAggregate {
   readonly aggregate: TranscriptAggregate;
 }
 
-function newestFirst(a: SessionCatalogEntry, b: SessionCatalogEntry): number {
+/** The catalog's listing order: by last activity, newest first. */
+export function newestFirst(a: SessionCatalogEntry, b: SessionCatalogEntry): number {
   return (b.lastTimestamp ?? b.mtime).localeCompare(a.lastTimestamp ?? a.mtime) || a.sessionId.localeCompare(b.sessionId);
 }
 
@@ -350,7 +355,9 @@ export class SessionCatalog {
       reported = bytes;
     };
     let buffers = context.buffers;
-    if (!aggregate && context.offload?.usable) {
+    // The worker saves the file's state itself, so a file whose older state is still being written is read here,
+    // where the new write queues behind the old one.
+    if (!aggregate && context.offload?.usable && !this.store.stateWriteOf(file.path)) {
       const done = await context.offload.scan(
         {
           path: file.path,
@@ -360,13 +367,15 @@ export class SessionCatalog {
           sizeHint: file.size,
           tailBytes: TAIL_CHECK_BYTES,
           stateMinBytes: STATE_MIN_BYTES,
+          stateDir: this.store.stateDir,
+          fileId: file.fileId,
         },
         onBytes,
       );
       context.signal?.throwIfAborted();
       if (done) {
         onBytes(done.size);
-        return this.record(file, isSubagentFile, memoryKey, done, sessionKeyOf(configRoot, slug, ''));
+        return this.record(file, isSubagentFile, memoryKey, { ...done, stateText: null }, sessionKeyOf(configRoot, slug, ''));
       }
       // The worker could not read it: read here, which also reports why if the file itself is the problem.
       // With buffers sized to the file: when the worker dies, all it had queued comes back at once.
@@ -397,6 +406,7 @@ export class SessionCatalog {
         stateText: result.offset >= STATE_MIN_BYTES ? JSON.stringify(aggregate.stateView()) : null,
       },
       sessionKeyOf(configRoot, slug, ''),
+      !context.live,
     );
   }
 
@@ -430,13 +440,17 @@ export class SessionCatalog {
     }
   }
 
-  /** Keeps what one read of a file found, and saves its aggregate's state when it is big enough to be worth it. */
+  /**
+   * Keeps what one read of a file found, and saves its aggregate's state when it is big enough to be worth it: at once
+   * for a build's read (`saveStateNow`), behind the caller for a live update's.
+   */
   private record(
     file: DiscoveredFile,
     isSubagentFile: boolean,
     memoryKey: string,
-    read: Pick<ScanDone, 'offset' | 'tailHex' | 'summary' | 'stateText'>,
+    read: FileRead,
     project: string,
+    saveStateNow = false,
   ): CachedFile {
     const before = this.files.get(file.path)?.summary.otherSummaries.length ?? 0;
     if (before > 0 || read.summary.otherSummaries.length > 0) this.summariesChanged(project);
@@ -453,7 +467,9 @@ export class SessionCatalog {
       summary: read.summary as CachedFile['summary'],
     };
     this.files.set(file.path, record);
-    if (read.stateText !== null) this.store.saveStateInBackground(file.path, file.fileId, read.offset, read.stateText);
+    if (read.stateText === null) return record;
+    if (saveStateNow) this.store.saveStateNow(file.path, file.fileId, read.offset, read.stateText);
+    else this.store.saveStateInBackground(file.path, file.fileId, read.offset, read.stateText);
     return record;
   }
 
@@ -591,8 +607,20 @@ export class SessionCatalog {
 
   private async runBuild(options: CatalogBuildOptions): Promise<CatalogBuildResult> {
     await this.loadCache();
-    const projects = await this.withArchived(await discoverSessionFiles(this.roots));
-    return new CatalogBuild(this.buildHost(options), projects, options.signal).run();
+    // A first build reads every transcript: its scan worker starts (tens of milliseconds) while discovery walks the
+    // folders, rather than after it. A later build starts one only if it turns out to have enough to read.
+    const startedOffload =
+      this.scanWorker && this.files.size === 0 && !options.signal?.aborted
+        ? new ScanOffload(this.scanWorker.script, options.signal)
+        : undefined;
+    let projects: DiscoveredProject[];
+    try {
+      projects = await this.withArchived(await discoverSessionFiles(this.roots));
+    } catch (error) {
+      await startedOffload?.dispose();
+      throw error;
+    }
+    return new CatalogBuild(this.buildHost(options), projects, options.signal, startedOffload).run();
   }
 
   /** What a build reaches of the catalog (see `CatalogBuild`). */

@@ -33,6 +33,8 @@ export interface DrainOptions<T> {
   readonly worker?: BuildWorker<T>;
   /** Checked before each item is taken (a cancelled build takes no more). */
   readonly stopped: () => boolean;
+  /** Called once the engine's thread has nothing left to read (the worker may still be reading). */
+  readonly onThreadDone?: () => void;
 }
 
 /**
@@ -41,9 +43,14 @@ export interface DrainOptions<T> {
  * shows recent work early.
  */
 export function buildOrder<T>(items: readonly T[], bytesOf: (item: T) => number, newestFirst: (a: T, b: T) => number): T[] {
-  const big = items.filter((item) => bytesOf(item) >= BIG_SESSION_BYTES).sort((a, b) => bytesOf(b) - bytesOf(a));
-  const rest = items.filter((item) => bytesOf(item) < BIG_SESSION_BYTES).sort(newestFirst);
+  const big = items.filter((item) => isBigSession(bytesOf(item))).sort((a, b) => bytesOf(b) - bytesOf(a));
+  const rest = items.filter((item) => !isBigSession(bytesOf(item))).sort(newestFirst);
   return [...big, ...rest];
+}
+
+/** Whether a session goes first in `buildOrder`. */
+export function isBigSession(bytes: number): boolean {
+  return bytes >= BIG_SESSION_BYTES;
 }
 
 /** Items taken in order; the worker's kind from the front of its own list, the engine's thread the rest first. */
@@ -96,23 +103,35 @@ export async function drainQueue<T>(items: readonly T[], options: DrainOptions<T
   };
   // The worker takes first: otherwise the engine's thread, taking an item per runner, would start with all of
   // the biggest sessions.
-  const runners = options.worker ? [feedWorker(options.worker, queue, settle)] : [];
-  for (let i = 0; i < options.parallelism; i++) runners.push(inThread());
-  await Promise.all(runners);
+  const workerDone = options.worker ? feedWorker(options.worker, queue, settle) : Promise.resolve();
+  const inThreadRunners: Promise<void>[] = [];
+  for (let i = 0; i < options.parallelism; i++) inThreadRunners.push(inThread());
+  const threadDone = Promise.all(inThreadRunners).then(() => options.onThreadDone?.());
+  await Promise.all([workerDone, threadDone]);
   if (queue.failed) throw queue.failed.error;
 }
 
-/** Keeps the worker's queue full until the shared queue runs dry or the worker is lost. */
+/**
+ * Keeps the worker's queue full until the shared queue runs dry or the worker is lost. Waits for any one read to end
+ * through a single wake-up, not `Promise.race` over the reads in flight: with a few hundred small files queued, each race
+ * would subscribe to every one of them again, a cost that grows with the square of the queue.
+ */
 async function feedWorker<T>(worker: BuildWorker<T>, queue: SharedQueue<T>, settle: (read: Promise<void>) => Promise<void>): Promise<void> {
-  const inFlight = new Set<Promise<void>>();
+  let inFlight = 0;
+  let wake: (() => void) | null = null;
+  const ended = (): void => {
+    inFlight--;
+    wake?.();
+  };
   for (;;) {
-    while (worker.load.usable && worker.load.queuedBytes < WORKER_QUEUE_BYTES && inFlight.size < WORKER_QUEUE_ITEMS) {
+    while (worker.load.usable && worker.load.queuedBytes < WORKER_QUEUE_BYTES && inFlight < WORKER_QUEUE_ITEMS) {
       const item = queue.takeForWorker();
       if (item === null) break;
-      const read: Promise<void> = settle(worker.read(item)).finally(() => inFlight.delete(read));
-      inFlight.add(read);
+      inFlight++;
+      void settle(worker.read(item)).then(ended);
     }
-    if (inFlight.size === 0) break;
-    await Promise.race(inFlight);
+    if (inFlight === 0) break;
+    await new Promise<void>((resolve) => (wake = resolve));
+    wake = null;
   }
 }

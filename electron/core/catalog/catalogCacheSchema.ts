@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { FileSummary } from './fileSummary';
 import type { AgentMeta } from './sessionEntry';
+import { CATALOG_CACHE_FORMAT } from './catalogCacheFormat';
 
 /**
  * The catalog cache's on-disk shapes. The index is guarded by a hash of its body (see CatalogStore): it is
@@ -8,7 +9,7 @@ import type { AgentMeta } from './sessionEntry';
  * against the schema below. Anything else (an older format, a half-written or hand-edited file) is
  * discarded and rebuilt, never trusted.
  */
-export const CATALOG_CACHE_FORMAT = 2;
+export { CATALOG_CACHE_FORMAT };
 
 interface FileVersion {
   readonly path: string;

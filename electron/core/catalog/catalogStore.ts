@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { CATALOG_CACHE_FORMAT, cachedStateSchema, type CachedState, type CatalogIndex } from './catalogCacheSchema';
+import { saveStateFileSync, stateFilePath, stateFileText } from './catalogStateFile';
 import { readChecksummedJson, writeChecksummedJsonText } from '../fs/checksummedJsonFile';
 import { replaceFileAtomically } from '../fs/replaceFileAtomically';
 import type { TranscriptAggregateState } from './transcriptAggregate';
@@ -39,7 +39,8 @@ function* indexJson(index: CatalogIndex): Generator<string> {
  */
 export class CatalogStore {
   readonly dir: string;
-  private readonly stateDir: string;
+  /** Where the per-transcript states are (the scan worker writes the states of the files it reads there too). */
+  readonly stateDir: string;
   /** State writes still on their way, by transcript path. */
   private readonly stateWrites = new Map<string, Promise<void>>();
   /** The state folder, made once for all the state writes of this store (null until the first write). */
@@ -71,7 +72,7 @@ export class CatalogStore {
   }
 
   private statePath(path: string): string {
-    return join(this.stateDir, `${createHash('sha1').update(path).digest('hex')}.json`);
+    return stateFilePath(this.stateDir, path);
   }
 
   /** The saved aggregate of one file at `offset`, or null when missing, corrupt or for another file version. */
@@ -95,8 +96,7 @@ export class CatalogStore {
    * start when it grows.
    */
   saveStateInBackground(path: string, fileId: string, offset: number, stateText: string): void {
-    // The same text as JSON.stringify of the whole record, without parsing the state back first.
-    const text = `{"format":${JSON.stringify(CATALOG_CACHE_FORMAT)},"path":${JSON.stringify(path)},"fileId":${JSON.stringify(fileId)},"offset":${JSON.stringify(offset)},"state":${stateText}}`;
+    const text = stateFileText(path, fileId, offset, stateText);
     const previous = this.stateWrites.get(path) ?? Promise.resolve();
     const write = previous
       .then(() => (this.stateDirMade ??= fs.mkdir(this.stateDir, { recursive: true })))
@@ -109,6 +109,20 @@ export class CatalogStore {
         if (this.stateWrites.get(path) === write) this.stateWrites.delete(path);
       });
     this.stateWrites.set(path, write);
+  }
+
+  /**
+   * Saves a file's state at once, in blocking calls: a build's reads, for which a promise chain per file costs more
+   * than the write itself. Queued behind an earlier write of the same file still on its way, so writes land in order.
+   */
+  saveStateNow(path: string, fileId: string, offset: number, stateText: string): void {
+    if (this.stateWrites.has(path)) this.saveStateInBackground(path, fileId, offset, stateText);
+    else saveStateFileSync(this.stateDir, path, fileId, offset, stateText);
+  }
+
+  /** The write of a file's state still on its way, if any: another writer of that state waits for it first. */
+  stateWriteOf(path: string): Promise<void> | undefined {
+    return this.stateWrites.get(path);
   }
 
   /** Resolves once every state write started so far has landed (or failed). */

@@ -5,10 +5,12 @@ import { memoryPathMatcher } from './memoryPathMatcher';
 import type { ScanJob, ScanWorkerReply } from './scanWorkerProtocol';
 import { TranscriptAggregate } from './transcriptAggregate';
 import { scanTranscriptInto } from './transcriptFileScan';
+import { saveStateFileSync } from './catalogStateFile';
 
 /**
  * The catalog's second thread: reads whole transcripts from their start for a build, exactly as the engine's
- * thread would (same reader, parser and aggregate), and sends back each file's summary. Built into its own
+ * thread would (same reader, parser and aggregate), saves the aggregate's state of a big one, and sends back each
+ * file's summary. Built into its own
  * self-contained bundle (vite.worker.config.ts), since a worker thread cannot load the TypeScript sources.
  */
 const BYTES_REPORT_INTERVAL_MS = 100;
@@ -39,6 +41,8 @@ async function scan(job: ScanJob): Promise<void> {
         reply({ type: 'bytes', id: job.id, bytes });
       },
     });
+    if (result.offset >= job.stateMinBytes)
+      saveStateFileSync(job.stateDir, job.path, job.fileId, result.offset, JSON.stringify(aggregate.stateView()));
     reply({
       type: 'done',
       id: job.id,
@@ -46,7 +50,6 @@ async function scan(job: ScanJob): Promise<void> {
       size: result.size,
       tailHex: result.tail.toString('hex'),
       summary: summarizeAggregate(aggregate),
-      stateText: result.offset >= job.stateMinBytes ? JSON.stringify(aggregate.stateView()) : null,
     });
   } catch {
     reply({ type: 'failed', id: job.id });

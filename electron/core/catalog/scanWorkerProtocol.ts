@@ -10,8 +10,12 @@ export interface ScanJob {
   readonly memoryDir: string;
   readonly sizeHint: number;
   readonly tailBytes: number;
-  /** Files read this far or further come back with their aggregate's state, for the next read to go on from. */
+  /** Files read this far or further have their aggregate's state saved, for the next read to go on from. */
   readonly stateMinBytes: number;
+  /** The catalog's state folder, where the worker saves those states itself (`saveStateFileSync`). */
+  readonly stateDir: string;
+  /** The file's identity as the saved state names it. */
+  readonly fileId: string;
 }
 
 export interface ScanDone {
@@ -22,8 +26,6 @@ export interface ScanDone {
   readonly size: number;
   readonly tailHex: string;
   readonly summary: FileSummary;
-  /** The aggregate's state as JSON text (serialised in the worker, off the engine's thread), or null for a small file. */
-  readonly stateText: string | null;
 }
 
 export type ScanWorkerReply =

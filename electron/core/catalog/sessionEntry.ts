@@ -61,7 +61,8 @@ function distinct(lists: readonly (readonly string[])[]): string[] {
   return [...new Set(lists.flat())];
 }
 
-function durationOf(first: string | null, last: string | null): number | null {
+/** Last minus first timestamp, as an entry's `durationMs`. */
+export function durationOf(first: string | null, last: string | null): number | null {
   if (first === null || last === null) return null;
   const ms = Date.parse(last) - Date.parse(first);
   return Number.isFinite(ms) ? ms : null;

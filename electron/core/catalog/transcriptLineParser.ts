@@ -6,28 +6,30 @@ const CARRIAGE_RETURN = 0x0d;
 export type TranscriptRecord = Record<string, unknown>;
 
 /** What a tool call's input tells the catalog: the sub-agent it starts, or the memory file it reads or writes. */
-const TOOL_INPUT = { subagent_type: 'value', description: 'value', prompt: 'value', file_path: 'value' } as const;
+const TOOL_INPUT = { subagent_type: 'repeated', description: 'value', prompt: 'value', file_path: 'value' } as const;
 
 /**
  * Every field `TranscriptAggregate` reads, and nothing else: a line's envelope, a response's id, model, usage and
- * tool calls, a prompt's text blocks, a tool result's sub-agent, a compaction's numbers and the title lines.
+ * tool calls, a prompt's text blocks, a tool result's sub-agent, a compaction's numbers and the title lines. The
+ * strings that mostly stay the same from one line to the next are `'repeated'`, so they are decoded once per run
+ * (a response's id and request id too: Claude Code writes each of a response's content blocks as a line of its own).
  */
 export const CATALOG_FIELDS = new LineFields({
-  type: 'value',
-  subtype: 'value',
+  type: 'repeated',
+  subtype: 'repeated',
   timestamp: 'value',
   uuid: 'value',
   parentUuid: 'value',
-  sessionId: 'value',
-  cwd: 'value',
-  gitBranch: 'value',
-  version: 'value',
+  sessionId: 'repeated',
+  cwd: 'repeated',
+  gitBranch: 'repeated',
+  version: 'repeated',
   isSidechain: 'value',
   isMeta: 'value',
   isCompactSummary: 'value',
   isVisibleInTranscriptOnly: 'value',
   isApiErrorMessage: 'value',
-  requestId: 'value',
+  requestId: 'repeated',
   customTitle: 'value',
   aiTitle: 'value',
   lastPrompt: 'value',
@@ -36,15 +38,15 @@ export const CATALOG_FIELDS = new LineFields({
   prUrl: 'value',
   prNumber: 'value',
   prRepository: 'value',
-  agentName: 'value',
-  mode: 'value',
-  compactMetadata: { trigger: 'value', preTokens: 'value', postTokens: 'value' },
-  toolUseResult: { agentId: 'value', agentType: 'value' },
+  agentName: 'repeated',
+  mode: 'repeated',
+  compactMetadata: { trigger: 'repeated', preTokens: 'value', postTokens: 'value' },
+  toolUseResult: { agentId: 'value', agentType: 'repeated' },
   message: {
-    id: 'value',
-    model: 'value',
+    id: 'repeated',
+    model: 'repeated',
     usage: { input_tokens: 'value', output_tokens: 'value', cache_creation_input_tokens: 'value', cache_read_input_tokens: 'value' },
-    content: eachOf({ type: 'value', id: 'value', name: 'value', tool_use_id: 'value', text: 'value', input: TOOL_INPUT }),
+    content: eachOf({ type: 'repeated', id: 'value', name: 'repeated', tool_use_id: 'value', text: 'value', input: TOOL_INPUT }),
   },
 });
 

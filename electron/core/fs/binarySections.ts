@@ -11,6 +11,12 @@ function padding(length: number): number {
   return (ALIGN - (length % ALIGN)) % ALIGN;
 }
 
+/** A body as pieces, in order; `length` is their total. */
+export interface SectionParts {
+  readonly parts: readonly Uint8Array[];
+  readonly length: number;
+}
+
 export class SectionWriter {
   private readonly parts: Uint8Array[] = [];
   private length = 0;
@@ -60,13 +66,16 @@ export class SectionWriter {
     return this;
   }
 
-  /** The sections, then the string table (UTF-16 lengths, then the strings' UTF-8 run). */
-  finish(): Buffer {
+  /**
+   * The sections, then the string table (UTF-16 lengths, then the strings' UTF-8 run), as the pieces to write one after
+   * the other: a big transcript's index is tens of megabytes, and joining them would hold it twice.
+   */
+  finish(): SectionParts {
     const lengths = Int32Array.from(this.strings, (value) => value.length);
     const text = Buffer.from(this.strings.join(''), 'utf8');
     this.int32(lengths);
     this.uint8(text);
-    return Buffer.concat(this.parts, this.length);
+    return { parts: this.parts, length: this.length };
   }
 }
 

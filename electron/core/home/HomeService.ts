@@ -1,5 +1,12 @@
 import { join } from 'node:path';
-import type { ConfigRootInfo, HomeSnapshot, ProjectRef, ProjectSummary, ShellKind } from '../../../shared/model/home';
+import type {
+  ConfigRootInfo,
+  HomeDiscoveryProgress,
+  HomeSnapshot,
+  ProjectRef,
+  ProjectSummary,
+  ShellKind,
+} from '../../../shared/model/home';
 import type { SessionQuickInfo, SessionSummary } from '../../../shared/model/session';
 import { CodedError } from '../../../shared/result';
 import { statOrNull } from '../fs/readSafely';
@@ -23,12 +30,25 @@ export interface HomeServiceOptions {
    * checked home to the UI. Without it nothing is written (one-shot CLI reads) and every start discovers.
    */
   readonly rememberAcrossRuns?: boolean;
+  /**
+   * Show the home as it is found when nothing is known of it yet (the app shells, whose UI lists projects as they come):
+   * `firstSnapshot()` answers with the newest project and `onDidStreamHome` brings the rest. Others wait for all of it.
+   */
+  readonly streamFirstDiscovery?: boolean;
+  /** Awaited after a streamed discovery's first part is out, before the rest is read: tests hold discovery there. */
+  readonly afterFirstPart?: () => Promise<void>;
 }
 
 /** Copies the shipped sample home into the data folder (with what it brings besides transcripts) and returns the copy's path. */
 export type DemoPreparer = (demoHomeSource: string, dataDir: string) => Promise<string>;
 
 type HomeListener = (snapshot: HomeSnapshot) => void;
+
+/** A streamed discovery's latest part: the home as far as it is read. */
+interface HomePart {
+  readonly home: DiscoveredHome;
+  readonly progress: HomeDiscoveryProgress;
+}
 
 /** Owns the set of config roots and what was discovered in them; every shell's requests end up here. */
 export class HomeService {
@@ -44,6 +64,10 @@ export class HomeService {
   /** True while `discovered` is the last run's record, not yet checked against the disk. */
   private fromLastRun = false;
   private readonly homeEmitter = new Emitter<HomeSnapshot>();
+  /** The latest part of the discovery under way, while it streams (see `streamFirstDiscovery`). */
+  private part: HomePart | null = null;
+  private readonly partEmitter = new Emitter<HomePart>();
+  private readonly streamEmitter = new Emitter<HomeSnapshot>();
 
   constructor(private readonly options: HomeServiceOptions) {
     this.roots = options.roots;
@@ -54,8 +78,35 @@ export class HomeService {
     return this.homeEmitter.event(listener);
   }
 
+  /**
+   * While the first discovery streams: each part of the home as it is read, then the finished home (`discovering`
+   * null). What the UI follows; `onDidChangeHome` listeners hear of none of these (for them, as for `getHome`, the
+   * first home is the finished one).
+   */
+  onDidStreamHome(listener: HomeListener): () => void {
+    return this.streamEmitter.event(listener);
+  }
+
   async getHome(): Promise<HomeSnapshot> {
     return this.toSnapshot(await this.load());
+  }
+
+  /**
+   * The home as the UI shows it first: the discovered one when there is one; while the first discovery streams, its
+   * latest part (at the earliest the newest project), with `discovering` set. `onDidStreamHome` brings the rest.
+   */
+  async firstSnapshot(): Promise<HomeSnapshot> {
+    if (this.discovered) return this.toSnapshot(this.discovered);
+    if (this.part) return this.toSnapshot(this.part.home, this.part.progress);
+    const whole = this.load();
+    let stopListening = (): void => undefined;
+    const firstPart = new Promise<HomePart>((resolve) => (stopListening = this.partEmitter.event(resolve)));
+    try {
+      const first = await Promise.race([whole.then((home) => ({ home, progress: null })), firstPart]);
+      return this.toSnapshot(first.home, first.progress);
+    } finally {
+      stopListening();
+    }
   }
 
   /** If the home being served is the last run's record, discovers it now and publishes the result. */
@@ -104,6 +155,15 @@ export class HomeService {
   }
 
   /**
+   * What discovery has read of a project's sessions so far, without waiting for the rest of the home: from the
+   * discovered home, else from the part of it streamed so far; null when neither holds the project yet.
+   */
+  sessionsReadSoFar(ref: ProjectRef): readonly SessionQuickInfo[] | null {
+    const home = this.discovered ?? this.part?.home;
+    return home?.sessions.get(projectKey(ref.configRoot, ref.slug)) ?? null;
+  }
+
+  /**
    * The sessions of one project folder as discovery lists them (legacy summaries in other files of the folder title
    * them too): from the discovered home when there is one, else read from that folder alone, so looking one session
    * up (a one-shot CLI call) does not discover the whole home. Empty when the folder cannot be read.
@@ -129,6 +189,8 @@ export class HomeService {
   /** Resolves once the discovery record is saved (it is written behind the answers). */
   async dispose(): Promise<void> {
     this.homeEmitter.dispose();
+    this.partEmitter.dispose();
+    this.streamEmitter.dispose();
     await this.recordSaved;
   }
 
@@ -142,21 +204,40 @@ export class HomeService {
   private load(): Promise<DiscoveredHome> {
     if (this.discovered) return Promise.resolve(this.discovered);
     // Only the very first answer may come from the last run; later ones (after `openDemo`) look at the disk.
-    return this.loading ?? this.discover(this.discoveries === 0 && this.options.rememberAcrossRuns === true);
+    return this.loading ?? this.discover(this.discoveries === 0 && this.options.rememberAcrossRuns === true, true);
   }
 
-  private discover(fromLastRunIfKnown = false): Promise<DiscoveredHome> {
+  /**
+   * A discovery of the home; `streamable` ones (those that answer requests, not a `refresh()`, which publishes its own
+   * result) are shown in parts when nothing is known of the home yet (see `streamFirstDiscovery`).
+   */
+  private discover(fromLastRunIfKnown = false, streamable = false): Promise<DiscoveredHome> {
     const generation = ++this.discoveries;
     const roots = this.roots;
     const discovery = (async () => {
       await this.discoveryCache.load();
       const lastRun = fromLastRunIfKnown ? this.discoveryCache.lastHome(roots) : null;
-      const home = lastRun ?? (await discoverHome(roots, (file, id) => this.readSession(file, id)));
+      // Only a home nothing is known of is shown in parts; a known one stays up until the new one is whole.
+      const streams = streamable && !lastRun && this.discovered === null && this.options.streamFirstDiscovery === true;
+      const stream = streams
+        ? {
+            onPart: (home: DiscoveredHome, progress: HomeDiscoveryProgress) => {
+              if (generation !== this.discoveries) return;
+              this.part = { home, progress };
+              this.partEmitter.fire(this.part);
+              this.streamEmitter.fire(this.toSnapshot(home, progress));
+            },
+            afterFirstPart: this.options.afterFirstPart,
+          }
+        : undefined;
+      const home = lastRun ?? (await discoverHome(roots, (file, id) => this.readSession(file, id), stream));
       if (!lastRun) this.recordInBackground(roots, home);
       // A discovery that started later owns the result; this older one must not overwrite it.
       if (generation === this.discoveries) {
         this.discovered = home;
         this.fromLastRun = lastRun !== null;
+        this.part = null;
+        if (streams) this.streamEmitter.fire(this.toSnapshot(home, null));
       }
       return home;
     })();
@@ -182,11 +263,12 @@ export class HomeService {
     return info;
   }
 
-  private toSnapshot(home: DiscoveredHome): HomeSnapshot {
+  private toSnapshot(home: DiscoveredHome, discovering: HomeDiscoveryProgress | null = null): HomeSnapshot {
     const roots: readonly ConfigRootInfo[] = home.roots;
     return {
       roots,
       projects: home.projects,
+      discovering,
       empty: !roots.some((root) => root.exists),
       demo: this.demo,
       dataDir: this.options.dataDir,

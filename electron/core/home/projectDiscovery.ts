@@ -1,5 +1,6 @@
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ConfigRootInfo, PathSource, ProjectRef, ProjectSummary } from '../../../shared/model/home';
+import type { ConfigRootInfo, HomeDiscoveryProgress, PathSource, ProjectRef, ProjectSummary } from '../../../shared/model/home';
 import type { SessionQuickInfo, SessionSummary, TitleSource } from '../../../shared/model/session';
 import { toTitle } from '../../../shared/claude/promptText';
 import type { ItemWarning } from '../../../shared/model/warnings';
@@ -64,7 +65,32 @@ function mostCommonCwd(sessions: readonly SessionQuickInfo[]): string | null {
   return best;
 }
 
-async function readProjectFolder(configRoot: string, slug: string, dir: string, readSession: SessionInfoReader): Promise<ProjectFolder> {
+/** A project folder's session files, listed but not read yet, with the newest one's mtime (what discovery reads first). */
+interface ListedFolder {
+  readonly configRoot: string;
+  readonly slug: string;
+  readonly dir: string;
+  readonly sessionFiles: readonly string[];
+  /** Session folders whose file is gone while their sub-agents are left. */
+  readonly orphans: readonly string[];
+  readonly newestMtimeMs: number;
+  readonly warnings: ItemWarning[];
+}
+
+/** The newest mtime of the files; blocking `stat`s on purpose: thousands of them cost a few milliseconds (see catalogDiscovery's `identify`). */
+function newestMtimeSync(files: readonly string[]): number {
+  let newest = 0;
+  for (const file of files) {
+    try {
+      newest = Math.max(newest, statSync(file).mtimeMs);
+    } catch {
+      // Gone or unreadable: the read reports it.
+    }
+  }
+  return newest;
+}
+
+async function listProjectFolder(configRoot: string, slug: string, dir: string): Promise<ListedFolder> {
   const warnings: ItemWarning[] = [];
   const listing = await listDir(dir);
   if (listing.warning) warnings.push(listing.warning);
@@ -83,12 +109,22 @@ async function readProjectFolder(configRoot: string, slug: string, dir: string, 
     if (kind.warning) warnings.push(kind.warning);
     if (kind.kind === 'file') sessionFiles.push(entry.name);
   }
+  const newestMtimeMs = newestMtimeSync(sessionFiles.map((name) => join(dir, name)));
+  return { configRoot, slug, dir, sessionFiles, orphans, newestMtimeMs, warnings };
+}
+
+async function readListedFolder(folder: ListedFolder, readSession: SessionInfoReader): Promise<ProjectFolder> {
+  const { configRoot, slug, dir } = folder;
   const sessions = withSummariesFromOtherFiles([
-    ...(await mapLimit(sessionFiles, IO_PARALLELISM, (name) => readSession(join(dir, name), sessionIdFromFileName(name)))),
-    ...(await mapLimit(orphans, IO_PARALLELISM, (sessionId) => readOrphanSessionInfo(dir, sessionId))),
+    ...(await mapLimit(folder.sessionFiles, IO_PARALLELISM, (name) => readSession(join(dir, name), sessionIdFromFileName(name)))),
+    ...(await mapLimit(folder.orphans, IO_PARALLELISM, (sessionId) => readOrphanSessionInfo(dir, sessionId))),
   ]);
   sessions.sort((a, b) => (b.lastTimestamp ?? b.mtime).localeCompare(a.lastTimestamp ?? a.mtime));
-  return { configRoot, slug, dir, sessions, indexPath: await readSessionsIndexProjectPath(dir), warnings };
+  return { configRoot, slug, dir, sessions, indexPath: await readSessionsIndexProjectPath(dir), warnings: folder.warnings };
+}
+
+async function readProjectFolder(configRoot: string, slug: string, dir: string, readSession: SessionInfoReader): Promise<ProjectFolder> {
+  return readListedFolder(await listProjectFolder(configRoot, slug, dir), readSession);
 }
 
 /**
@@ -134,11 +170,113 @@ async function newestMtime(paths: readonly string[]): Promise<number> {
   return newest;
 }
 
-/** Finds every config root's projects, their real paths, sessions and memory folders. Reads only. */
-export async function discoverHome(specs: readonly ConfigRootSpec[], readSession: SessionInfoReader): Promise<DiscoveredHome> {
+type UserSettings = Awaited<ReturnType<typeof readSettingsFile>>;
+
+/** What placing one project needs to know of the whole home. */
+interface HomeContext {
+  /** Every session cwd read so far, with its ancestors. */
+  readonly knownCwds: ReadonlySet<string>;
+  readonly slugsByRoot: ReadonlyMap<string, readonly string[]>;
+  readonly userSettingsByRoot: ReadonlyMap<string, UserSettings>;
+}
+
+interface SummarizedProject {
+  readonly summary: ProjectSummary;
+  /** Its path came from other projects' cwds (`knownCwds`), so a summary made before they were all read may change. */
+  readonly placedByOtherProjects: boolean;
+}
+
+/** One project's path, memory folder and activity, from its folder and what is known of the rest of the home. */
+async function summarizeProject(folder: ProjectFolder, home: HomeContext): Promise<SummarizedProject> {
+  let path: string | null = mostCommonCwd(folder.sessions);
+  let pathSource: PathSource = path ? 'transcript-cwd' : 'unknown';
+  if (!path && folder.indexPath) {
+    path = folder.indexPath;
+    pathSource = 'sessions-index';
+  }
+  const placedByOtherProjects = path === null;
+  if (!path) {
+    const matches = [...home.knownCwds].filter((candidate) => slugMatchesPath(folder.slug, candidate));
+    if (matches.length > 0) {
+      // Long (> 200 char) slugs match by prefix, so a sub-folder and its ancestors can all match; auto memory
+      // is keyed on the git root, so prefer the candidate that has a `.git` on disk.
+      path = matches.length === 1 ? matches[0] : ((await firstWithGit(matches)) ?? matches[0]);
+      pathSource = 'git-root-match';
+    }
+  }
+  const pathOnDisk = path && (await statOrNull(path))?.isDirectory() ? path : null;
+  const memoryOwner = pathOnDisk
+    ? await gitRootProject(pathOnDisk, folder.configRoot, home.slugsByRoot.get(folder.configRoot) ?? [])
+    : null;
+  const memory = await resolveMemoryDir(
+    folder.configRoot,
+    folder.slug,
+    home.userSettingsByRoot.get(folder.configRoot) ?? { values: null, warning: null },
+    pathOnDisk,
+    memoryOwner,
+  );
+  const memoryDirExists = (await statOrNull(memory.memoryDir))?.isDirectory() ?? false;
+  const scan = await scanMemoryFolder(memory.memoryDir);
+  const indexStats = await statOrNull(join(memory.memoryDir, INDEX_FILE_NAME));
+  const memoryNewest = await newestMtime(scan.topicFiles.map((file) => file.absolutePath));
+  // A session's own last timestamp beats its mtime, which copies and backups reset.
+  const sessionNewest = folder.sessions.reduce((max, s) => Math.max(max, Date.parse(s.lastTimestamp ?? s.mtime) || 0), 0);
+  const newest = Math.max(memoryNewest, sessionNewest, indexStats?.mtimeMs ?? 0);
+  const sessionWarnings = folder.sessions.flatMap((s) => s.warnings);
+  const summary: ProjectSummary = {
+    configRoot: folder.configRoot,
+    slug: folder.slug,
+    path,
+    pathSource,
+    displayName: path ?? slugDisplayName(folder.slug),
+    sessionCount: folder.sessions.length,
+    memoryDir: memory.memoryDir,
+    memoryDirExists,
+    memoryDirSource: memory.source,
+    memoryOwner: memory.source === 'default' ? memoryOwner : null,
+    memorySharedWith: [],
+    memoryFileCount: scan.topicFiles.length,
+    hasMemoryIndex: indexStats?.isFile() ?? false,
+    lastActivity: newest > 0 ? new Date(newest).toISOString() : null,
+    warnings: [...folder.warnings, ...memory.warnings, ...scan.warnings, ...sessionWarnings],
+  };
+  return { summary, placedByOtherProjects };
+}
+
+/** The projects as a home lists them: who shares whose memory folder, most recently active first. */
+function listedProjects(summaries: readonly ProjectSummary[]): ProjectSummary[] {
+  const shared = withSharedMemory(summaries);
+  shared.sort((a, b) => (b.lastActivity ?? '').localeCompare(a.lastActivity ?? '') || a.slug.localeCompare(b.slug));
+  return shared;
+}
+
+/** Streamed parts of the home come at most this often after the first (each lists every project read so far). */
+const PART_INTERVAL_MS = 100;
+
+/** Discovery's way of showing the home before it has read all of it. */
+export interface DiscoveryStream {
+  /**
+   * Hears the home as far as it is read: first with the newest project alone (the one whose session file changed
+   * last, most likely the one the user opens), then at most every PART_INTERVAL_MS as more are read. The finished
+   * home is what `discoverHome` returns, not a part.
+   */
+  readonly onPart: (part: DiscoveredHome, progress: HomeDiscoveryProgress) => void;
+  /** Awaited once the first part is heard, before the rest of the home is read (tests hold discovery there). */
+  readonly afterFirstPart?: () => Promise<void>;
+}
+
+/**
+ * Finds every config root's projects, their real paths, sessions and memory folders. Reads only. With a `stream`,
+ * reads the project folders newest first and tells what it has so far as it goes; the result is the same.
+ */
+export async function discoverHome(
+  specs: readonly ConfigRootSpec[],
+  readSession: SessionInfoReader,
+  stream?: DiscoveryStream,
+): Promise<DiscoveredHome> {
   const roots: ConfigRootInfo[] = [];
-  const folders: ProjectFolder[] = [];
-  const userSettingsByRoot = new Map<string, Awaited<ReturnType<typeof readSettingsFile>>>();
+  const listed: ListedFolder[] = [];
+  const userSettingsByRoot = new Map<string, UserSettings>();
   for (const spec of specs) {
     const rootWarnings: ItemWarning[] = [];
     const rootStats = await statOrNull(spec.path);
@@ -168,70 +306,56 @@ export async function discoverHome(specs: readonly ConfigRootSpec[], readSession
       if (kind.warning) rootWarnings.push(kind.warning);
       if (kind.kind === 'dir') slugs.push(entry.name);
     }
-    folders.push(...(await mapLimit(slugs, 4, (slug) => readProjectFolder(spec.path, slug, join(projectsDir, slug), readSession))));
+    listed.push(...(await mapLimit(slugs, 4, (slug) => listProjectFolder(spec.path, slug, join(projectsDir, slug)))));
   }
 
   const slugsByRoot = new Map<string, string[]>();
-  for (const folder of folders) slugsByRoot.set(folder.configRoot, [...(slugsByRoot.get(folder.configRoot) ?? []), folder.slug]);
+  for (const folder of listed) slugsByRoot.set(folder.configRoot, [...(slugsByRoot.get(folder.configRoot) ?? []), folder.slug]);
   const knownCwds = new Set<string>();
-  for (const folder of folders)
-    for (const session of folder.sessions) if (session.cwd) for (const p of pathAndAncestors(session.cwd)) knownCwds.add(p);
-
-  const projects = await mapLimit(folders, 4, async (folder): Promise<ProjectSummary> => {
-    let path: string | null = mostCommonCwd(folder.sessions);
-    let pathSource: PathSource = path ? 'transcript-cwd' : 'unknown';
-    if (!path && folder.indexPath) {
-      path = folder.indexPath;
-      pathSource = 'sessions-index';
-    }
-    if (!path) {
-      const matches = [...knownCwds].filter((candidate) => slugMatchesPath(folder.slug, candidate));
-      if (matches.length > 0) {
-        // Long (> 200 char) slugs match by prefix, so a sub-folder and its ancestors can all match; auto memory
-        // is keyed on the git root, so prefer the candidate that has a `.git` on disk.
-        path = matches.length === 1 ? matches[0] : ((await firstWithGit(matches)) ?? matches[0]);
-        pathSource = 'git-root-match';
-      }
-    }
-    const pathOnDisk = path && (await statOrNull(path))?.isDirectory() ? path : null;
-    const memoryOwner = pathOnDisk ? await gitRootProject(pathOnDisk, folder.configRoot, slugsByRoot.get(folder.configRoot) ?? []) : null;
-    const memory = await resolveMemoryDir(
-      folder.configRoot,
-      folder.slug,
-      userSettingsByRoot.get(folder.configRoot) ?? { values: null, warning: null },
-      pathOnDisk,
-      memoryOwner,
-    );
-    const memoryDirExists = (await statOrNull(memory.memoryDir))?.isDirectory() ?? false;
-    const scan = await scanMemoryFolder(memory.memoryDir);
-    const indexStats = await statOrNull(join(memory.memoryDir, INDEX_FILE_NAME));
-    const memoryNewest = await newestMtime(scan.topicFiles.map((file) => file.absolutePath));
-    // A session's own last timestamp beats its mtime, which copies and backups reset.
-    const sessionNewest = folder.sessions.reduce((max, s) => Math.max(max, Date.parse(s.lastTimestamp ?? s.mtime) || 0), 0);
-    const newest = Math.max(memoryNewest, sessionNewest, indexStats?.mtimeMs ?? 0);
-    const sessionWarnings = folder.sessions.flatMap((s) => s.warnings);
+  const context: HomeContext = { knownCwds, slugsByRoot, userSettingsByRoot };
+  // Kept in listing order whatever order they are read in, so the result does not depend on it.
+  const folders = new Array<ProjectFolder | undefined>(listed.length);
+  const summarized = new Array<SummarizedProject | undefined>(listed.length);
+  let lastPartAt = -Infinity;
+  const partSoFar = (): DiscoveredHome => {
+    const read = folders.flatMap((folder, index) => (folder && summarized[index] ? [{ folder, summary: summarized[index].summary }] : []));
     return {
-      configRoot: folder.configRoot,
-      slug: folder.slug,
-      path,
-      pathSource,
-      displayName: path ?? slugDisplayName(folder.slug),
-      sessionCount: folder.sessions.length,
-      memoryDir: memory.memoryDir,
-      memoryDirExists,
-      memoryDirSource: memory.source,
-      memoryOwner: memory.source === 'default' ? memoryOwner : null,
-      memorySharedWith: [],
-      memoryFileCount: scan.topicFiles.length,
-      hasMemoryIndex: indexStats?.isFile() ?? false,
-      lastActivity: newest > 0 ? new Date(newest).toISOString() : null,
-      warnings: [...folder.warnings, ...memory.warnings, ...scan.warnings, ...sessionWarnings],
+      roots,
+      projects: listedProjects(read.map(({ summary }) => summary)),
+      sessions: new Map(read.map(({ folder }) => [projectKey(folder.configRoot, folder.slug), folder.sessions])),
     };
+  };
+  const readFolder = async (index: number): Promise<void> => {
+    const folder = await readListedFolder(listed[index], readSession);
+    folders[index] = folder;
+    for (const session of folder.sessions) if (session.cwd) for (const p of pathAndAncestors(session.cwd)) knownCwds.add(p);
+    if (!stream) return;
+    summarized[index] = await summarizeProject(folder, context);
+    const now = Date.now();
+    if (now - lastPartAt < PART_INTERVAL_MS) return;
+    lastPartAt = now;
+    stream.onPart(partSoFar(), { projectsRead: summarized.filter(Boolean).length, projectsFound: listed.length });
+  };
+  const indices = listed.map((_, index) => index);
+  if (stream) {
+    const newestFirst = [...indices].sort((a, b) => listed[b].newestMtimeMs - listed[a].newestMtimeMs || a - b);
+    const [newest, ...rest] = newestFirst;
+    if (newest !== undefined) {
+      await readFolder(newest);
+      await stream.afterFirstPart?.();
+    }
+    await mapLimit(rest, 4, readFolder);
+  } else {
+    await mapLimit(indices, 4, readFolder);
+  }
+
+  // A summary made while the home was read stands unless its path came from projects read after it.
+  const summaries = await mapLimit(indices, 4, async (index) => {
+    const early = summarized[index];
+    return early && !early.placedByOtherProjects ? early.summary : (await summarizeProject(folders[index]!, context)).summary;
   });
-  const shared = withSharedMemory(projects);
-  shared.sort((a, b) => (b.lastActivity ?? '').localeCompare(a.lastActivity ?? '') || a.slug.localeCompare(b.slug));
-  const sessions = new Map(folders.map((folder) => [projectKey(folder.configRoot, folder.slug), folder.sessions]));
-  return { roots, projects: shared, sessions };
+  const sessions = new Map(folders.map((folder) => [projectKey(folder!.configRoot, folder!.slug), folder!.sessions]));
+  return { roots, projects: listedProjects(summaries), sessions };
 }
 
 /**

@@ -37,10 +37,13 @@ function closingQuote(line: Buffer, open: number): number {
 }
 
 /**
- * What a reader wants of a JSON value: `'value'` keeps a scalar as it is; a shape keeps the named keys of an object
- * (each with what is wanted of it); `eachOf(want)` keeps every element of an array. Whatever is not wanted is skipped.
+ * What a reader wants of a JSON value: `'value'` keeps a scalar as it is; `'repeated'` too, for a short string that
+ * mostly repeats from line to line (a session id, a working folder, a model): the scanner keeps the last one it
+ * decoded for that key and hands it out again while the bytes are the same, instead of decoding them (or, for a
+ * Windows path, `JSON.parse`-ing them) on every line. A shape keeps the named keys of an object (each with what is
+ * wanted of it); `eachOf(want)` keeps every element of an array. Whatever is not wanted is skipped.
  */
-export type FieldWant = 'value' | FieldShape | EachElement;
+export type FieldWant = 'value' | 'repeated' | FieldShape | EachElement;
 export interface FieldShape {
   readonly [key: string]: FieldWant;
 }
@@ -80,7 +83,17 @@ class CompiledEach {
   constructor(readonly element: CompiledWant) {}
 }
 
-type CompiledWant = null | CompiledShape | CompiledEach;
+/** Repeated strings up to this many bytes are kept: a path or an id, not a text. */
+const REPEATED_MAX_BYTES = 256;
+
+/** A `'repeated'` field's last string and the bytes it was decoded from (the same bytes always decode the same). */
+class CompiledRepeated {
+  readonly bytes = Buffer.alloc(REPEATED_MAX_BYTES);
+  length = -1;
+  value = '';
+}
+
+type CompiledWant = null | CompiledShape | CompiledEach | CompiledRepeated;
 
 /** The fields one reader needs of every line, compiled once. */
 export class LineFields {
@@ -94,6 +107,7 @@ export class LineFields {
 
 function compileWant(want: FieldWant): CompiledWant {
   if (want === 'value') return null;
+  if (want === 'repeated') return new CompiledRepeated();
   if (want instanceof EachElement) return new CompiledEach(compileWant(want.element));
   return compileShape(want);
 }
@@ -226,13 +240,33 @@ function skipContainer(line: Buffer, at: number): number {
   return -1;
 }
 
+/** The string between the quotes at `open` and `close`: the one decoded last for the field when the bytes are the same. */
+function repeatedString(line: Buffer, open: number, close: number, repeated: CompiledRepeated): string | undefined {
+  const length = close - open - 1;
+  if (length === repeated.length) {
+    const last = repeated.bytes;
+    let k = 0;
+    while (k < length && line[open + 1 + k] === last[k]) k++;
+    if (k === length) return repeated.value;
+  }
+  const text = decodeString(line, open, close);
+  if (text !== undefined && length <= REPEATED_MAX_BYTES) {
+    // Copied by hand: `Buffer.copy`'s checks cost more than the few dozen bytes of an id or a path.
+    const last = repeated.bytes;
+    for (let k = 0; k < length; k++) last[k] = line[open + 1 + k];
+    repeated.length = length;
+    repeated.value = text;
+  }
+  return text;
+}
+
 /** Reads the value at `at` as `want` asks; sets `cursor` past it, or to -1 when it is not well-formed. */
 function readValue(line: Buffer, at: number, want: CompiledWant): unknown {
   const first = line[at];
   if (first === QUOTE) {
     const close = stringEnd(line, at);
     if (close < 0) return fail();
-    const text = decodeString(line, at, close);
+    const text = want instanceof CompiledRepeated ? repeatedString(line, at, close, want) : decodeString(line, at, close);
     cursor = text === undefined ? -1 : close + 1;
     return text;
   }
@@ -262,21 +296,24 @@ function skipValue(line: Buffer, at: number): void {
   }
 }
 
-/** Set by `wantedKey` when the key is not a valid JSON string. */
+/** Set by `wantedKey` when the key is not a valid JSON string; else `cursor` is set to its closing quote. */
 let badKey = false;
 
-/** The wanted entry for the key between the quotes at `open` and `close`, or undefined when it is not wanted. */
-function wantedKey(line: Buffer, open: number, close: number, shape: CompiledShape): KeyEntry | undefined {
-  const length = close - open - 1;
-  for (let i = open + 1; i < close; i++) {
-    const byte = line[i];
-    if (byte === BACKSLASH || byte < 0x20) {
-      // An escaped key is rare enough to decode; it then matches by name.
-      const name = decodeString(line, open, close);
-      badKey = name === undefined;
-      return name === undefined ? undefined : shape.byName.get(name);
-    }
+/**
+ * The wanted entry for the key whose string opens at `open`, or undefined when it is not wanted (or does not close:
+ * then `cursor` is -1). A plain key is walked once, finding its end and matching it by length and bytes.
+ */
+function wantedKey(line: Buffer, open: number, shape: CompiledShape): KeyEntry | undefined {
+  let close = open + 1;
+  for (;;) {
+    if (close >= line.length) return fail();
+    const byte = line[close];
+    if (byte === QUOTE) break;
+    if (byte === BACKSLASH || byte < 0x20) return escapedKey(line, open, shape);
+    close++;
   }
+  cursor = close;
+  const length = close - open - 1;
   const candidates = shape.byLength[length];
   if (!candidates) return undefined;
   for (const entry of candidates) {
@@ -288,6 +325,16 @@ function wantedKey(line: Buffer, open: number, close: number, shape: CompiledSha
   return undefined;
 }
 
+/** A key with escapes (or raw control characters, which make it invalid): rare enough to decode, then matched by name. */
+function escapedKey(line: Buffer, open: number, shape: CompiledShape): KeyEntry | undefined {
+  const close = closingQuote(line, open);
+  if (close < 0) return fail();
+  const name = decodeString(line, open, close);
+  badKey = name === undefined;
+  cursor = close;
+  return name === undefined ? undefined : shape.byName.get(name);
+}
+
 function readObject(line: Buffer, at: number, shape: CompiledShape): Record<string, unknown> | undefined {
   const out: Record<string, unknown> = {};
   let i = skipSpace(line, at + 1);
@@ -297,12 +344,10 @@ function readObject(line: Buffer, at: number, shape: CompiledShape): Record<stri
   }
   for (;;) {
     if (line[i] !== QUOTE) return fail();
-    const close = stringEnd(line, i);
-    if (close < 0) return fail();
     badKey = false;
-    const entry = wantedKey(line, i, close, shape);
-    if (badKey) return fail();
-    i = skipSpace(line, close + 1);
+    const entry = wantedKey(line, i, shape);
+    if (badKey || cursor < 0) return fail();
+    i = skipSpace(line, cursor + 1);
     if (line[i] !== COLON) return fail();
     i = skipSpace(line, i + 1);
     if (entry === undefined) skipValue(line, i);

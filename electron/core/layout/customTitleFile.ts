@@ -1,4 +1,4 @@
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** The file is `{"customTitle":"…"}`; anything much bigger is not Claude Code's. */
@@ -14,6 +14,8 @@ export function customTitlePath(projectDir: string, sessionId: string): string {
  * Blocking on purpose, like the catalog's other small reads: a stat that fails costs microseconds.
  */
 export function readCustomTitleFile(path: string): string | null {
+  // Most sessions have none: a stat that finds nothing costs a tenth of an open that throws (an Error and its stack).
+  if (!statSync(path, { throwIfNoEntry: false })) return null;
   let fd: number;
   try {
     fd = openSync(path, 'r');

@@ -1,7 +1,7 @@
 import type { Branch, ForkAt, ParentLink, TreeArrays } from '../../../shared/transcript/conversationTree';
 import type { IndexedLine } from '../../../shared/transcript/indexedLine';
 import type { TranscriptRows } from '../../../shared/transcript/transcriptRows';
-import { SectionReader, SectionWriter } from '../fs/binarySections';
+import { SectionReader, SectionWriter, type SectionParts } from '../fs/binarySections';
 import { SortedNumberMap } from './sortedNumberMap';
 import { SortedStringMap } from './sortedStringMap';
 import { COMPACT_SUMMARY, META, OWN_CONTENT, SavedLine, SIDECHAIN, STRING_COLUMNS, UNREADABLE_CODES, type LineColumns } from './savedLines';
@@ -262,8 +262,8 @@ function readView(input: SectionReader, nodeCount: number): SavedView {
   };
 }
 
-/** A snapshot as a binary body (see `binarySections.ts`). */
-export function encodeLineIndex(snapshot: LineIndexSnapshot): Buffer {
+/** A snapshot as a binary body (see `binarySections.ts`), in pieces. */
+export function encodeLineIndex(snapshot: LineIndexSnapshot): SectionParts {
   const out = new SectionWriter();
   out.int32([snapshot.derived === null ? 0 : 1]);
   writeLines(out, snapshot.lines);

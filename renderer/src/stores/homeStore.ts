@@ -12,8 +12,12 @@ interface HomeState {
 
 export const useHomeStore = create<HomeState>()(() => ({ home: null, error: null, busy: false }));
 
+/** A part of the first discovery never replaces the whole home a `homeChanged` may have brought before the answer. */
 function settle(result: Result<HomeSnapshot>): void {
-  if (result.ok) useHomeStore.setState({ home: result.value, error: null, busy: false });
+  const shown = useHomeStore.getState().home;
+  if (result.ok && result.value.discovering !== null && shown !== null && shown.discovering === null)
+    useHomeStore.setState({ error: null, busy: false });
+  else if (result.ok) useHomeStore.setState({ home: result.value, error: null, busy: false });
   else useHomeStore.setState({ error: result.error.message, busy: false });
 }
 

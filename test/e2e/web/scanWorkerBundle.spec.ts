@@ -1,5 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -30,6 +30,8 @@ test('the build puts a working catalog scan worker beside the app and CLI bundle
       sizeHint: 0,
       tailBytes: 8,
       stateMinBytes: 0,
+      stateDir: join(tmp, 'state'),
+      fileId: '1:1',
     };
     worker.postMessage(job);
     const done = await reply;
@@ -38,6 +40,8 @@ test('the build puts a working catalog scan worker beside the app and CLI bundle
       id: 1,
       summary: { lines: 2, userPrompts: 1, firstPrompt: 'hello', tokens: { output: 42 } },
     });
+    // Read past `stateMinBytes`, so the worker saved the file's state itself.
+    expect(readdirSync(join(tmp, 'state'))).toHaveLength(1);
   } finally {
     await worker.terminate();
     rmSync(tmp, { recursive: true, force: true });

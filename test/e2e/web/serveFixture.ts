@@ -15,12 +15,13 @@ export interface ServedApp {
 /**
  * Starts the built `ccmem serve` for one home, on a free port unless `port` names one (a server restarted where the
  * page expects it), and stops it afterwards. Resolves once the server follows changes, so a test that changes files
- * sees them live.
+ * sees them live; with `readyWhen: 'listening'`, as soon as it serves (a test that holds its discovery).
  */
 export async function startServe(
   env: NodeJS.ProcessEnv,
   extraArgs: readonly string[] = [],
   port = 0,
+  readyWhen: 'following' | 'listening' = 'following',
 ): Promise<ServedApp & { stop: () => Promise<void> }> {
   const args = [resolve(repoRoot, 'out/cli/index.js'), 'serve', '--port', String(port), ...extraArgs];
   const child: ChildProcess = spawn(process.execPath, args, {
@@ -33,7 +34,7 @@ export async function startServe(
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /Open: (\S+)/.exec(output);
-      if (match && output.includes('Following changes to the home.')) {
+      if (match && (readyWhen === 'listening' || output.includes('Following changes to the home.'))) {
         clearTimeout(timer);
         resolveUrl(match[1]);
       }

@@ -136,6 +136,22 @@ describe('CatalogStore states', () => {
     expect((await new CatalogStore(dataDir).loadState('/home/me/.claude/projects/-work/b.jsonl', '1:2', 300))?.lines).toBe(999);
   });
 
+  it("writes a build's state at once, or behind an earlier write of the same file still on its way", async () => {
+    const store = new CatalogStore(dataDir);
+    const state = emptyAggregateState();
+    state.lines = 1;
+    store.saveStateNow('/a.jsonl', '1:1', 100, JSON.stringify(state));
+    // Landed before the call returned: nothing to wait for.
+    expect(await readdir(join(dataDir, 'catalog', 'state'))).toHaveLength(1);
+    expect((await store.loadState('/a.jsonl', '1:1', 100))?.lines).toBe(1);
+    state.lines = 2;
+    store.saveStateInBackground('/a.jsonl', '1:1', 200, JSON.stringify(state));
+    state.lines = 3;
+    store.saveStateNow('/a.jsonl', '1:1', 300, JSON.stringify(state));
+    await store.statesWritten();
+    expect((await store.loadState('/a.jsonl', '1:1', 300))?.lines).toBe(3);
+  });
+
   it('drops a state it cannot write, which only means reading that file again from the start', async () => {
     await writeFile(join(dataDir, 'catalog'), 'a file where the cache folder should be');
     const store = new CatalogStore(dataDir);

@@ -260,6 +260,45 @@ describe('SessionCatalog: sub-agents, memory and session memory', () => {
   let home: ScenarioHome;
   afterEach(() => home.cleanup());
 
+  it('records a session only once every sibling agent file is read, even one still being read when its own file ends', async () => {
+    home = await createScenarioHome();
+    const project = home.project(home.workPath('big'));
+    const sessionId = seededUuid('big-session');
+    const padding = (count: number, isSidechain: boolean): string[] =>
+      Array.from({ length: count }, (_, i) => userPrompt(`${i} ${'x'.repeat(100_000)}`, { sessionId, isSidechain }));
+    // Over the size that puts a session ahead of the sibling files in a build (8 MB), and a sibling twice as big: the
+    // session's file is read to its end first, while the sibling is still being read.
+    const main = [
+      ...padding(90, false),
+      assistantChunk({
+        sessionId,
+        messageId: 'm1',
+        usage: { output: 20 },
+        block: toolUse('toolu_old', 'Task', { subagent_type: 'code-reviewer', description: 'Review', prompt: 'Review it' }),
+      }),
+      toolResult('toolu_old', 'reviewed', {
+        sessionId,
+        toolUseResult: { status: 'completed', agentId: 'bbig', totalToolUseCount: 1, content: [] },
+      }),
+    ];
+    await project.rawFile(`${sessionId}.jsonl`, `${main.join('\n')}\n`);
+    const sibling = [
+      userPrompt('Review it', { sessionId, isSidechain: true }),
+      ...padding(180, true),
+      assistantChunk({ sessionId, messageId: 'b1', usage: { output: 50 }, isSidechain: true }),
+    ];
+    await project.rawFile('agent-bbig.jsonl', `${sibling.join('\n')}\n`);
+
+    const catalog = new SessionCatalog({ dataDir: join(home.tmp, 'data'), roots: [home.root] });
+    await catalog.build();
+    const entry = catalog.get(home.root, project.slug, sessionId)!;
+    expect(entry.bytes).toBeGreaterThan(8 * 1024 * 1024);
+    expect(entry.subagents.map((agent) => [agent.agentId, agent.layout, agent.agentType, agent.tokens.output])).toEqual([
+      ['bbig', 'sibling', 'code-reviewer', 50],
+    ]);
+    await catalog.dispose();
+  });
+
   it('finds sub-agents in all three layouts with their types and own tokens, memory writes and session memory', async () => {
     home = await createScenarioHome();
     const project = home.project(home.workPath('agents'));

@@ -113,19 +113,33 @@ function SessionRow({
         <RelativeTime iso={session.lastTimestamp ?? session.mtime} />
         <div className="muted small">{formatDuration(session.durationMs)}</div>
       </div>
-      <div role="cell" className="session-counts small">
-        <span title="Prompts you typed">{countOf(session.userPrompts, 'prompt')}</span>
-        <span title="Assistant responses">{countOf(session.assistantTurns, 'turn')}</span>
-        <span title="Tool calls">{countOf(session.toolCalls, 'tool call')}</span>
-      </div>
-      <div role="cell" className="session-counts small">
-        <span>
-          <span title="Tokens, cache included, with sub-agents">{compactNumber(sessionTokens(session))} tokens</span>
-          <SessionCost session={session} />
-        </span>
-        <span title="Sub-agents">{countOf(session.subagents.length, 'sub-agent')}</span>
-        <span className="muted">{formatBytes(session.bytes)}</span>
-      </div>
+      {session.provisional ? (
+        <>
+          {/* Only the ends of the file are read yet: no count would be true, so none is shown until the catalog reads it. */}
+          <div role="cell" className="session-counts small muted" title="Counts, tokens and cost come once the whole transcript is read">
+            <span>reading…</span>
+          </div>
+          <div role="cell" className="session-counts small">
+            <span className="muted">{formatBytes(session.bytes)}</span>
+          </div>
+        </>
+      ) : (
+        <>
+          <div role="cell" className="session-counts small">
+            <span title="Prompts you typed">{countOf(session.userPrompts, 'prompt')}</span>
+            <span title="Assistant responses">{countOf(session.assistantTurns, 'turn')}</span>
+            <span title="Tool calls">{countOf(session.toolCalls, 'tool call')}</span>
+          </div>
+          <div role="cell" className="session-counts small">
+            <span>
+              <span title="Tokens, cache included, with sub-agents">{compactNumber(sessionTokens(session))} tokens</span>
+              <SessionCost session={session} />
+            </span>
+            <span title="Sub-agents">{countOf(session.subagents.length, 'sub-agent')}</span>
+            <span className="muted">{formatBytes(session.bytes)}</span>
+          </div>
+        </>
+      )}
     </div>
   );
 }

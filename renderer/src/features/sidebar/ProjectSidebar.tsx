@@ -45,11 +45,20 @@ function ProjectItem({ project, selected }: { readonly project: ProjectSummary; 
 /** Every project of every config root, newest activity first. */
 export function ProjectSidebar() {
   const projects = useHomeStore(useShallow((s) => s.home?.projects ?? []));
+  const discovering = useHomeStore((s) => s.home?.discovering ?? null);
   const selected = useNavigationStore((s) => s.project);
   return (
     <nav className="sidebar" aria-label="Projects">
       <h2 className="sidebar-title">Projects</h2>
-      {projects.length === 0 ? <p className="muted">No projects yet.</p> : null}
+      {discovering ? (
+        <div className="discovery-status" role="status" aria-label="Finding projects">
+          <progress max={discovering.projectsFound} value={discovering.projectsRead} aria-label="Project folders read" />
+          <span className="muted small">
+            Finding projects: {discovering.projectsRead} of {countOf(discovering.projectsFound, 'folder')} read
+          </span>
+        </div>
+      ) : null}
+      {projects.length === 0 && !discovering ? <p className="muted">No projects yet.</p> : null}
       <ul className="project-list" onKeyDown={(event) => moveFocusByArrows(event, '.project-item')}>
         {projects.map((project) => (
           <ProjectItem key={`${project.configRoot}\0${project.slug}`} project={project} selected={sameProject(selected, project)} />

@@ -107,6 +107,29 @@ describe('drainQueue', () => {
     expect(settled).toEqual([1]);
   });
 
+  it('says when the engine thread has read its last item, while the worker still reads its own', async () => {
+    const worker = new ScriptedWorker(() => MB);
+    const inThread: number[] = [];
+    const whenThreadDone: { inThread: number[]; workerStillHolds: number }[] = [];
+    const drained = drainQueue([1, 2, 3, 4, 5, 6], {
+      parallelism: 2,
+      readInThread: async (item) => {
+        inThread.push(item);
+        await tick();
+      },
+      worker,
+      stopped: () => false,
+      onThreadDone: () => whenThreadDone.push({ inThread: [...inThread], workerStillHolds: worker.queuedBytes }),
+    });
+    for (let i = 0; i < 5 && whenThreadDone.length === 0; i++) await tick();
+    expect(whenThreadDone).toHaveLength(1);
+    expect(whenThreadDone[0].workerStillHolds).toBeGreaterThan(0);
+    expect([...worker.taken, ...whenThreadDone[0].inThread].sort()).toEqual([1, 2, 3, 4, 5, 6]);
+    worker.finishAll();
+    await drained;
+    expect(whenThreadDone).toHaveLength(1);
+  });
+
   it('takes nothing more once stopped', async () => {
     let stop = false;
     const read: number[] = [];

@@ -75,6 +75,37 @@ describe('scanFields', () => {
     expect(scanned(text)).toEqual(picked(text));
   });
 
+  it('hands out a repeated field as JSON.parse gives it, line after line, whatever came before', () => {
+    const REPEATED = new LineFields({ cwd: 'repeated', type: 'value', message: { content: eachOf({ name: 'repeated' }) } });
+    // Few spellings, so lines repeat them: one text escaped and not (`\u00e9`, `é`), a Windows path, texts one byte
+    // apart, strings around the kept length; a line is all ASCII or not depending on the others.
+    const spelling = fc.constantFrom(
+      String.raw`"C:\\Users\\a"`,
+      '"C:/Users/a"',
+      '"/home/a"',
+      '"/home/ab"',
+      String.raw`"/home/\u00e9"`,
+      '"/home/é"',
+      '""',
+      `"${'x'.repeat(256)}"`,
+      `"${'x'.repeat(257)}"`,
+      '7',
+      'null',
+    );
+    const line = fc
+      .tuple(spelling, spelling, fc.array(spelling, { maxLength: 3 }))
+      .map(
+        ([cwd, type, names]) =>
+          `{"cwd":${cwd},"type":${type},"message":{"content":[${names.map((name) => `{"name":${name}}`).join(',')}]}}`,
+      );
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 1, maxLength: 12 }), (lines) => {
+        for (const text of lines) expect(scanned(text, REPEATED)).toEqual(picked(text, REPEATED));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('refuses every cut line and whatever is not one object', () => {
     const text = JSON.stringify({ type: 'user', message: { content: [{ type: 'text', text: 'a "quoted" \\ text' }] }, n: [1, { a: 'b' }] });
     for (let cut = 0; cut < text.length; cut++) expect(scanned(text.slice(0, cut))).toBeNull();
