@@ -14,6 +14,8 @@ export const FIGURES = {
   warmStartFirstPageMs: { label: 'warm start to first timeline page', unit: 'ms' },
   warmStartListingMs: { label: 'warm start: the listing request alone', unit: 'ms' },
   searchFirstHitMs: { label: 'search: first hit', unit: 'ms' },
+  searchFirstHitNewestMs: { label: 'search: first hit, a text of the newest file', unit: 'ms' },
+  searchFirstHitListingMs: { label: 'search: first hit, listing afresh', unit: 'ms' },
   searchFullScanMs: { label: 'search: full scan', unit: 'ms' },
   largestTranscriptFirstPageMs: { label: 'open largest transcript: first page', unit: 'ms' },
   largestTranscriptSecondOpenMs: { label: 'open largest transcript again: first page', unit: 'ms' },

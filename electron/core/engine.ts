@@ -117,7 +117,12 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       .catch(() => undefined)
       .finally(() => live.start());
   }
-  const search = new SearchService({ home, roots, archived: () => transcriptArchive.searchTargets() });
+  const search = new SearchService({
+    home,
+    roots,
+    archived: () => transcriptArchive.searchTargets(),
+    follow: live ? { live, agentWatch, writer } : undefined,
+  });
   const background = new BackgroundJobScheduler({
     home,
     jobs,

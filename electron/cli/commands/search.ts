@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { SEARCH_HIT_KINDS, type SearchHit, type SearchHitKind, type SearchScope } from '../../../shared/model/search';
 import { MAX_SEARCH_LIMIT, MAX_SEARCH_QUERY_LENGTH } from '../../../shared/catalog/catalogRequestSchemas';
 import { configRootsFromEnv } from '../../core/layout/configRoots';
+import { statOrNull } from '../../core/fs/readSafely';
 import { agentMemoriesIn, discoverHomePlaces } from '../../core/home/homePlaces';
 import { defaultDataDir } from '../../core/home/dataDir';
 import { archiveDir } from '../../core/history/archive/archiveDir';
@@ -39,6 +40,33 @@ export function toSearchHitJson(hit: SearchHit): SearchHitJson {
     requestRecord: hit.requestRecord,
     archived: hit.archived,
   };
+}
+
+interface FileHit {
+  readonly hit: SearchHit;
+  /** Its file's modification time as the search ordered files by it. */
+  readonly mtimeMs: number;
+}
+
+/**
+ * Two runs' hits as one search over both sets of files gives them: by file, newest first (ties by path, the order of
+ * the search's listing), each file's hits in line order. The sets share no file.
+ */
+function mergeNewestFirst(a: readonly FileHit[], b: readonly FileHit[]): SearchHit[] {
+  const merged: SearchHit[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    const takeA = j >= b.length || (i < a.length && (b[j].mtimeMs - a[i].mtimeMs || a[i].hit.path.localeCompare(b[j].hit.path)) <= 0);
+    merged.push(takeA ? a[i++].hit : b[j++].hit);
+  }
+  return merged;
+}
+
+/** The paths that are folders (a config root that is missing or a file is not searched, as discovery has it). */
+async function existingFolders(paths: readonly string[]): Promise<string[]> {
+  const stats = await Promise.all(paths.map((path) => statOrNull(path)));
+  return paths.filter((_, index) => stats[index]?.isDirectory() ?? false);
 }
 
 /** A `--since`/`--until` day (YYYY-MM-DD, local time) as the first or last moment of that day. */
@@ -84,38 +112,43 @@ export async function runSearch(argv: readonly string[], io: CliIo): Promise<num
   const changedAfter = dayBound(values.since, '--since', false);
   const changedBefore = dayBound(values.until, '--until', true);
   const dataDir = defaultDataDir(io.env);
+  const specs = configRootsFromEnv(io.env);
   // Where every project's memory is, without reading the sessions' titles: a one-shot search needs no more of the home.
-  const home = await discoverHomePlaces(configRootsFromEnv(io.env));
+  // Placed on this thread while the search threads start and list the project folders, which need only the roots.
+  const placed = discoverHomePlaces(specs);
+  placed.catch(() => undefined);
+  const projects = values.project === undefined ? null : (await placed).projects.filter((p) => p.slug === values.project);
+  if (projects?.length === 0) throw new CliError(`no project with the folder name ${values.project}`, 1);
   const scope: SearchScope = {
-    projects: values.project === undefined ? null : home.projects.filter((p) => p.slug === values.project),
+    projects,
     kinds: values.kind === undefined ? null : [values.kind as SearchHitKind],
     changedAfter,
     changedBefore,
   };
-  if (scope.projects?.length === 0) throw new CliError(`no project with the folder name ${values.project}`, 1);
   const archive = new TranscriptArchive(archiveDir(dataDir));
   const search = new HomeSearch({
     archived: () => archive.searchTargets(),
-    roots: home.roots.filter((root) => root.exists).map((root) => root.path),
-    // Found while the search starts its threads.
-    memoryFolders: async () => memoryFoldersToSearch(home, await agentMemoriesIn(home)),
+    roots: await existingFolders(specs.map((spec) => spec.path)),
+    memoryFolders: async () => {
+      const home = await placed;
+      return memoryFoldersToSearch(home, await agentMemoriesIn(home));
+    },
   });
-  const hits: SearchHit[] = [];
+  // The project folders are read while the projects are placed (they need only the roots), then the memory folders,
+  // which need the places; the two runs' hits are merged into the one newest-first order.
+  const fromProjects: FileHit[] = [];
+  const fromMemory: FileHit[] = [];
   try {
-    await search.search(query, {
-      limit,
-      scope,
-      includeRequestRecords: values['request-records'],
-      onHit: (hit) => {
-        if (values.json) hits.push(hit);
-        else io.stdout(`${hit.path}:${hit.line}:${hit.archived ? ' (archived)' : ''} ${hit.preview}\n`);
-      },
-    });
+    const options = { limit, scope, includeRequestRecords: values['request-records'] };
+    await search.search(query, { ...options, folders: 'projects', onHit: (hit, mtimeMs) => fromProjects.push({ hit, mtimeMs }) });
+    await search.search(query, { ...options, folders: 'memory', onHit: (hit, mtimeMs) => fromMemory.push({ hit, mtimeMs }) });
   } finally {
     await search.dispose();
     await archive.dispose();
   }
+  const hits = mergeNewestFirst(fromProjects, fromMemory).slice(0, limit);
+  if (!values.json) for (const hit of hits) io.stdout(`${hit.path}:${hit.line}:${hit.archived ? ' (archived)' : ''} ${hit.preview}\n`);
   if (values.json) io.stdout(`${JSON.stringify(hits.map(toSearchHitJson), null, 2)}\n`);
-  for (const root of home.roots) if (!root.exists) io.stderr(`warning: ${root.path} does not exist\n`);
+  for (const root of (await placed).roots) if (!root.exists) io.stderr(`warning: ${root.path} does not exist\n`);
   return 0;
 }

@@ -2,7 +2,9 @@ import { inSearchScope, type SearchHit, type SearchScope } from '../../../shared
 import { previewSecretSpans } from '../../../shared/memory/secretMask';
 import { SecretMasker } from '../secrets/secretMasker';
 import { listSearchTargets, type ArchivedSearchTarget, type MemoryFolderTarget, type SearchTarget } from './searchCorpus';
+import { KeptSearchListing, type ListingChange } from './keptSearchListing';
 import { searchPatternsFor } from './searchPattern';
+import type { ListingJob } from './searchListing';
 import type { SearchPart, UnitResult } from './searchWorker';
 import { SearchWorkerPool } from './SearchWorkerPool';
 
@@ -23,16 +25,28 @@ export interface HomeSearchOptions {
   readonly unitBytes?: number;
   /** Transcripts the archive holds: those Claude Code deleted are searched in their archived copies. */
   readonly archived?: () => Promise<readonly ArchivedSearchTarget[]>;
+  /**
+   * Keep the listing between searches, kept current by `filesChanged` (the app, whose watchers report every change);
+   * otherwise every search lists afresh (a one-shot command, or no watcher).
+   */
+  readonly keepListing?: boolean;
 }
 
 export interface SearchOptions {
-  readonly onHit?: (hit: SearchHit) => void;
+  /** Each hit, in order; `fileMtimeMs` is its file's modification time as the newest-first order used it. */
+  readonly onHit?: (hit: SearchHit, fileMtimeMs: number) => void;
   readonly signal?: AbortSignal;
   readonly limit?: number;
   /** Only the files in this scope are read; default: every file. */
   readonly scope?: SearchScope;
   /** Also find lines that record what Claude Code sent to the API (2.1.3xx); left out by default. */
   readonly includeRequestRecords?: boolean;
+  /**
+   * Which folders to read: all (default); only the project folders (transcripts, their spilled outputs and session
+   * memory, and the archived copies); or only the memory folders. Two searches, one of each, give the hits of one over
+   * all, merged by file as `onHit` orders them.
+   */
+  readonly folders?: 'all' | 'projects' | 'memory';
 }
 
 export interface SearchSummary {
@@ -59,21 +73,29 @@ function partKind(target: SearchTarget): SearchPart['kind'] {
   return target.kind === 'transcript' ? 'transcript' : 'memory';
 }
 
+/**
+ * The first message's bytes; each next one may hold twice as many, up to the batch and range sizes. Small first
+ * messages put both threads on the newest bytes at once and send their hits back sooner; later ones are big, so the
+ * messages of a full scan stay few.
+ */
+const FIRST_UNIT_BYTES = 256 * 1024;
+
 /** Cuts the targets into worker messages: ranges of big files, batches of small ones; order is kept. */
 function planUnits(targets: readonly SearchTarget[], unitBytes: number): PlannedPart[][] {
   const units: PlannedPart[][] = [];
   let batch: PlannedPart[] = [];
   let batchBytes = 0;
+  const cap = (limit: number): number => Math.min(limit, FIRST_UNIT_BYTES * 2 ** Math.min(units.length, 30));
   const flush = (): void => {
     if (batch.length > 0) units.push(batch);
     batch = [];
     batchBytes = 0;
   };
   for (const target of targets) {
-    if (target.size > Math.min(BATCH_BYTES, unitBytes)) {
+    if (target.size > Math.min(cap(BATCH_BYTES), unitBytes)) {
       flush();
-      for (let start = 0; start < target.size; start += unitBytes) {
-        const end = Math.min(target.size, start + unitBytes);
+      for (let start = 0; start < target.size;) {
+        const end = Math.min(target.size, start + Math.max(1, cap(unitBytes)));
         units.push([
           {
             target,
@@ -81,6 +103,7 @@ function planUnits(targets: readonly SearchTarget[], unitBytes: number): Planned
             lastOfFile: end >= target.size,
           },
         ]);
+        start = end;
       }
       continue;
     }
@@ -90,7 +113,7 @@ function planUnits(targets: readonly SearchTarget[], unitBytes: number): Planned
       lastOfFile: true,
     });
     batchBytes += target.size;
-    if (batchBytes >= BATCH_BYTES || batch.length >= BATCH_FILES) flush();
+    if (batchBytes >= cap(BATCH_BYTES) || batch.length >= BATCH_FILES) flush();
   }
   flush();
   return units;
@@ -107,14 +130,26 @@ export class HomeSearch {
   private generation = 0;
   private running: Promise<unknown> = Promise.resolve();
   private roots: readonly string[];
+  private readonly kept: KeptSearchListing | null;
 
   constructor(private readonly options: HomeSearchOptions) {
     this.roots = options.roots;
     this.pool = new SearchWorkerPool(options.workers);
+    this.kept = options.keepListing ? new KeptSearchListing() : null;
   }
 
   setRoots(roots: readonly string[]): void {
     this.roots = roots;
+  }
+
+  /** Files and folders that changed on disk, for the kept listing (see `keepListing`). */
+  filesChanged(changes: readonly ListingChange[]): void {
+    this.kept?.changed(changes);
+  }
+
+  /** Something the listing cannot follow by paths changed (the memory folders moved): the next search lists everything. */
+  forgetListing(): void {
+    this.kept?.reset();
   }
 
   search(query: string, options: SearchOptions = {}): Promise<SearchSummary> {
@@ -137,13 +172,19 @@ export class HomeSearch {
     this.pool.warm();
     const limit = options.limit ?? DEFAULT_SEARCH_LIMIT;
     const patterns = searchPatternsFor(query);
-    const memoryFolders = (await this.options.memoryFolders?.()) ?? null;
+    const folders = options.folders ?? 'all';
+    // Found while the project folders are listed.
+    const memoryFolders = folders === 'projects' ? Promise.resolve([]) : (this.options.memoryFolders?.() ?? Promise.resolve(null));
+    memoryFolders.catch(() => undefined);
+    const archived = folders === 'memory' ? [] : ((await this.options.archived?.()) ?? []);
+    const lister = (jobs: readonly ListingJob[]) => this.pool.list(jobs);
+    // Without a kept listing, every search lists afresh (on the threads, see searchListing.ts), so files created or
+    // grown since the last search are read in their newest-first place.
+    const listed =
+      this.kept && folders === 'all'
+        ? await this.kept.current(this.roots, memoryFolders, lister, archived)
+        : await listSearchTargets(this.roots, memoryFolders, lister, archived, folders !== 'memory');
     if (options.signal?.aborted) return { hitCount: 0, filesScanned: 0, bytesScanned: 0, truncated: false, cancelled: true };
-    // Listed afresh by every search (fast enough since the threads list, see searchListing.ts) rather than
-    // reusing the last listing: files created or grown since then are read in their place, newest first,
-    // where a reused listing would put the session being written after every older file.
-    const archived = (await this.options.archived?.()) ?? [];
-    const listed = await listSearchTargets(this.roots, memoryFolders, (jobs) => this.pool.list(jobs), archived);
     const scope = options.scope;
     const targets = scope ? listed.filter((target) => inSearchScope(target, scope)) : listed;
     const planned = planUnits(targets, this.options.unitBytes ?? DEFAULT_UNIT_BYTES);
@@ -176,22 +217,25 @@ export class HomeSearch {
             const line = base + hit.newlinesBefore + 1;
             if (lastLine.get(target.path) === line) continue;
             lastLine.set(target.path, line);
-            options.onHit?.({
-              kind: target.kind,
-              configRoot: target.configRoot,
-              slug: target.slug,
-              sessionId: target.sessionId,
-              agentId: target.agentId,
-              path: target.path,
-              line,
-              preview: hit.preview,
-              matchStart: hit.matchStart,
-              matchLength: hit.matchLength,
-              fileTime: new Date(target.mtimeMs).toISOString(),
-              agentType: target.agentType,
-              requestRecord: hit.requestRecord,
-              archived: target.archive !== null,
-            });
+            options.onHit?.(
+              {
+                kind: target.kind,
+                configRoot: target.configRoot,
+                slug: target.slug,
+                sessionId: target.sessionId,
+                agentId: target.agentId,
+                path: target.path,
+                line,
+                preview: hit.preview,
+                matchStart: hit.matchStart,
+                matchLength: hit.matchLength,
+                fileTime: new Date(target.mtimeMs).toISOString(),
+                agentType: target.agentType,
+                requestRecord: hit.requestRecord,
+                archived: target.archive !== null,
+              },
+              target.mtimeMs,
+            );
             hitCount++;
             if (hitCount >= limit) {
               truncated = true;

@@ -1,10 +1,15 @@
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import { ANY_SCOPE, type SearchDoneEvent, type SearchHit, type SearchHitsEvent, type SearchScope } from '../../../shared/model/search';
 import { HomeSearch, DEFAULT_SEARCH_LIMIT } from './HomeSearch';
 import type { HomeService } from '../home/HomeService';
 import type { ArchivedSearchTarget } from './searchCorpus';
 import { searchableMemoryFolders } from './searchMemoryFolders';
 import { Emitter } from '../events';
+import type { LiveHome } from '../watch/liveHome';
+import type { AgentMemoryWatch } from '../agents/AgentMemoryWatch';
+import type { ChangeSetWriter } from '../changes/changeSetWriter';
+import type { ListingChange } from './keptSearchListing';
 
 /** Hits are sent to the UI in small batches: often enough to stream, rarely enough not to flood the socket. */
 const HIT_BATCH_MS = 50;
@@ -16,6 +21,17 @@ export interface SearchServiceOptions {
   readonly roots: readonly string[];
   /** The transcripts the archive holds: those Claude Code deleted are searched in their archived copies. */
   readonly archived?: () => Promise<readonly ArchivedSearchTarget[]>;
+  /**
+   * What reports changes on disk: with them the listing is kept between searches (see KeptSearchListing), so a
+   * search starts reading at once; without them (no watching) every search lists afresh.
+   */
+  readonly follow?: {
+    readonly live: LiveHome;
+    /** Agent memory inside projects has a watcher of its own. */
+    readonly agentWatch: AgentMemoryWatch | null;
+    /** The app's own writes, which the watchers pass over. */
+    readonly writer: ChangeSetWriter;
+  };
 }
 
 /**
@@ -28,17 +44,37 @@ export class SearchService {
   private readonly hitEmitter = new Emitter<SearchHitsEvent>();
   private readonly doneEmitter = new Emitter<SearchDoneEvent>();
 
-  private readonly unsubscribe: () => void;
+  private readonly unsubscribe: (() => void)[] = [];
 
   constructor(options: SearchServiceOptions) {
+    const follow = options.follow;
     this.search = new HomeSearch({
       roots: options.roots,
       memoryFolders: () => searchableMemoryFolders(options.home),
       archived: options.archived,
+      keepListing: follow !== undefined,
     });
-    this.unsubscribe = options.home.onDidChangeHome((snapshot) =>
-      this.search.setRoots(snapshot.roots.filter((root) => root.exists).map((root) => root.path)),
+    this.unsubscribe.push(
+      options.home.onDidChangeHome((snapshot) =>
+        this.search.setRoots(snapshot.roots.filter((root) => root.exists).map((root) => root.path)),
+      ),
     );
+    if (follow) {
+      const changed = (changes: readonly ListingChange[]): void => this.search.filesChanged(changes);
+      this.unsubscribe.push(
+        follow.live.onDidChange((changes) => changed(changes.map(({ event, path }) => ({ event, path })))),
+        // Written paths are relative to the change set's root.
+        follow.writer.onDidWrite((set) => changed(set.written.map(({ event, path }) => ({ event, path: join(set.root.dir, path) })))),
+      );
+      // The agent watch names the memory folders that changed: each is listed again.
+      if (follow.agentWatch)
+        this.unsubscribe.push(follow.agentWatch.onDidChange((folders) => changed(folders.map((path) => ({ event: 'addDir', path })))));
+      // A listing made before the watchers followed the home may have missed a change: the first search after lists afresh.
+      void follow.live.ready.then(
+        () => this.search.forgetListing(),
+        () => undefined,
+      );
+    }
   }
 
   onDidFindHits(listener: (event: SearchHitsEvent) => void): () => void {
@@ -105,7 +141,7 @@ export class SearchService {
   }
 
   async dispose(): Promise<void> {
-    this.unsubscribe();
+    for (const unsubscribe of this.unsubscribe) unsubscribe();
     this.current?.controller.abort();
     this.hitEmitter.dispose();
     this.doneEmitter.dispose();

@@ -3,6 +3,7 @@ import { Worker } from 'node:worker_threads';
 import { REQUEST_RECORD_ATTACHMENTS, REQUEST_RECORD_TYPES } from '../../../shared/transcript/transcriptEntry';
 import { quoteIsEscaped } from '../jsonl/jsonFieldScanner';
 import { listFolderSync, type ListingJob } from './searchListing';
+import { createByteMatcher } from './searchMatcher';
 import {
   searchWorkerMain,
   type RequestRecordKinds,
@@ -15,11 +16,12 @@ import {
 
 /**
  * The worker program as source text: started with `eval`, so no separate worker file has to be bundled. What it
- * shares with the engine (the listing, the JSON quote rule, the kinds of request records) is written in from the source.
+ * shares with the engine (the listing, the JSON quote rule, the byte matcher, the kinds of request records) is written in
+ * from the source.
  * Some transpilers (tsx, vitest) wrap named functions in a `__name` helper to keep their names; the
  * worker has no such helper, so it gets a do-nothing one.
  */
-const WORKER_SOURCE = `var __name = (target) => target;\n(${searchWorkerMain.toString()})(${listFolderSync.toString()}, ${quoteIsEscaped.toString()}, ${JSON.stringify(
+const WORKER_SOURCE = `var __name = (target) => target;\n(${searchWorkerMain.toString()})(${listFolderSync.toString()}, ${quoteIsEscaped.toString()}, ${createByteMatcher.toString()}, ${JSON.stringify(
   { types: [...REQUEST_RECORD_TYPES], attachments: [...REQUEST_RECORD_ATTACHMENTS] } satisfies RequestRecordKinds,
 )});`;
 

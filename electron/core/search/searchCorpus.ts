@@ -47,7 +47,8 @@ export interface MemoryFolderTarget {
 /** Lists folders (on the search threads, see searchListing.ts), answering in the order of `jobs`. */
 export type FolderLister = (jobs: readonly ListingJob[]) => Promise<readonly (readonly ListedFile[])[]>;
 
-interface OwnedJob {
+/** A folder a search lists, with what its files' hits carry. */
+export interface SearchFolder {
   readonly kind: ListingJob['kind'];
   readonly dir: string;
   readonly configRoot: string;
@@ -62,35 +63,31 @@ const KIND_OF_ROLE: Readonly<Record<ListedRole, SearchHitKind>> = {
   memory: 'memory',
 };
 
-/**
- * Every transcript (sessions and sub-agents) and memory file of the config roots, newest first, with the archived
- * copies of transcripts no longer on disk. Reads only.
- * `memoryFolders` null means every `<root>/projects/<slug>/memory`.
- */
-export async function listSearchTargets(
-  roots: readonly string[],
-  memoryFolders: readonly MemoryFolderTarget[] | null,
-  listFolders: FolderLister,
-  archived: readonly ArchivedSearchTarget[] = [],
-): Promise<SearchTarget[]> {
-  const projectJobs: OwnedJob[] = [];
-  const defaultMemoryFolders: MemoryFolderTarget[] = [];
+/** Every project folder of the config roots, and the default memory folder of each (`<root>/projects/<slug>/memory`). */
+export async function projectFolders(roots: readonly string[]): Promise<{ projects: SearchFolder[]; defaultMemory: MemoryFolderTarget[] }> {
+  const projects: SearchFolder[] = [];
+  const defaultMemory: MemoryFolderTarget[] = [];
   for (const configRoot of roots) {
     const projectsDir = join(configRoot, 'projects');
     for (const entry of (await listDir(projectsDir)).entries) {
       const dir = join(projectsDir, entry.name);
       // A symlinked entry that is no folder lists as empty, so it needs no stat here.
       if (entry.isDirectory() || entry.isSymbolicLink())
-        projectJobs.push({ kind: 'project', dir, configRoot, slug: entry.name, agentType: null });
-      defaultMemoryFolders.push({ configRoot, slug: entry.name, memoryDir: join(dir, 'memory') });
+        projects.push({ kind: 'project', dir, configRoot, slug: entry.name, agentType: null });
+      defaultMemory.push({ configRoot, slug: entry.name, memoryDir: join(dir, 'memory') });
     }
   }
-  const memoryJobs: OwnedJob[] = [];
+  return { projects, defaultMemory };
+}
+
+/** The memory folders to list, each once (the first project that names a folder owns its hits). */
+export function memorySearchFolders(memoryFolders: readonly MemoryFolderTarget[]): SearchFolder[] {
+  const folders: SearchFolder[] = [];
   const seenDirs = new Set<string>();
-  for (const folder of memoryFolders ?? defaultMemoryFolders) {
+  for (const folder of memoryFolders) {
     if (seenDirs.has(folder.memoryDir)) continue;
     seenDirs.add(folder.memoryDir);
-    memoryJobs.push({
+    folders.push({
       kind: 'memory',
       dir: folder.memoryDir,
       configRoot: folder.configRoot,
@@ -98,22 +95,41 @@ export async function listSearchTargets(
       agentType: folder.agentType ?? null,
     });
   }
-  const jobs = [...projectJobs, ...memoryJobs];
-  const listed = await listFolders(
-    jobs.map((job): ListingJob =>
-      job.kind === 'memory' ? { kind: 'memory', dir: job.dir, maxDepth: MAX_MEMORY_FOLDER_DEPTH } : { kind: 'project', dir: job.dir },
+  return folders;
+}
+
+/** Lists folders on the search threads; the answer keeps their order. */
+export function listFolderTargets(folders: readonly SearchFolder[], listFolders: FolderLister): Promise<SearchTarget[][]> {
+  return listFolders(
+    folders.map((folder): ListingJob =>
+      folder.kind === 'memory'
+        ? { kind: 'memory', dir: folder.dir, maxDepth: MAX_MEMORY_FOLDER_DEPTH }
+        : { kind: 'project', dir: folder.dir },
     ),
-  );
+  ).then((listed) => folders.map((folder, index) => folderTargets(folder, listed[index])));
+}
+
+function folderTargets(folder: SearchFolder, files: readonly ListedFile[]): SearchTarget[] {
+  const { agentType, configRoot, slug } = folder;
   const targets: SearchTarget[] = [];
-  for (const [index, job] of jobs.entries()) {
-    const agentType = job.agentType;
-    // Spelled out, not spread: spreading thousands of objects that came through postMessage took tens of ms.
-    for (const { role, path, size, mtimeMs, sessionId, agentId } of listed[index]) {
-      const kind = agentType !== null ? 'agent-memory' : KIND_OF_ROLE[role];
-      targets.push({ kind, agentType, path, configRoot: job.configRoot, slug: job.slug, sessionId, agentId, size, mtimeMs, archive: null });
-    }
+  // Spelled out, not spread: spreading thousands of objects that came through postMessage took tens of ms.
+  for (const { role, path, size, mtimeMs, sessionId, agentId } of files) {
+    const kind = agentType !== null ? 'agent-memory' : KIND_OF_ROLE[role];
+    targets.push({ kind, agentType, path, configRoot, slug, sessionId, agentId, size, mtimeMs, archive: null });
   }
-  // Transcripts Claude Code deleted are searched in their archived copies, where they would have been in the listing.
+  return targets;
+}
+
+/**
+ * The listed files plus the archived copies of transcripts no longer on disk (where they would have been in the
+ * listing), newest first.
+ */
+export function newestFirst(
+  listed: readonly SearchTarget[],
+  roots: readonly string[],
+  archived: readonly ArchivedSearchTarget[],
+): SearchTarget[] {
+  const targets = [...listed];
   const listedPaths = new Set(targets.map((target) => target.path));
   for (const file of archived) {
     if (listedPaths.has(file.path) || !roots.includes(file.configRoot)) continue;
@@ -121,4 +137,22 @@ export async function listSearchTargets(
     targets.push({ kind: 'transcript', agentType: null, path, configRoot, slug, sessionId, agentId, size: archive.size, mtimeMs, archive });
   }
   return targets.sort((a, b) => b.mtimeMs - a.mtimeMs || a.path.localeCompare(b.path));
+}
+
+/**
+ * Every transcript (sessions and sub-agents) and memory file of the config roots, newest first, with the archived
+ * copies of transcripts no longer on disk. Reads only. The project folders are listed while `memoryFolders` is still
+ * being found; null there means every `<root>/projects/<slug>/memory`. Without `listProjects`, only memory folders.
+ */
+export async function listSearchTargets(
+  roots: readonly string[],
+  memoryFolders: Promise<readonly MemoryFolderTarget[] | null>,
+  listFolders: FolderLister,
+  archived: readonly ArchivedSearchTarget[] = [],
+  listProjects = true,
+): Promise<SearchTarget[]> {
+  const { projects, defaultMemory } = await projectFolders(roots);
+  const projectTargets = listProjects ? await listFolderTargets(projects, listFolders) : [];
+  const memoryTargets = await listFolderTargets(memorySearchFolders((await memoryFolders) ?? defaultMemory), listFolders);
+  return newestFirst([...projectTargets.flat(), ...memoryTargets.flat()], roots, archived);
 }

@@ -1,13 +1,13 @@
 /**
- * What the scanner looks for, as Latin-1 strings of UTF-8 bytes: a worker decodes each chunk as Latin-1
- * (one char per byte, so positions are byte offsets) and searches it.
+ * What the scanner looks for, as Latin-1 strings of UTF-8 bytes (one char per byte, so they pass to the threads as
+ * strings and turn back into the exact bytes there, where searchMatcher.ts matches them against the files' bytes).
  */
 export interface SearchPatterns {
   /** The query as it appears inside a JSON string in a transcript line (quotes, backslashes, newlines escaped). */
   readonly transcript: string;
   /** The query as it appears in a Markdown memory file. */
   readonly memory: string;
-  /** Whether the query has ASCII letters, i.e. whether chunks must be lower-cased before searching. */
+  /** Whether the query has ASCII letters, i.e. whether matching must ignore their case. */
   readonly foldCase: boolean;
 }
 

@@ -1,4 +1,5 @@
 import type { ListedFile, ListingJob } from './searchListing';
+import type { ByteMatcher } from './searchMatcher';
 
 /**
  * The search scanner, run inside `worker_threads`. It is started from its own source text (`eval`), so it
@@ -94,11 +95,12 @@ export interface RequestRecordKinds {
 
 /**
  * The worker's whole program. Self-contained: see the file comment; `listFolder` is searchListing's `listFolderSync`,
- * `quoteIsEscaped` the JSON byte scanner's.
+ * `quoteIsEscaped` the JSON byte scanner's, `createByteMatcher` searchMatcher's.
  */
 export function searchWorkerMain(
   listFolder: (job: ListingJob) => ListedFile[],
   quoteIsEscaped: (bytes: Uint8Array, index: number) => boolean,
+  createByteMatcher: (needle: Uint8Array, foldCase: boolean) => ByteMatcher,
   requestRecords: RequestRecordKinds,
 ): void {
   const threads = process.getBuiltinModule('node:worker_threads');
@@ -212,18 +214,6 @@ export function searchWorkerMain(
     );
   }
 
-  function sameIgnoringAsciiCase(bytes: Buffer, at: number, raw: Buffer): boolean {
-    for (let i = 0; i < raw.length; i++) {
-      let a = bytes[at + i];
-      let b = raw[i];
-      if (a === b) continue;
-      if (a >= 65 && a <= 90) a += 32;
-      if (b >= 65 && b <= 90) b += 32;
-      if (a !== b || a < 97 || a > 122) return false;
-    }
-    return true;
-  }
-
   function unescapeJsonText(text: string): string {
     return text.replace(/\\(u[0-9a-fA-F]{4}|["\\/bfnrt])/g, (_, escape: string) => {
       if (escape.length === 5) return String.fromCharCode(parseInt(escape.slice(1), 16));
@@ -308,13 +298,20 @@ export function searchWorkerMain(
     return REQUEST_RECORD_START.test(text) || REQUEST_RECORD_ATTACHMENT.test(text);
   }
 
+  /** A unit's needle for each kind of part, as bytes, with its matcher. */
+  interface Needle {
+    readonly bytes: Buffer;
+    readonly find: ByteMatcher;
+  }
+
+  function needleFor(pattern: string, foldCase: boolean): Needle {
+    const bytes = Buffer.from(pattern, 'latin1');
+    return { bytes, find: createByteMatcher(bytes, foldCase) };
+  }
+
   /** Scans one part; returns null when the search was cancelled meanwhile. */
-  function scanPart(part: SearchPart, unit: SearchUnit, maxHits: number): PartResult | null {
-    const pattern = part.kind === 'transcript' ? unit.patterns.transcript : unit.patterns.memory;
-    const raw = Buffer.from(pattern, 'latin1');
-    // A case-insensitive regular expression finds ASCII-case variants without lower-casing each chunk first (a copy
-    // of every byte): it finds every match and maybe a few more (Latin-1 letters fold too), which the byte check drops.
-    const matcher = new RegExp(pattern.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'), unit.foldCase ? 'gi' : 'g');
+  function scanPart(part: SearchPart, unit: SearchUnit, needle: Needle, maxHits: number): PartResult | null {
+    const raw = needle.bytes;
     const overlap = raw.length - 1;
     if (buffer.length < CHUNK + overlap) buffer = Buffer.allocUnsafe(CHUNK + overlap);
     const hits: UnitHit[] = [];
@@ -335,17 +332,11 @@ export function searchWorkerMain(
         const read = reader.read(buffer, 0, Math.min(wanted + overlap, size - position), position);
         if (read === 0) break;
         const chunkEnd = Math.min(wanted, read);
-        const text = buffer.toString('latin1', 0, read);
         let counted = 0;
         let from = 0;
         while (hits.length < maxHits) {
-          matcher.lastIndex = from;
-          const at = matcher.exec(text)?.index ?? -1;
+          const at = needle.find(buffer, from, read);
           if (at < 0 || at >= chunkEnd) break;
-          if (!sameIgnoringAsciiCase(buffer, at, raw)) {
-            from = at + 1;
-            continue;
-          }
           newlines += countNewlines(buffer, counted, at);
           counted = at;
           if (newlines !== lastHitLine) {
@@ -384,9 +375,12 @@ export function searchWorkerMain(
 
   function scan(unit: SearchUnit): UnitResult {
     const parts: PartResult[] = [];
+    const transcriptNeedle = needleFor(unit.patterns.transcript, unit.foldCase);
+    const memoryNeedle = needleFor(unit.patterns.memory, unit.foldCase);
     let hitCount = 0;
     for (const part of unit.parts) {
-      const result = scanPart(part, unit, Math.max(1, unit.maxHits - hitCount));
+      const needle = part.kind === 'transcript' ? transcriptNeedle : memoryNeedle;
+      const result = scanPart(part, unit, needle, Math.max(1, unit.maxHits - hitCount));
       if (!result) return { id: unit.id, parts, cancelled: true };
       parts.push(result);
       hitCount += result.hits.length;

@@ -122,4 +122,31 @@ describe('HomeSearch over transcripts and memory files', () => {
     expect(hits.map((h) => h.line)).toEqual([6, 1003, 2000, 2997, 3994]);
     expect(hits.map((h) => h.preview)).toEqual(['needle-5 ü', 'needle-1002 ü', 'needle-1999 ü', 'needle-2996 ü', 'needle-3993 ü']);
   });
+  it('finds a match that straddles the 1 MiB boundary between two chunk reads, in any ASCII case', async () => {
+    const id = seededUuid('search-chunks');
+    const CHUNK = 1024 * 1024;
+    const variants = ['StraddleWord', 'straddleword', 'STRADDLEWORD', 'sTrAdDlEwOrD'];
+    const lines: string[] = [];
+    let bytes = 0;
+    // Lines of filler, then a line placed so the word crosses each boundary at a different cut.
+    for (const [index, variant] of variants.entries()) {
+      const boundary = (index + 1) * CHUNK;
+      while (bytes < boundary - 4000) {
+        const line = userPrompt(`filler ${'é'.repeat(lines.length % 40)} ${lines.length}`, { sessionId: id });
+        lines.push(line);
+        bytes += Buffer.byteLength(line) + 1;
+      }
+      const head = JSON.stringify({ type: 'user', sessionId: id, message: { role: 'user', content: 'x' } }).slice(0, -4);
+      const padTo = boundary - bytes - Buffer.byteLength(head) - (index + 1) * 2;
+      // Spaces in the padding: a long run of letters would read as base64 data, which search skips.
+      const line = `${head}${'p '.repeat(padTo).slice(0, padTo)}${variant} end"}}`;
+      lines.push(line);
+      bytes += Buffer.byteLength(line) + 1;
+    }
+    await project.rawFile(`${id}.jsonl`, `${lines.join('\n')}\n`, { mtime: '2026-05-05T00:00:00.000Z' });
+    const hits = await collect(search, 'straddleWORD');
+    const expected = lines.flatMap((line, index) => (line.toLowerCase().includes('straddleword') ? [index + 1] : []));
+    expect(expected).toHaveLength(variants.length);
+    expect(hits.filter((hit) => hit.sessionId === id).map((hit) => hit.line)).toEqual(expected);
+  });
 });

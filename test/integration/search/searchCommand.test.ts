@@ -5,6 +5,12 @@ import { z } from 'zod';
 import { createStandardScenario, type StandardScenario } from '../../fixtures/standardScenario';
 import { snapshotTree } from '../../fixtures/treeSnapshot';
 import { ccmem } from '../../helpers/ccmem';
+import type { SearchHit } from '../../../shared/model/search';
+import { toSearchHitJson } from '../../../electron/cli/commands/search';
+import { agentMemoriesIn, discoverHomePlaces } from '../../../electron/core/home/homePlaces';
+import { configRootsFromEnv } from '../../../electron/core/layout/configRoots';
+import { HomeSearch } from '../../../electron/core/search/HomeSearch';
+import { memoryFoldersToSearch } from '../../../electron/core/search/searchMemoryFolders';
 
 /** The documented schema of `ccmem search --json` (issue #4). */
 const hitSchema = z.strictObject({
@@ -92,5 +98,30 @@ describe('ccmem search on a scenario home', () => {
     expect((await ccmem(['search', 'x', '--kind', 'notes'], env)).code).toBe(2);
     expect((await ccmem(['search', 'x', '--since', '2026-02-30'], env)).code).toBe(2);
     expect((await ccmem(['search', 'x', '--project', 'no-such-project'], env)).code).toBe(1);
+  });
+
+  it('gives the hits one search over every folder gives, in its order, though it reads project and memory folders apart', async () => {
+    const home = await discoverHomePlaces(configRootsFromEnv(env));
+    const whole = new HomeSearch({
+      roots: [scenario.home.root],
+      memoryFolders: async () => memoryFoldersToSearch(home, await agentMemoriesIn(home)),
+    });
+    try {
+      for (const [query, limit] of [
+        ['the', 1000],
+        ['the', 7],
+        ['payment', 3],
+        ['a', 2],
+      ] as const) {
+        const expected: SearchHit[] = [];
+        await whole.search(query, { limit, onHit: (hit) => expected.push(hit) });
+        const { code, stdout } = await ccmem(['search', query, '--json', '--limit', String(limit)], env);
+        expect(code).toBe(0);
+        expect(JSON.parse(stdout), `${query} --limit ${limit}`).toEqual(expected.map(toSearchHitJson));
+        if (limit === 1000) expect(new Set(expected.map((hit) => hit.kind)).size).toBeGreaterThan(1);
+      }
+    } finally {
+      await whole.dispose();
+    }
   });
 });

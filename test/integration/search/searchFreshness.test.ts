@@ -2,6 +2,7 @@ import { appendFile, readFile, readdir, rm, stat, utimes } from 'node:fs/promise
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HomeSearch } from '../../../electron/core/search/HomeSearch';
+import { HomeWatcher } from '../../../electron/core/watch/HomeWatcher';
 import { createScenarioHome, type ProjectBuilder, type ScenarioHome } from '../../fixtures/scenarioHome';
 import { seededUuid } from '../../fixtures/sessionLines';
 import { userPrompt } from '../../fixtures/transcriptLines';
@@ -43,11 +44,29 @@ function transcript(sessionId: string, prompts: readonly string[]): string {
   return `${prompts.map((text) => userPrompt(text, { sessionId })).join('\n')}\n`;
 }
 
-describe('HomeSearch across changes between searches', () => {
+/** Resolves once the watcher has reported every one of `paths` (a kept listing learns of changes only from it). */
+function reported(watcher: HomeWatcher | null, paths: readonly string[]): { done: Promise<void>; stop: () => void } {
+  if (!watcher) return { done: Promise.resolve(), stop: () => undefined };
+  const waiting = new Set(paths);
+  let stop = (): void => undefined;
+  const done = new Promise<void>((resolve) => {
+    stop = watcher.onDidChange((changes) => {
+      for (const change of changes) waiting.delete(change.path);
+      if (waiting.size === 0) resolve();
+    });
+  });
+  return { done, stop };
+}
+
+describe.each([
+  { listing: 'listed afresh by every search', keep: false },
+  { listing: 'kept between searches and followed by a watcher', keep: true },
+])('HomeSearch across changes between searches, its listing $listing', ({ keep }) => {
   let home: ScenarioHome;
   let shop: ProjectBuilder;
   let docs: ProjectBuilder;
   let search: HomeSearch;
+  let watcher: HomeWatcher | null = null;
   const first = seededUuid('fresh-first');
   const second = seededUuid('fresh-second');
   const third = seededUuid('fresh-third');
@@ -63,10 +82,16 @@ describe('HomeSearch across changes between searches', () => {
     await docs.rawFile(`${second}.jsonl`, transcript(second, ['nothing', 'heron']), { mtime: '2026-05-03T00:00:00.000Z' });
     await docs.memory('topic.md', '# Birds\n\nThe heron note.\n', { mtime: '2026-05-04T00:00:00.000Z' });
     // Small ranges, so files are scanned in several parts: a line with the word in two parts is still one hit.
-    search = new HomeSearch({ roots: [home.root], unitBytes: 256 });
+    search = new HomeSearch({ roots: [home.root], unitBytes: 256, keepListing: keep });
+    if (keep) {
+      watcher = new HomeWatcher({ configRoots: [home.root], memoryDirs: [] });
+      await watcher.start();
+      watcher.onDidChange((changes) => search.filesChanged(changes.map(({ event, path }) => ({ event, path }))));
+    }
   });
   afterAll(async () => {
     await search.dispose();
+    await watcher?.dispose();
     await home.cleanup();
   });
 
@@ -79,16 +104,25 @@ describe('HomeSearch across changes between searches', () => {
 
   it('finds files created, grown and touched since the previous search, in their new place, and skips deleted ones', async () => {
     await reportedHits(search);
+    const grown = join(shop.dir, `${first}.jsonl`);
+    const changes = reported(watcher, [
+      join(shop.dir, `${third}.jsonl`),
+      join(docs.memoryDir, 'later.md'),
+      join(shop.dir, third, 'subagents', 'agent-s2.jsonl'),
+      grown,
+      join(docs.dir, `${second}.jsonl`),
+    ]);
     await shop.rawFile(`${third}.jsonl`, transcript(third, ['brand new heron']), { mtime: '2026-06-01T00:00:00.000Z' });
     await docs.memory('later.md', 'A later heron.\n', { mtime: '2026-05-20T00:00:00.000Z' });
     await shop.rawFile(`${third}/subagents/agent-s2.jsonl`, transcript(third, ['new sub-agent heron']), {
       mtime: '2026-05-10T00:00:00.000Z',
     });
     // The oldest session grows and so becomes the newest file.
-    const grown = join(shop.dir, `${first}.jsonl`);
     await appendFile(grown, transcript(first, ['one more heron']));
     await utimes(grown, new Date('2026-07-01T00:00:00.000Z'), new Date('2026-07-01T00:00:00.000Z'));
     await rm(join(docs.dir, `${second}.jsonl`));
+    await changes.done;
+    changes.stop();
 
     const hits = await reportedHits(search);
     expect(hits).toEqual(await expectedHits(home.root));
@@ -98,5 +132,19 @@ describe('HomeSearch across changes between searches', () => {
     expect(hits).toContain(join(shop.dir, third, 'subagents', 'agent-s2.jsonl:1'));
     expect(hits.some((hit) => hit.includes(second))).toBe(false);
     expect(new Set(hits).size).toBe(hits.length);
+  });
+
+  it('reads a file that only grew in its new place, with its new length', async () => {
+    await reportedHits(search);
+    const topic = join(docs.memoryDir, 'topic.md');
+    const changes = reported(watcher, [topic]);
+    await appendFile(topic, 'A heron that came later.\n');
+    await utimes(topic, new Date('2026-08-01T00:00:00.000Z'), new Date('2026-08-01T00:00:00.000Z'));
+    await changes.done;
+    changes.stop();
+
+    const hits = await reportedHits(search);
+    expect(hits).toEqual(await expectedHits(home.root));
+    expect(hits.slice(0, 2)).toEqual([`${topic}:3`, `${topic}:4`]);
   });
 });
