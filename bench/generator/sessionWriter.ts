@@ -66,8 +66,11 @@ function lastChainUuid(text: string): string | null {
   return null;
 }
 
-/** Stores a large tool output in the session's `tool-results/` (sub-agents' spills land there too, §2.6). */
-function spillToolOutput(folders: FolderCache, sessionDir: string, toolUseId: string, payload: PoolText): string {
+/**
+ * Stores a large tool output in the session's `tool-results/` (sub-agents' spills land there too, §2.6), dated when the
+ * tool answered, as Claude Code's are: a spill dated when the generator ran would be newer than every session.
+ */
+function spillToolOutput(folders: FolderCache, sessionDir: string, toolUseId: string, payload: PoolText, atMs: number): string {
   const target = join(folders.ensure(join(sessionDir, 'tool-results')), `${toolUseId}.txt`);
   // Spill files hold the pool's escaped text as is: nothing parses them, only their size matters here.
   const source = payload.pool.bytes;
@@ -75,6 +78,7 @@ function spillToolOutput(folders: FolderCache, sessionDir: string, toolUseId: st
   const fd = openSync(target, 'wx');
   for (const [start, end] of payload.slices) writeSync(fd, source, start, end - start);
   closeSync(fd);
+  utimesSync(target, atMs / 1000, atMs / 1000);
   return JSON.stringify(target).slice(1, -1);
 }
 
@@ -150,7 +154,7 @@ export function writeSession(plan: SessionPlan, context: SessionContext): Writte
     spill(toolUseId: string, payload: PoolText): string {
       sidecarFiles++;
       sidecarBytes += payload.chars;
-      return spillToolOutput(context.folders, sessionDir, toolUseId, payload);
+      return spillToolOutput(context.folders, sessionDir, toolUseId, payload, main.clockMs);
     },
     runSubagent: (call) => {
       const outcome = runSubagent(call, { era, context, random, main, file, sessionDir, remaining, spill: host.spill });

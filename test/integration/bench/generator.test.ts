@@ -122,6 +122,16 @@ describe('the synthetic home generator (small)', () => {
     );
   });
 
+  it('dates each spilled tool output within its session, as Claude Code writes it, not when the generator ran', () => {
+    const spills = filesUnder(join(viaCli.root, 'projects')).filter((name) => name.includes('/tool-results/'));
+    expect(spills.length).toBeGreaterThan(0);
+    for (const name of spills) {
+      const [slug, sessionId] = name.split('/');
+      const session = statSync(join(viaCli.root, 'projects', slug, `${sessionId}.jsonl`));
+      expect(statSync(join(viaCli.root, 'projects', name)).mtimeMs, name).toBeLessThanOrEqual(session.mtimeMs);
+    }
+  });
+
   it('plants the search word exactly as often as it reports', () => {
     const occurrences = transcripts.reduce((sum, t) => sum + t.text.split(viaCli.searchNeedle.text).length - 1, 0);
     expect(occurrences).toBe(viaCli.searchNeedle.transcriptOccurrences);
