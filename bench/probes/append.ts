@@ -1,7 +1,7 @@
 import { fork } from 'node:child_process';
 import { join } from 'node:path';
-import { createEngine } from '../../electron/core/engine';
 import type { AppendDone, AppendRequest } from './appender';
+import { createWebShellEngine } from './webShellEngine';
 import { serveProbe } from './probeProtocol';
 
 export interface AppendInput {
@@ -36,15 +36,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * event, and to the `sessionUpdated` event a shell forwards to the timeline.
  */
 serveProbe<AppendInput, AppendOutput>(async (input) => {
-  const engine = await createEngine({
-    roots: [{ path: input.root, source: 'CLAUDE_CONFIG_DIR' }],
-    dataDir: input.dataDir,
-    demoHomeSource: null,
-    shell: 'web',
-    readOnly: true,
-    watch: true,
-    catalogScanWorker: input.scanWorker,
-  });
+  const engine = await createWebShellEngine({ root: input.root, dataDir: input.dataDir, watch: true, scanWorker: input.scanWorker });
   const live = engine.live;
   if (!live) throw new Error('the engine does not watch the home');
   await engine.handlers.getSessionCatalog({});

@@ -1,4 +1,4 @@
-import { createEngine } from '../../electron/core/engine';
+import { createWebShellEngine } from './webShellEngine';
 import { serveProbe } from './probeProtocol';
 
 export interface WarmStartInput {
@@ -24,15 +24,7 @@ export interface WarmStartOutput {
  */
 serveProbe<WarmStartInput, WarmStartOutput>(async ({ root, dataDir, scanWorker }) => {
   const started = performance.now();
-  const engine = await createEngine({
-    roots: [{ path: root, source: 'CLAUDE_CONFIG_DIR' }],
-    dataDir,
-    demoHomeSource: null,
-    shell: 'web',
-    readOnly: true,
-    watch: true,
-    catalogScanWorker: scanWorker,
-  });
+  const engine = await createWebShellEngine({ root, dataDir, watch: true, scanWorker });
   const home = await engine.handlers.getHome({});
   if (home.projects.length === 0) throw new Error('the saved home listed no project');
   const requested = performance.now();

@@ -1,6 +1,6 @@
-import { createEngine } from '../../electron/core/engine';
 import type { CatalogProgress, SessionCatalogEntry, SessionUpdate } from '../../shared/model/catalog';
 import type { HomeSnapshot } from '../../shared/model/home';
+import { createWebShellEngine } from './webShellEngine';
 import { serveProbe } from './probeProtocol';
 
 export interface ColdFirstPageInput {
@@ -30,15 +30,7 @@ export interface ColdFirstPageOutput {
  */
 serveProbe<ColdFirstPageInput, ColdFirstPageOutput>(async ({ root, dataDir, scanWorker }) => {
   const started = performance.now();
-  const engine = await createEngine({
-    roots: [{ path: root, source: 'CLAUDE_CONFIG_DIR' }],
-    dataDir,
-    demoHomeSource: null,
-    shell: 'web',
-    readOnly: true,
-    watch: true,
-    catalogScanWorker: scanWorker,
-  });
+  const engine = await createWebShellEngine({ root, dataDir, watch: true, scanWorker });
   const timeline = new Map<string, SessionCatalogEntry>();
   let opened: { slug: string; configRoot: string; sessions: number } | null = null;
   let wholeHomeAt: number | null = null;

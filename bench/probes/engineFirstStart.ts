@@ -1,4 +1,4 @@
-import { createEngine } from '../../electron/core/engine';
+import { createWebShellEngine } from './webShellEngine';
 import { peakRssMB, serveProbe } from './probeProtocol';
 
 export interface EngineFirstStartInput {
@@ -23,15 +23,7 @@ export interface EngineFirstStartOutput {
  * that follows the build (the second).
  */
 serveProbe<EngineFirstStartInput, EngineFirstStartOutput>(async ({ root, dataDir, scanWorker }) => {
-  const engine = await createEngine({
-    roots: [{ path: root, source: 'CLAUDE_CONFIG_DIR' }],
-    dataDir,
-    demoHomeSource: null,
-    shell: 'web',
-    readOnly: true,
-    watch: true,
-    catalogScanWorker: scanWorker,
-  });
+  const engine = await createWebShellEngine({ root, dataDir, watch: true, scanWorker });
   await engine.handlers.getSessionCatalog({});
   const built = await engine.catalog.buildNow();
   const peakAfterBuild = peakRssMB();

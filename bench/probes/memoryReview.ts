@@ -1,4 +1,4 @@
-import { createEngine } from '../../electron/core/engine';
+import { createWebShellEngine } from './webShellEngine';
 import { serveProbe } from './probeProtocol';
 
 export interface MemoryReviewInput {
@@ -24,14 +24,7 @@ export interface MemoryReviewOutput {
  * is the request's own cost, not its share of the first start's background work (the watcher's scan, history).
  */
 serveProbe<MemoryReviewInput, MemoryReviewOutput>(async ({ root, dataDir, slug }) => {
-  const engine = await createEngine({
-    roots: [{ path: root, source: 'CLAUDE_CONFIG_DIR' }],
-    dataDir,
-    demoHomeSource: null,
-    shell: 'web',
-    readOnly: true,
-    watch: false,
-  });
+  const engine = await createWebShellEngine({ root, dataDir, watch: false });
   // The page asks for the home first (the sidebar); the figure starts when the Memory page asks for its folder.
   const home = await engine.handlers.getHome({});
   const project = home.projects.find((p) => p.slug === slug);

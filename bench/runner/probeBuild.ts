@@ -5,8 +5,8 @@ import { build } from 'vite';
 
 const REPO_ROOT = join(import.meta.dirname, '..', '..');
 const PROBES_DIR = join(REPO_ROOT, 'bench', 'probes');
-/** The message format the probes share; imported by each, not run on its own. */
-const NOT_A_PROBE = new Set(['probeProtocol.ts']);
+/** What the probes share (the message format, the web shell's engine); imported by them, not run on their own. */
+const NOT_A_PROBE = new Set(['probeProtocol.ts', 'webShellEngine.ts']);
 
 const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as {
   dependencies: Record<string, string>;

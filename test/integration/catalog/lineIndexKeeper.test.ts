@@ -4,31 +4,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CatalogService } from '../../../electron/core/catalog/CatalogService';
 import { LineIndexKeeper } from '../../../electron/core/catalog/LineIndexKeeper';
 import type { HomeService } from '../../../electron/core/home/HomeService';
-import { openFromDisk, type SourceOpener } from '../../../electron/core/fs/randomAccessSource';
 import { SavedLineIndexes, type SavedLineIndexOptions } from '../../../electron/core/transcripts/savedLineIndexes';
 import { TranscriptDocument } from '../../../electron/core/transcripts/TranscriptDocument';
+import { countingOpener } from '../../fixtures/countingOpener';
 import { createScenarioHome, type ScenarioHome } from '../../fixtures/scenarioHome';
 import { seededUuid } from '../../fixtures/sessionLines';
 import { createTestHomeService } from '../../fixtures/testEngine';
 import { assistantChunk, toolResult, toolUse, userPrompt } from '../../fixtures/transcriptLines';
-
-/** Bytes of transcripts read through it: an open from a saved index reads only the index's signature bytes. */
-function countingOpener(): { opener: SourceOpener; bytesRead: () => number } {
-  let total = 0;
-  const opener: SourceOpener = async (path) => {
-    const source = await openFromDisk(path);
-    return {
-      stat: () => source.stat(),
-      close: () => source.close(),
-      read: async (buffer, offset, length, position) => {
-        const result = await source.read(buffer, offset, length, position);
-        total += result.bytesRead;
-        return result;
-      },
-    };
-  };
-  return { opener, bytesRead: () => total };
-}
 
 /** A linear conversation of `turns` prompt, tool call and result triples, each padded to about `padding` bytes. */
 function conversation(sessionId: string, turns: number, day: number, padding = 300): string {

@@ -2,32 +2,15 @@ import { appendFile, readdir, readFile, stat, truncate, utimes, writeFile } from
 import { HomeService } from '../../../electron/core/home/HomeService';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openFromDisk, type SourceOpener } from '../../../electron/core/fs/randomAccessSource';
+import type { SourceOpener } from '../../../electron/core/fs/randomAccessSource';
 import { SavedLineIndexes } from '../../../electron/core/transcripts/savedLineIndexes';
 import { MAIN_SCOPE, TranscriptDocument } from '../../../electron/core/transcripts/TranscriptDocument';
 import { TranscriptService } from '../../../electron/core/transcripts/TranscriptService';
 import { DISK_SOURCES } from '../../../electron/core/transcripts/transcriptSources';
 import { unreadableLine, type IndexedLine } from '../../../shared/transcript/indexedLine';
 import { LIVE_VIEW } from '../../../shared/transcript/transcriptOutline';
+import { countingOpener } from '../../fixtures/countingOpener';
 import { createScenarioHome, type ScenarioHome } from '../../fixtures/scenarioHome';
-
-/** Bytes of the transcript each open reads, counted at the source (what "not re-read" means). */
-function countingOpener(): { opener: SourceOpener; bytesRead: () => number } {
-  let total = 0;
-  const opener: SourceOpener = async (path) => {
-    const source = await openFromDisk(path);
-    return {
-      stat: () => source.stat(),
-      close: () => source.close(),
-      read: async (buffer, offset, length, position) => {
-        const result = await source.read(buffer, offset, length, position);
-        total += result.bytesRead;
-        return result;
-      },
-    };
-  };
-  return { opener, bytesRead: () => total };
-}
 
 const FIELDS = Object.keys(unreadableLine(1, 0, 0, 'binary')) as (keyof IndexedLine)[];
 
