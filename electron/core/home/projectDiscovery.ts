@@ -65,7 +65,7 @@ function mostCommonCwd(sessions: readonly SessionQuickInfo[]): string | null {
   return best;
 }
 
-/** A project folder's session files, listed but not read yet, with the newest one's mtime (what discovery reads first). */
+/** A project folder's session files, listed but not read yet. */
 interface ListedFolder {
   readonly configRoot: string;
   readonly slug: string;
@@ -73,7 +73,6 @@ interface ListedFolder {
   readonly sessionFiles: readonly string[];
   /** Session folders whose file is gone while their sub-agents are left. */
   readonly orphans: readonly string[];
-  readonly newestMtimeMs: number;
   readonly warnings: ItemWarning[];
 }
 
@@ -109,8 +108,7 @@ async function listProjectFolder(configRoot: string, slug: string, dir: string):
     if (kind.warning) warnings.push(kind.warning);
     if (kind.kind === 'file') sessionFiles.push(entry.name);
   }
-  const newestMtimeMs = newestMtimeSync(sessionFiles.map((name) => join(dir, name)));
-  return { configRoot, slug, dir, sessionFiles, orphans, newestMtimeMs, warnings };
+  return { configRoot, slug, dir, sessionFiles, orphans, warnings };
 }
 
 async function readListedFolder(folder: ListedFolder, readSession: SessionInfoReader): Promise<ProjectFolder> {
@@ -338,7 +336,9 @@ export async function discoverHome(
   };
   const indices = listed.map((_, index) => index);
   if (stream) {
-    const newestFirst = [...indices].sort((a, b) => listed[b].newestMtimeMs - listed[a].newestMtimeMs || a - b);
+    // Only a streamed discovery needs the order: the folder whose session file changed last goes first.
+    const changedAt = listed.map((folder) => newestMtimeSync(folder.sessionFiles.map((name) => join(folder.dir, name))));
+    const newestFirst = [...indices].sort((a, b) => changedAt[b] - changedAt[a] || a - b);
     const [newest, ...rest] = newestFirst;
     if (newest !== undefined) {
       await readFolder(newest);
