@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 /**
  * Agent memory snapshots exactly as Claude Code reads them (claude-code-state.md §7.6, SRC
  * `tools/AgentTool/agentMemorySnapshot.ts`): a committed folder `<project>/.claude/agent-memory-snapshots/<agentType>/`
@@ -19,11 +17,12 @@ export interface SyncedMeta {
   readonly syncedFrom: string;
 }
 
-// Claude Code's own zod schemas: plain objects (extra keys allowed), both strings non-empty.
-const snapshotMetaSchema = z.object({ updatedAt: z.string().min(1) });
-const syncedMetaSchema = z.object({ syncedFrom: z.string().min(1) });
-
-function parseWith<T>(schema: z.ZodType<T>, text: string | null): T | null {
+/**
+ * A non-empty string field of a JSON object, as Claude Code's zod schemas for both files accept it (a plain object, extra
+ * keys allowed); null for anything else. Written out rather than with zod: listing agent memory is part of every one-shot
+ * `ccmem search`, and loading zod costs it ~40 ms before the first byte is read.
+ */
+function nonEmptyStringField(text: string | null, key: string): string | null {
   if (text === null) return null;
   let value: unknown;
   try {
@@ -31,20 +30,21 @@ function parseWith<T>(schema: z.ZodType<T>, text: string | null): T | null {
   } catch {
     return null;
   }
-  const parsed = schema.safeParse(value);
-  return parsed.success ? parsed.data : null;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const field = (value as Record<string, unknown>)[key];
+  return typeof field === 'string' && field.length > 0 ? field : null;
 }
 
 /** `snapshot.json` as Claude Code accepts it; null when it is missing, not JSON or has no usable `updatedAt`. */
 export function parseSnapshotMeta(text: string | null): SnapshotMeta | null {
-  const parsed = parseWith(snapshotMetaSchema, text);
-  return parsed ? { updatedAt: parsed.updatedAt } : null;
+  const updatedAt = nonEmptyStringField(text, 'updatedAt');
+  return updatedAt === null ? null : { updatedAt };
 }
 
 /** `.snapshot-synced.json` as Claude Code accepts it; null when missing or invalid. */
 export function parseSyncedMeta(text: string | null): SyncedMeta | null {
-  const parsed = parseWith(syncedMetaSchema, text);
-  return parsed ? { syncedFrom: parsed.syncedFrom } : null;
+  const syncedFrom = nonEmptyStringField(text, 'syncedFrom');
+  return syncedFrom === null ? null : { syncedFrom };
 }
 
 /**

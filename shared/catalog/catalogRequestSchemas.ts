@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SEARCH_HIT_KINDS } from '../model/search';
+import { MAX_SEARCH_LIMIT, MAX_SEARCH_QUERY_LENGTH, SEARCH_HIT_KINDS } from '../model/search';
 
 /** A project folder name under `projects/`: one name, no separators, no dot segments, no NUL. */
 const slugSchema = z
@@ -7,9 +7,6 @@ const slugSchema = z
   .min(1)
   .max(4096)
   .refine((s) => !/[/\\\0]/.test(s) && s !== '.' && s !== '..', 'must be a single folder name');
-
-export const MAX_SEARCH_QUERY_LENGTH = 500;
-export const MAX_SEARCH_LIMIT = 10_000;
 
 /** Requests of the session catalog and of search; spread into the contract's `requestSchemas`. */
 export const catalogRequestSchemas = {

@@ -7,6 +7,10 @@ import type { ProjectRef } from './home';
 export const SEARCH_HIT_KINDS = ['transcript', 'memory', 'agent-memory', 'session-memory', 'tool-output'] as const;
 export type SearchHitKind = (typeof SEARCH_HIT_KINDS)[number];
 
+/** The longest query and the most hits a search takes (the UI's requests and `ccmem search` alike). */
+export const MAX_SEARCH_QUERY_LENGTH = 500;
+export const MAX_SEARCH_LIMIT = 10_000;
+
 /** Which files a search reads; every field narrows it, null means "any". */
 export interface SearchScope {
   readonly projects: readonly ProjectRef[] | null;

@@ -1,6 +1,12 @@
 import { parseArgs } from 'node:util';
-import { SEARCH_HIT_KINDS, type SearchHit, type SearchHitKind, type SearchScope } from '../../../shared/model/search';
-import { MAX_SEARCH_LIMIT, MAX_SEARCH_QUERY_LENGTH } from '../../../shared/catalog/catalogRequestSchemas';
+import {
+  MAX_SEARCH_LIMIT,
+  MAX_SEARCH_QUERY_LENGTH,
+  SEARCH_HIT_KINDS,
+  type SearchHit,
+  type SearchHitKind,
+  type SearchScope,
+} from '../../../shared/model/search';
 import { configRootsFromEnv } from '../../core/layout/configRoots';
 import { statOrNull } from '../../core/fs/readSafely';
 import { agentMemoriesIn, discoverHomePlaces } from '../../core/home/homePlaces';

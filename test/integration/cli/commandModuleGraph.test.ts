@@ -71,6 +71,10 @@ describe('the ccmem build', () => {
     expect(chunks.some((chunk) => chunk.moduleIds.some((id) => id.includes('secretlint-rule-preset-recommend')))).toBe(true);
   });
 
+  it('searches without loading any package: a one-shot search is timed against grep, and zod alone costs ~40 ms', () => {
+    expect([...packagesLoadedBy(commandChunk('search'))]).toEqual([]);
+  });
+
   it('runs the one-shot commands that build the engine without loading the model SDKs or the web server', () => {
     for (const command of ['search', 'projects', 'sessions', 'doctor', 'history', 'blame', 'extract']) {
       const loaded = packagesLoadedBy(commandChunk(command));

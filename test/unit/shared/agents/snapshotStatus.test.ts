@@ -17,12 +17,21 @@ describe('parseSnapshotMeta: Claude Code’s schema { updatedAt: string (min 1) 
     expect(parseSnapshotMeta(text)).toEqual(expected);
   });
 
-  it.each([null, '', '{', '[]', 'null', '{"updatedAt":""}', '{"updatedAt":5}', '{"updated":"2026"}', '\uFEFF{"updatedAt":"2026"}'])(
-    '%j is not',
-    (text) => {
-      expect(parseSnapshotMeta(text)).toBeNull();
-    },
-  );
+  it.each([
+    null,
+    '',
+    '{',
+    '[]',
+    'null',
+    '"2026"',
+    '{"updatedAt":null}',
+    '{"updatedAt":""}',
+    '{"updatedAt":5}',
+    '{"updated":"2026"}',
+    '\uFEFF{"updatedAt":"2026"}',
+  ])('%j is not', (text) => {
+    expect(parseSnapshotMeta(text)).toBeNull();
+  });
 });
 
 describe('parseSyncedMeta', () => {
