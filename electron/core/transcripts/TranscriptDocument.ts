@@ -58,6 +58,17 @@ const PAGE_OPTIONS: NormaliseOptions = { maxTextChars: PAGE_TEXT_CHARS };
 const USAGE_OPTIONS: NormaliseOptions = { maxTextChars: 0 };
 /** Claude Code's model name for responses it made up itself (errors, interruptions): no real usage. */
 const SYNTHETIC_MODEL = '<synthetic>';
+
+/** What one assistant line says a response cost. */
+type LineUsage = Omit<TurnUsage, 'row' | 'line'> & { readonly messageId: string };
+
+/** The usage an assistant line reports; null for other lines and for responses with no real usage (errors, made-up ones). */
+function usageOfEntry(entry: TranscriptEntry): LineUsage | null {
+  const body = entry.body;
+  if (body.kind !== 'assistant' || body.usage === null || body.messageId === null) return null;
+  if (body.isApiError || body.model === SYNTHETIC_MODEL) return null;
+  return { messageId: body.messageId, timestamp: entry.timestamp, model: body.model, usage: body.usage };
+}
 /** Find reads at most this many lines per file read. */
 const FIND_BATCH_LINES = 2000;
 
@@ -90,6 +101,12 @@ export class TranscriptDocument {
   private treeCache: { version: number; tree: ConversationTree } | null = null;
   private readonly viewCache = new Map<string, { version: number; view: ResolvedView }>();
   private toolMaps: { version: number; lines: ToolLines } | null = null;
+  /**
+   * The usage each assistant line reported (null: none that counts), by line number, as `turnUsage` read them. A line
+   * never changes once written, so they are kept until the file is replaced (a new index generation): the usage chart
+   * asks again whenever the session grows, and reads only the new lines.
+   */
+  private lineUsage: { generation: number; byLine: Map<number, LineUsage | null> } = { generation: -1, byLine: new Map() };
   private updating: Promise<IndexUpdate> | null = null;
   /** A copy of the index lines as of the last `publish()`: what views are built from (the index keeps growing). */
   private published: readonly IndexedLine[] = [];
@@ -481,22 +498,17 @@ export class TranscriptDocument {
         return line !== undefined && line.type === 'assistant' && line.messageId !== null && line.unreadable === null;
       })
       .sort((a, b) => a - b);
+    if (this.lineUsage.generation !== this.generation) this.lineUsage = { generation: this.generation, byLine: new Map() };
+    const known = this.lineUsage.byLine;
+    const unread = assistantLines.filter((number) => !known.has(number));
+    for (let i = 0; i < unread.length; i += MAX_PAGE_ROWS) {
+      const entries = await this.readEntries(unread.slice(i, i + MAX_PAGE_ROWS), USAGE_OPTIONS);
+      for (const [number, entry] of entries) known.set(number, usageOfEntry(entry));
+    }
     const chunks: (TurnUsage & { messageId: string })[] = [];
-    for (let i = 0; i < assistantLines.length; i += MAX_PAGE_ROWS) {
-      const entries = await this.readEntries(assistantLines.slice(i, i + MAX_PAGE_ROWS), USAGE_OPTIONS);
-      for (const [number, entry] of entries) {
-        const body = entry.body;
-        if (body.kind !== 'assistant' || body.usage === null || body.messageId === null) continue;
-        if (body.isApiError || body.model === SYNTHETIC_MODEL) continue;
-        chunks.push({
-          messageId: body.messageId,
-          row: view.rows.rowOfLine.get(number) as number,
-          line: number,
-          timestamp: entry.timestamp,
-          model: body.model,
-          usage: body.usage,
-        });
-      }
+    for (const number of assistantLines) {
+      const usage = known.get(number);
+      if (usage) chunks.push({ ...usage, row: view.rows.rowOfLine.get(number) as number, line: number });
     }
     return dedupeTurns(chunks);
   }
