@@ -19,7 +19,7 @@ import {
 } from '../../../shared/transcript/transcriptOutline';
 import { buildTranscriptRows, type TranscriptRows } from '../../../shared/transcript/transcriptRows';
 import { dedupeTurns, type TurnUsage } from '../../../shared/transcript/turnUsage';
-import { normaliseLine, withResult, type NormaliseOptions } from './entryNormaliser';
+import { normaliseLine, responseFacts, withResult, type NormaliseOptions, type ResponseFacts } from './entryNormaliser';
 import type { SourceOpener } from '../fs/randomAccessSource';
 import { readLineTexts } from './lineTextReader';
 import { TranscriptIndex, type IndexUpdate } from './TranscriptIndex';
@@ -55,19 +55,16 @@ export const PAGE_TEXT_CHARS = 50_000;
 export const MAX_PAGE_ROWS = 500;
 const PAGE_OPTIONS: NormaliseOptions = { maxTextChars: PAGE_TEXT_CHARS };
 /** Usage needs no text: entries read for it keep none. */
-const USAGE_OPTIONS: NormaliseOptions = { maxTextChars: 0 };
 /** Claude Code's model name for responses it made up itself (errors, interruptions): no real usage. */
 const SYNTHETIC_MODEL = '<synthetic>';
 
 /** What one assistant line says a response cost. */
 type LineUsage = Omit<TurnUsage, 'row' | 'line'> & { readonly messageId: string };
 
-/** The usage an assistant line reports; null for other lines and for responses with no real usage (errors, made-up ones). */
-function usageOfEntry(entry: TranscriptEntry): LineUsage | null {
-  const body = entry.body;
-  if (body.kind !== 'assistant' || body.usage === null || body.messageId === null) return null;
-  if (body.isApiError || body.model === SYNTHETIC_MODEL) return null;
-  return { messageId: body.messageId, timestamp: entry.timestamp, model: body.model, usage: body.usage };
+/** The usage an assistant line reports; null for responses with no real usage (errors, made-up ones). */
+function lineUsageOf(facts: ResponseFacts, timestamp: string | null): LineUsage | null {
+  if (facts.usage === null || facts.messageId === null || facts.isApiError || facts.model === SYNTHETIC_MODEL) return null;
+  return { messageId: facts.messageId, timestamp, model: facts.model, usage: facts.usage };
 }
 /** Find reads at most this many lines per file read. */
 const FIND_BATCH_LINES = 2000;
@@ -502,8 +499,13 @@ export class TranscriptDocument {
     const known = this.lineUsage.byLine;
     const unread = assistantLines.filter((number) => !known.has(number));
     for (let i = 0; i < unread.length; i += MAX_PAGE_ROWS) {
-      const entries = await this.readEntries(unread.slice(i, i + MAX_PAGE_ROWS), USAGE_OPTIONS);
-      for (const [number, entry] of entries) known.set(number, usageOfEntry(entry));
+      const batch = unread.slice(i, i + MAX_PAGE_ROWS);
+      // Only the response facts: normalising every line's content (as a page does) took most of the time.
+      const records = await this.readRecords(batch);
+      for (const number of batch) {
+        const record = records.get(number);
+        known.set(number, record ? lineUsageOf(responseFacts(record), this.index.lineAt(number)?.timestamp ?? null) : null);
+      }
     }
     const chunks: (TurnUsage & { messageId: string })[] = [];
     for (const number of assistantLines) {

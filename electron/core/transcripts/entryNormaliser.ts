@@ -382,6 +382,28 @@ function metadataText(type: string, record: JsonObject): string {
   return compactJson(rest, 1000);
 }
 
+/** Which response an assistant line belongs to and what it cost, as the line's entry tells them. */
+export interface ResponseFacts {
+  readonly model: string | null;
+  readonly messageId: string | null;
+  readonly usage: TokenUsage | null;
+  readonly isApiError: boolean;
+}
+
+/**
+ * An assistant record's response facts, read as its entry's body reads them: for what needs only these (the usage
+ * chart) without normalising the line's content.
+ */
+export function responseFacts(record: JsonObject): ResponseFacts {
+  const message = isObject(record.message) ? record.message : null;
+  return {
+    model: str(message?.model),
+    messageId: str(message?.id),
+    usage: usageOf(message?.usage),
+    isApiError: record.isApiErrorMessage === true,
+  };
+}
+
 function bodyOf(record: JsonObject, indexed: IndexedLine, rawText: string, options: NormaliseOptions): EntryBody {
   const type = str(record.type) ?? '';
   const message = isObject(record.message) ? record.message : null;
@@ -398,12 +420,9 @@ function bodyOf(record: JsonObject, indexed: IndexedLine, rawText: string, optio
     case 'assistant':
       return {
         kind: 'assistant',
-        model: str(message?.model),
-        messageId: str(message?.id),
+        ...responseFacts(record),
         blocks: contentBlocks(message?.content, null, indexed.line, options),
         stopReason: str(message?.stop_reason),
-        usage: usageOf(message?.usage),
-        isApiError: record.isApiErrorMessage === true,
       };
     case 'system': {
       if (record.subtype === 'compact_boundary') {
