@@ -14,11 +14,14 @@ export interface TranscriptOpenOutput {
   readonly rows: number;
   /** Whether the open went on from a saved index instead of reading the whole file. */
   readonly fromSavedIndex: boolean;
+  /** The usage chart's first ask (turn by turn usage of the live branch), after the first page. */
+  readonly usageMs: number;
 }
 
 /**
  * Opening a transcript in the viewer: index the file by byte offsets (or load its saved index), then read the first
- * page of its live branch. With a saved-index folder, the index is saved after the timed part, for the next open.
+ * page of its live branch. With a saved-index folder, the index is saved after the timed part, for the next open. Then
+ * the usage chart's first ask, timed on its own.
  */
 serveProbe<TranscriptOpenInput, TranscriptOpenOutput>(async ({ path, pageRows, savedIndexDir }) => {
   const savedIndexes = savedIndexDir === null ? null : new SavedLineIndexes(savedIndexDir);
@@ -28,5 +31,9 @@ serveProbe<TranscriptOpenInput, TranscriptOpenOutput>(async ({ path, pageRows, s
   const firstPageMs = performance.now() - started;
   if (page.rows.length === 0) throw new Error(`the first page of ${path} is empty`);
   await document.saveNow();
-  return { firstPageMs, rows: page.rows.length, fromSavedIndex: document.index.resumedFrom !== null };
+  const usageStarted = performance.now();
+  const turns = await document.turnUsage();
+  const usageMs = performance.now() - usageStarted;
+  if (turns.length === 0) throw new Error(`no turn of ${path} reports its usage`);
+  return { firstPageMs, rows: page.rows.length, fromSavedIndex: document.index.resumedFrom !== null, usageMs };
 });

@@ -19,6 +19,7 @@ export const FIGURES = {
   searchFullScanMs: { label: 'search: full scan', unit: 'ms' },
   largestTranscriptFirstPageMs: { label: 'open largest transcript: first page', unit: 'ms' },
   largestTranscriptSecondOpenMs: { label: 'open largest transcript again: first page', unit: 'ms' },
+  largestTranscriptUsageMs: { label: 'largest transcript: usage chart (turn by turn), first ask', unit: 'ms' },
   largestTranscriptAfterFirstStartMs: { label: 'open largest transcript after the first start: first page', unit: 'ms' },
   cliTranscriptFirstByteMs: { label: 'ccmem transcript <small session>: first byte', unit: 'ms' },
   cliSearchOneShotMs: { label: 'ccmem search, one-shot, text found nowhere', unit: 'ms' },
