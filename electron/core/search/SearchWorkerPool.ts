@@ -3,7 +3,7 @@ import { Worker } from 'node:worker_threads';
 import { REQUEST_RECORD_ATTACHMENTS, REQUEST_RECORD_TYPES } from '../../../shared/transcript/transcriptEntry';
 import { quoteIsEscaped } from '../jsonl/jsonFieldScanner';
 import { listFolderSync, type ListingJob } from './searchListing';
-import { createByteMatcher } from './searchMatcher';
+import { createByteMatcher } from '../jsonl/byteMatcher';
 import {
   searchWorkerMain,
   type RequestRecordKinds,

@@ -1,6 +1,6 @@
 /**
  * What the scanner looks for, as Latin-1 strings of UTF-8 bytes (one char per byte, so they pass to the threads as
- * strings and turn back into the exact bytes there, where searchMatcher.ts matches them against the files' bytes).
+ * strings and turn back into the exact bytes there, where jsonl/byteMatcher.ts matches them against the files' bytes).
  */
 export interface SearchPatterns {
   /** The query as it appears inside a JSON string in a transcript line (quotes, backslashes, newlines escaped). */

@@ -1,5 +1,5 @@
 import type { ListedFile, ListingJob } from './searchListing';
-import type { ByteMatcher } from './searchMatcher';
+import type { ByteMatcher } from '../jsonl/byteMatcher';
 
 /**
  * The search scanner, run inside `worker_threads`. It is started from its own source text (`eval`), so it
@@ -95,7 +95,7 @@ export interface RequestRecordKinds {
 
 /**
  * The worker's whole program. Self-contained: see the file comment; `listFolder` is searchListing's `listFolderSync`,
- * `quoteIsEscaped` the JSON byte scanner's, `createByteMatcher` searchMatcher's.
+ * `quoteIsEscaped` the JSON byte scanner's, `createByteMatcher` the byte matcher's (jsonl/byteMatcher.ts).
  */
 export function searchWorkerMain(
   listFolder: (job: ListingJob) => ListedFile[],

@@ -21,6 +21,7 @@ import { buildTranscriptRows, type TranscriptRows } from '../../../shared/transc
 import { dedupeTurns, type TurnUsage } from '../../../shared/transcript/turnUsage';
 import { normaliseLine, responseFacts, withResult, type NormaliseOptions, type ResponseFacts } from './entryNormaliser';
 import type { SourceOpener } from '../fs/randomAccessSource';
+import { asciiQueryPrefilter } from './findPrefilter';
 import { readLineTexts } from './lineTextReader';
 import { TranscriptIndex, type IndexUpdate } from './TranscriptIndex';
 import type { DerivedIndex, ToolLines } from './lineIndexCodec';
@@ -536,9 +537,11 @@ export class TranscriptDocument {
       .sort((a, b) => a.line - b.line);
     const bestByRow = new Map<number, TranscriptFindHit>();
     let truncated = false;
+    // Most lines lack the query: for an ASCII query their bytes tell so, and they are never decoded.
+    const prefilter = asciiQueryPrefilter(query) ?? undefined;
     for (let i = 0; i < searched.length && !truncated; i += FIND_BATCH_LINES) {
       const batch = searched.slice(i, i + FIND_BATCH_LINES);
-      const texts = await readLineTexts(this.path, batch, this.index.opener);
+      const texts = await readLineTexts(this.path, batch, this.index.opener, prefilter);
       const candidates = batch.filter((line) => {
         const text = texts.get(line.line)?.toLowerCase();
         return text !== undefined && (text.includes(needle) || text.includes(escapedNeedle));

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createByteMatcher } from '../../../../electron/core/search/searchMatcher';
+import { createByteMatcher } from '../../../../electron/core/jsonl/byteMatcher';
 import { searchPatternsFor } from '../../../../electron/core/search/searchPattern';
 
 /**
