@@ -7,6 +7,8 @@ export interface TranscriptOpenInput {
   readonly pageRows: number;
   /** The saved line indexes folder, as the app's (null: none, every open indexes the whole file). */
   readonly savedIndexDir: string | null;
+  /** Found nowhere in the transcript: find reads every line of the live branch. */
+  readonly findText: string;
 }
 
 export interface TranscriptOpenOutput {
@@ -16,14 +18,16 @@ export interface TranscriptOpenOutput {
   readonly fromSavedIndex: boolean;
   /** The usage chart's first ask (turn by turn usage of the live branch), after the first page. */
   readonly usageMs: number;
+  /** Find of `findText` after that. */
+  readonly findMs: number;
 }
 
 /**
  * Opening a transcript in the viewer: index the file by byte offsets (or load its saved index), then read the first
  * page of its live branch. With a saved-index folder, the index is saved after the timed part, for the next open. Then
- * the usage chart's first ask, timed on its own.
+ * the usage chart's first ask and a find of a text the transcript does not hold, each timed on its own.
  */
-serveProbe<TranscriptOpenInput, TranscriptOpenOutput>(async ({ path, pageRows, savedIndexDir }) => {
+serveProbe<TranscriptOpenInput, TranscriptOpenOutput>(async ({ path, pageRows, savedIndexDir, findText }) => {
   const savedIndexes = savedIndexDir === null ? null : new SavedLineIndexes(savedIndexDir);
   const started = performance.now();
   const document = await TranscriptDocument.open(path, { savedIndexes });
@@ -35,5 +39,9 @@ serveProbe<TranscriptOpenInput, TranscriptOpenOutput>(async ({ path, pageRows, s
   const turns = await document.turnUsage();
   const usageMs = performance.now() - usageStarted;
   if (turns.length === 0) throw new Error(`no turn of ${path} reports its usage`);
-  return { firstPageMs, rows: page.rows.length, fromSavedIndex: document.index.resumedFrom !== null, usageMs };
+  const findStarted = performance.now();
+  const found = await document.find(findText, 100);
+  const findMs = performance.now() - findStarted;
+  if (found.hits.length > 0) throw new Error(`${path} holds ${findText}`);
+  return { firstPageMs, rows: page.rows.length, fromSavedIndex: document.index.resumedFrom !== null, usageMs, findMs };
 });

@@ -20,6 +20,7 @@ export const FIGURES = {
   largestTranscriptFirstPageMs: { label: 'open largest transcript: first page', unit: 'ms' },
   largestTranscriptSecondOpenMs: { label: 'open largest transcript again: first page', unit: 'ms' },
   largestTranscriptUsageMs: { label: 'largest transcript: usage chart (turn by turn), first ask', unit: 'ms' },
+  largestTranscriptFindMs: { label: 'largest transcript: find a text it does not hold', unit: 'ms' },
   largestTranscriptAfterFirstStartMs: { label: 'open largest transcript after the first start: first page', unit: 'ms' },
   cliTranscriptFirstByteMs: { label: 'ccmem transcript <small session>: first byte', unit: 'ms' },
   cliSearchOneShotMs: { label: 'ccmem search, one-shot, text found nowhere', unit: 'ms' },
