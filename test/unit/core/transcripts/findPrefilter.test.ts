@@ -1,21 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { SeededRandom } from '../../../../bench/generator/seededRandom';
 import { asciiQueryPrefilter } from '../../../../electron/core/transcripts/findPrefilter';
 
 /** `find`'s text test of a line, which the byte test must never turn down where it passes. */
 function textTestPasses(line: string, query: string): boolean {
   const text = line.toLowerCase();
   return text.includes(query.toLowerCase()) || text.includes(JSON.stringify(query).slice(1, -1).toLowerCase());
-}
-
-/** Deterministic pseudo-random numbers (mulberry32), so a failure can be replayed. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 // Letters in both cases, what JSON escapes, and the two characters that lower to ASCII (İ, the Kelvin sign) among others.
@@ -25,7 +15,8 @@ const text = (next: () => number, length: number): string => Array.from({ length
 
 describe('asciiQueryPrefilter', () => {
   it('passes every line the text test passes, on random JSON lines and queries', () => {
-    const next = random(21);
+    const random = new SeededRandom(21);
+    const next = () => random.next();
     let turnedDown = 0;
     for (let round = 0; round < 4000; round++) {
       const query = Array.from({ length: 1 + Math.floor(next() * 3) }, () =>
