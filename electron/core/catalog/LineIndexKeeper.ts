@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DisposableStore } from '../events';
 import type { SavedLineIndexes } from '../transcripts/savedLineIndexes';
+import { LineColumnsBuilder } from '../transcripts/lineColumnsBuilder';
 import { TranscriptDocument } from '../transcripts/TranscriptDocument';
 import type { CatalogService } from './CatalogService';
 
@@ -119,7 +120,12 @@ export class LineIndexKeeper {
 
   /** Indexes one transcript (on from its saved index, if any) and saves it; the store's total, or null if not saved. */
   private async keep(path: string, signal: AbortSignal): Promise<number | null> {
-    const document = await TranscriptDocument.open(path, { budgetMs: SLICE_MS, savedIndexes: this.options.savedIndexes });
+    // Its lines kept in the saved format's columns, which the save then writes as they are (see `LineColumnsBuilder`).
+    const document = await TranscriptDocument.open(path, {
+      budgetMs: SLICE_MS,
+      savedIndexes: this.options.savedIndexes,
+      newLineStore: () => new LineColumnsBuilder(),
+    });
     while (!document.complete) {
       await new Promise<void>((resolve) => setImmediate(resolve));
       if (signal.aborted) return null;
