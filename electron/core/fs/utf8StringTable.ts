@@ -1,3 +1,5 @@
+import { growableArray, reserve } from './growableArrays';
+
 /**
  * A table of distinct strings kept as one run of UTF-8 bytes, each named by its number in the order it was first
  * added: the string table of `binarySections.ts` (UTF-16 lengths, then the strings' UTF-8 run) built as strings come
@@ -10,8 +12,13 @@
  * kept as itself, beside the table, and `textParts` then encodes all strings joined, as a plain string table does,
  * where a high surrogate ending one string and a low one starting the next make one character.
  */
-const INITIAL_STRINGS = 1024;
-const INITIAL_BYTES = 64 * 1024;
+const INITIAL_SLOTS = 2048;
+/** The most strings and bytes a table holds (reserved, not committed: see `growableArrays.ts`). */
+const MAX_STRINGS = 1 << 25;
+const MAX_BYTES = 1 << 30;
+/** Growth steps, in strings and in bytes. */
+const STRINGS_STEP = 64 * 1024;
+const BYTES_STEP = 1024 * 1024;
 const EMPTY_SLOT = -1;
 
 /** `String.prototype.isWellFormed` (Node 20 has it; the TypeScript lib here does not name it yet). */
@@ -26,14 +33,17 @@ function hashOf(bytes: Uint8Array, start: number, end: number): number {
 }
 
 export class Utf8StringTable {
-  private bytes = Buffer.allocUnsafe(INITIAL_BYTES);
+  private readonly byteRun = growableArray(Uint8Array, MAX_BYTES);
+  /** `byteRun` as a Buffer (for its UTF-8 reads and writes), made again whenever the run grows. */
+  private bytes = Buffer.from(this.byteRun.buffer, 0, 0);
   private byteEnd = 0;
-  private byteStarts: Int32Array = new Int32Array(INITIAL_STRINGS);
-  private byteLengths: Int32Array = new Int32Array(INITIAL_STRINGS);
+  private readonly byteStarts = growableArray(Int32Array, MAX_STRINGS);
+  private readonly byteLengths = growableArray(Int32Array, MAX_STRINGS);
   /** UTF-16 lengths: the table's first section. */
-  private lengths: Int32Array = new Int32Array(INITIAL_STRINGS);
-  private hashes: Int32Array = new Int32Array(INITIAL_STRINGS);
-  private slots: Int32Array = new Int32Array(INITIAL_STRINGS * 2).fill(EMPTY_SLOT);
+  private readonly lengths = growableArray(Int32Array, MAX_STRINGS);
+  private readonly hashes = growableArray(Int32Array, MAX_STRINGS);
+  private readonly perString = [this.byteStarts, this.byteLengths, this.lengths, this.hashes];
+  private slots: Int32Array = new Int32Array(INITIAL_SLOTS).fill(EMPTY_SLOT);
   /** Strings with a lone surrogate, by value and by ref (see above); almost always empty. */
   private readonly illFormed = new Map<string, number>();
   private readonly illFormedByRef = new Map<number, string>();
@@ -115,7 +125,7 @@ export class Utf8StringTable {
 
   /** Adds the string whose `byteLength` bytes were just written at `byteEnd`. */
   private append(value: string, byteLength: number, hash: number): number {
-    if (this.size === this.lengths.length) this.growStrings();
+    for (const column of this.perString) reserve(column, this.size + 1, STRINGS_STEP);
     const ref = this.size++;
     this.byteStarts[ref] = this.byteEnd;
     this.byteLengths[ref] = byteLength;
@@ -134,22 +144,8 @@ export class Utf8StringTable {
 
   private reserveBytes(extra: number): void {
     if (this.byteEnd + extra <= this.bytes.length) return;
-    const grown = Buffer.allocUnsafe(Math.max(this.bytes.length * 2, this.byteEnd + extra));
-    this.bytes.copy(grown, 0, 0, this.byteEnd);
-    this.bytes = grown;
-  }
-
-  private growStrings(): void {
-    const capacity = this.lengths.length * 2;
-    const grow = (array: Int32Array): Int32Array => {
-      const grown = new Int32Array(capacity);
-      grown.set(array);
-      return grown;
-    };
-    this.byteStarts = grow(this.byteStarts);
-    this.byteLengths = grow(this.byteLengths);
-    this.lengths = grow(this.lengths);
-    this.hashes = grow(this.hashes);
+    reserve(this.byteRun, this.byteEnd + extra, BYTES_STEP);
+    this.bytes = Buffer.from(this.byteRun.buffer, 0, this.byteRun.length);
   }
 
   /** Twice the slots, every hashed string placed again in ref order (so each one's probe run holds only older ones). */

@@ -1,21 +1,18 @@
 import { NO_IDS, NO_TOOL_USES, type IndexedLine, type IndexedToolUse } from '../../../shared/transcript/indexedLine';
 import type { UnreadableReason } from '../../../shared/transcript/transcriptEntry';
 import type { SectionStrings, SectionWriter } from '../fs/binarySections';
+import { growableArray, reserve, type GrowableArray } from '../fs/growableArrays';
 import { Utf8StringTable } from '../fs/utf8StringTable';
 import { COMPACT_SUMMARY, META, OWN_CONTENT, SIDECHAIN, STRING_COLUMNS, UNREADABLE_CODES } from './savedLines';
 import type { LineStore } from './TranscriptIndex';
 
-const INITIAL_LINES = 1024;
-/** Columns grow by half again: a transcript's index is tens of megabytes, and doubling would leave up to half unused. */
-const GROWTH = 1.5;
-
-type Column = Int32Array | Float64Array | Uint8Array;
-
-function grown<T extends Column>(column: T, capacity: number): T {
-  const next = new (column.constructor as new (length: number) => T)(capacity);
-  next.set(column);
-  return next;
-}
+/**
+ * The most lines (and tool uses, and result ids) a builder holds, reserved, not committed (see `growableArrays.ts`):
+ * their saved index would be far over the store's room (about 80 bytes a line).
+ */
+const MAX_LINES = 1 << 23;
+/** The columns grow this many elements at a time. */
+const STEP = 16 * 1024;
 
 /**
  * A transcript's line index kept as the saved format's columns while the lines are read (`TranscriptIndex` hands
@@ -29,20 +26,33 @@ function grown<T extends Column>(column: T, capacity: number): T {
 export class LineColumnsBuilder implements LineStore {
   readonly strings = new Utf8StringTable();
   count = 0;
-  numbers = new Int32Array(INITIAL_LINES);
-  offsets = new Float64Array(INITIAL_LINES);
-  lengths = new Float64Array(INITIAL_LINES);
-  flags = new Uint8Array(INITIAL_LINES);
-  unreadable = new Uint8Array(INITIAL_LINES);
-  types = new Int32Array(INITIAL_LINES);
-  text = STRING_COLUMNS.map(() => new Int32Array(INITIAL_LINES));
-  toolUseStarts = new Int32Array(INITIAL_LINES + 1);
-  toolUseIds = new Int32Array(INITIAL_LINES);
-  toolUseNames = new Int32Array(INITIAL_LINES);
+  readonly numbers = growableArray(Int32Array, MAX_LINES);
+  readonly offsets = growableArray(Float64Array, MAX_LINES);
+  readonly lengths = growableArray(Float64Array, MAX_LINES);
+  readonly flags = growableArray(Uint8Array, MAX_LINES);
+  readonly unreadable = growableArray(Uint8Array, MAX_LINES);
+  readonly types = growableArray(Int32Array, MAX_LINES);
+  readonly text = STRING_COLUMNS.map(() => growableArray(Int32Array, MAX_LINES));
+  /** Where each line's tool uses and result ids start in their lists, and (one more) where the last one's end. */
+  readonly toolUseStarts = growableArray(Int32Array, MAX_LINES + 1);
+  readonly toolUseIds = growableArray(Int32Array, MAX_LINES);
+  readonly toolUseNames = growableArray(Int32Array, MAX_LINES);
   toolUseCount = 0;
-  resultStarts = new Int32Array(INITIAL_LINES + 1);
-  resultIds = new Int32Array(INITIAL_LINES);
+  readonly resultStarts = growableArray(Int32Array, MAX_LINES + 1);
+  readonly resultIds = growableArray(Int32Array, MAX_LINES);
   resultCount = 0;
+  /** The columns of one line each, grown together. */
+  private readonly lineColumns: readonly GrowableArray[] = [
+    this.numbers,
+    this.offsets,
+    this.lengths,
+    this.flags,
+    this.unreadable,
+    this.types,
+    ...this.text,
+    this.toolUseStarts,
+    this.resultStarts,
+  ];
   /** Types are few and read for every line by the tree and the rows: decoded once each. */
   private readonly typeNames = new Map<number, string>();
 
@@ -101,7 +111,8 @@ export class LineColumnsBuilder implements LineStore {
   }
 
   private add(line: IndexedLine): number {
-    if (this.count === this.numbers.length) this.growLines();
+    // One more than the lines: the starts' columns hold where the last line's lists end.
+    for (const column of this.lineColumns) reserve(column, this.count + 2, STEP);
     const i = this.count++;
     const { strings } = this;
     this.numbers[i] = line.line;
@@ -118,34 +129,19 @@ export class LineColumnsBuilder implements LineStore {
     this.types[i] = strings.ref(line.type);
     for (let column = 0; column < STRING_COLUMNS.length; column++) this.text[column][i] = strings.ref(line[STRING_COLUMNS[column]]);
     for (const use of line.toolUses) {
-      if (this.toolUseCount === this.toolUseIds.length) {
-        this.toolUseIds = grown(this.toolUseIds, Math.ceil(this.toolUseIds.length * GROWTH));
-        this.toolUseNames = grown(this.toolUseNames, this.toolUseIds.length);
-      }
+      reserve(this.toolUseIds, this.toolUseCount + 1, STEP);
+      reserve(this.toolUseNames, this.toolUseCount + 1, STEP);
       this.toolUseIds[this.toolUseCount] = strings.ref(use.id);
       this.toolUseNames[this.toolUseCount] = strings.ref(use.name);
       this.toolUseCount++;
     }
     this.toolUseStarts[i + 1] = this.toolUseCount;
     for (const id of line.toolResultIds) {
-      if (this.resultCount === this.resultIds.length) this.resultIds = grown(this.resultIds, Math.ceil(this.resultIds.length * GROWTH));
+      reserve(this.resultIds, this.resultCount + 1, STEP);
       this.resultIds[this.resultCount++] = strings.ref(id);
     }
     this.resultStarts[i + 1] = this.resultCount;
     return i;
-  }
-
-  private growLines(): void {
-    const capacity = Math.ceil(this.numbers.length * GROWTH);
-    this.numbers = grown(this.numbers, capacity);
-    this.offsets = grown(this.offsets, capacity);
-    this.lengths = grown(this.lengths, capacity);
-    this.flags = grown(this.flags, capacity);
-    this.unreadable = grown(this.unreadable, capacity);
-    this.types = grown(this.types, capacity);
-    this.text = this.text.map((column) => grown(column, capacity));
-    this.toolUseStarts = grown(this.toolUseStarts, capacity + 1);
-    this.resultStarts = grown(this.resultStarts, capacity + 1);
   }
 }
 
