@@ -13,9 +13,12 @@ import { growableArray, reserve } from './growableArrays';
  * where a high surrogate ending one string and a low one starting the next make one character.
  */
 const INITIAL_SLOTS = 2048;
-/** The most strings and bytes a table holds (reserved, not committed: see `growableArrays.ts`). */
-const MAX_STRINGS = 1 << 25;
-const MAX_BYTES = 1 << 30;
+/**
+ * The most strings and bytes a table holds (reserved, not committed: see `growableArrays.ts`): about two strings a line
+ * of the most lines a line index keeps, and the whole room of the saved indexes.
+ */
+const MAX_STRINGS = 1 << 23;
+const MAX_BYTES = 1 << 28;
 /** Growth steps, in strings and in bytes. */
 const STRINGS_STEP = 64 * 1024;
 const BYTES_STEP = 1024 * 1024;

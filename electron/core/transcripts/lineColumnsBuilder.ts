@@ -8,9 +8,10 @@ import type { LineStore } from './TranscriptIndex';
 
 /**
  * The most lines (and tool uses, and result ids) a builder holds, reserved, not committed (see `growableArrays.ts`):
- * their saved index would be far over the store's room (about 80 bytes a line).
+ * more would make an index over the saved indexes' whole room (256 MB at about 80 bytes a line). A transcript with more
+ * is not kept (the keeper skips it); the reservations stay a few hundred megabytes of address space per builder.
  */
-const MAX_LINES = 1 << 23;
+const MAX_LINES = 1 << 22;
 /** The columns grow this many elements at a time. */
 const STEP = 16 * 1024;
 
