@@ -3,9 +3,10 @@
  * transcript of ../shared/fixtures/claude-real (read in place, never copied; the saved indexes go to a temp folder).
  */
 import { existsSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path, { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LineColumnsBuilder } from '../../electron/core/transcripts/lineColumnsBuilder';
 import { SavedLineIndexes } from '../../electron/core/transcripts/savedLineIndexes';
 import { MAIN_SCOPE, TranscriptDocument } from '../../electron/core/transcripts/TranscriptDocument';
 import { compareCodeUnits } from '../../electron/core/transcripts/sortedStringMap';
@@ -98,6 +99,20 @@ async function seen(document: TranscriptDocument): Promise<unknown> {
       const reopened = await TranscriptDocument.open(file, { savedIndexes: store });
       expect(reopened.index.resumedFrom, file).not.toBeNull();
       expect(await seen(reopened), file).toEqual(expected);
+    }
+  });
+
+  it('saves every real transcript the same, byte for byte, when its lines are kept in columns (the keeper)', async () => {
+    const columnsStore = new SavedLineIndexes(join(home.tmp, 'columns-index'), { minFileBytes: 0, saveDelayMs: 0 });
+    for (const file of files) {
+      const objects = await TranscriptDocument.open(file, { savedIndexes: store });
+      await objects.saveNow();
+      const columns = await TranscriptDocument.open(file, { savedIndexes: columnsStore, newLineStore: () => new LineColumnsBuilder() });
+      expect(LineColumnsBuilder.of(columns.lines), file).not.toBeNull();
+      await columns.saveNow();
+      const expected = await readFile(store.fileOf(file));
+      expect((await readFile(columnsStore.fileOf(file))).equals(expected), file).toBe(true);
+      expect(await seen(columns), file).toEqual(await seen(objects));
     }
   });
 });

@@ -17,22 +17,45 @@ export interface SectionParts {
   readonly length: number;
 }
 
-export class SectionWriter {
-  private readonly parts: Uint8Array[] = [];
-  private length = 0;
-  private readonly stringIds = new Map<string, number>();
+/**
+ * Where a writer keeps its strings: each one's number, given as it is first asked for, and at the end the string
+ * table's two sections: the UTF-16 lengths in that order, and the strings' UTF-8 run (in pieces).
+ */
+export interface SectionStrings {
+  ref(value: string | null): number;
+  finish(): { readonly lengths: Int32Array; readonly text: readonly Uint8Array[] };
+}
+
+/** Strings kept as themselves, joined and encoded once at the end. */
+export class JoinedStrings implements SectionStrings {
+  private readonly ids = new Map<string, number>();
   private readonly strings: string[] = [];
 
-  /** The number standing for a string (or null) in the sections. */
   ref(value: string | null): number {
     if (value === null) return -1;
-    let id = this.stringIds.get(value);
+    let id = this.ids.get(value);
     if (id === undefined) {
       id = this.strings.length;
       this.strings.push(value);
-      this.stringIds.set(value, id);
+      this.ids.set(value, id);
     }
     return id;
+  }
+
+  finish(): { readonly lengths: Int32Array; readonly text: readonly Uint8Array[] } {
+    return { lengths: Int32Array.from(this.strings, (value) => value.length), text: [Buffer.from(this.strings.join(''), 'utf8')] };
+  }
+}
+
+export class SectionWriter {
+  private readonly parts: Uint8Array[] = [];
+  private length = 0;
+
+  constructor(private readonly strings: SectionStrings = new JoinedStrings()) {}
+
+  /** The number standing for a string (or null) in the sections. */
+  ref(value: string | null): number {
+    return this.strings.ref(value);
   }
 
   /** Refs of several strings (a map's keys). */
@@ -40,13 +63,15 @@ export class SectionWriter {
     return Int32Array.from(values, (value) => this.ref(value));
   }
 
-  private push(bytes: Uint8Array): void {
+  /** One section, from one or more pieces run together. */
+  private push(...pieces: Uint8Array[]): void {
+    const byteLength = pieces.reduce((sum, piece) => sum + piece.byteLength, 0);
     const header = new Uint8Array(ALIGN);
-    new DataView(header.buffer).setUint32(0, bytes.byteLength, true);
-    this.parts.push(header, bytes);
-    const pad = padding(bytes.byteLength);
+    new DataView(header.buffer).setUint32(0, byteLength, true);
+    this.parts.push(header, ...pieces);
+    const pad = padding(byteLength);
     if (pad > 0) this.parts.push(new Uint8Array(pad));
-    this.length += ALIGN + bytes.byteLength + pad;
+    this.length += ALIGN + byteLength + pad;
   }
 
   int32(values: Int32Array | readonly number[]): this {
@@ -71,10 +96,9 @@ export class SectionWriter {
    * the other: a big transcript's index is tens of megabytes, and joining them would hold it twice.
    */
   finish(): SectionParts {
-    const lengths = Int32Array.from(this.strings, (value) => value.length);
-    const text = Buffer.from(this.strings.join(''), 'utf8');
+    const { lengths, text } = this.strings.finish();
     this.int32(lengths);
-    this.uint8(text);
+    this.push(...text);
     return { parts: this.parts, length: this.length };
   }
 }

@@ -23,7 +23,7 @@ import { normaliseLine, responseFacts, withResult, type NormaliseOptions, type R
 import type { SourceOpener } from '../fs/randomAccessSource';
 import { asciiQueryPrefilter } from './findPrefilter';
 import { readLineTexts } from './lineTextReader';
-import { TranscriptIndex, type IndexUpdate } from './TranscriptIndex';
+import { TranscriptIndex, type IndexUpdate, type LineStore } from './TranscriptIndex';
 import type { DerivedIndex, ToolLines } from './lineIndexCodec';
 import type { SavedLineIndexes } from './savedLineIndexes';
 
@@ -133,10 +133,12 @@ export class TranscriptDocument {
       opener?: SourceOpener;
       /** Where line indexes are kept between runs: a saved one is read on from instead of the whole file. */
       savedIndexes?: SavedLineIndexes | null;
+      /** How the index keeps its lines (see `TranscriptIndex`); by default as they were scanned. */
+      newLineStore?: () => LineStore;
     } = {},
   ): Promise<TranscriptDocument> {
     const savedIndexes = options.savedIndexes ?? null;
-    const index = new TranscriptIndex(path, options.maxLineBytes, options.missingIsEmpty, options.opener);
+    const index = new TranscriptIndex(path, options.maxLineBytes, options.missingIsEmpty, options.opener, options.newLineStore);
     const saved = savedIndexes === null ? null : await savedIndexes.load(path);
     if (saved !== null) index.resumeFrom({ extent: saved.extent, lines: saved.snapshot.lines });
     const document = new TranscriptDocument(index, savedIndexes);

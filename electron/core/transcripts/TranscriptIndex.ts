@@ -25,6 +25,16 @@ export interface ResumePoint {
 
 export type IndexUpdate = 'unchanged' | 'appended' | 'rebuilt';
 
+/** Where an index keeps the lines it reads: what it holds of each is what `keep` returns. */
+export interface LineStore {
+  keep(line: IndexedLine): IndexedLine;
+  /** The lines of a saved index gone on from, kept the same way. */
+  keepAll(lines: readonly IndexedLine[]): IndexedLine[];
+}
+
+/** The lines as they were scanned, one object each: what the viewer's documents hold. */
+const LINES_AS_SCANNED: LineStore = { keep: (line) => line, keepAll: (lines) => lines.slice() };
+
 interface FileIdentity {
   readonly dev: number;
   readonly ino: number;
@@ -38,6 +48,7 @@ interface FileIdentity {
  */
 export class TranscriptIndex {
   private committed: IndexedLine[] = [];
+  private store: LineStore;
   private provisional: IndexedLine | null = null;
   private committedBytes = 0;
   private nextLineNumber = 1;
@@ -63,7 +74,11 @@ export class TranscriptIndex {
     private readonly missingIsEmpty = false,
     /** Where the bytes come from: the disk, or the archived copy once Claude Code deleted the file. */
     readonly opener: SourceOpener = openFromDisk,
-  ) {}
+    /** A new store for the lines, made at the start and whenever the file is indexed again from its start. */
+    private readonly newLineStore: () => LineStore = () => LINES_AS_SCANNED,
+  ) {
+    this.store = newLineStore();
+  }
 
   /** Every indexed line in file order (the provisional last line included). */
   get lines(): readonly IndexedLine[] {
@@ -156,8 +171,8 @@ export class TranscriptIndex {
           deadline,
         },
         (bytes, offset, length, number) => {
-          if (bytes === null) this.committed.push(unreadableLine(number, offset, length, 'too-long'));
-          else if (bytes.length > 0) this.committed.push(scanEnvelope(bytes, number, offset));
+          if (bytes === null) this.committed.push(this.store.keep(unreadableLine(number, offset, length, 'too-long')));
+          else if (bytes.length > 0) this.committed.push(this.store.keep(scanEnvelope(bytes, number, offset)));
         },
       );
       this.committedBytes = result.committedBytes;
@@ -193,7 +208,7 @@ export class TranscriptIndex {
     if (sha1(head) !== extent.headHash || sha1(tail) !== extent.tailHash) return false;
     this.head = head;
     this.tail = tail;
-    this.committed = point.lines.slice();
+    this.committed = this.store.keepAll(point.lines);
     this.committedBytes = extent.indexedBytes;
     this.nextLineNumber = extent.nextLineNumber;
     this.resumedFrom = point;
@@ -209,6 +224,7 @@ export class TranscriptIndex {
 
   private reset(): void {
     this.committed = [];
+    this.store = this.newLineStore();
     this.provisional = null;
     this.committedBytes = 0;
     this.nextLineNumber = 1;

@@ -2,6 +2,7 @@ import type { Branch, ForkAt, ParentLink, TreeArrays } from '../../../shared/tra
 import type { IndexedLine } from '../../../shared/transcript/indexedLine';
 import type { TranscriptRows } from '../../../shared/transcript/transcriptRows';
 import { SectionReader, SectionWriter, type SectionParts } from '../fs/binarySections';
+import { LineColumnsBuilder } from './lineColumnsBuilder';
 import { SortedNumberMap } from './sortedNumberMap';
 import { SortedStringMap } from './sortedStringMap';
 import { COMPACT_SUMMARY, META, OWN_CONTENT, SavedLine, SIDECHAIN, STRING_COLUMNS, UNREADABLE_CODES, type LineColumns } from './savedLines';
@@ -264,9 +265,12 @@ function readView(input: SectionReader, nodeCount: number): SavedView {
 
 /** A snapshot as a binary body (see `binarySections.ts`), in pieces. */
 export function encodeLineIndex(snapshot: LineIndexSnapshot): SectionParts {
-  const out = new SectionWriter();
+  // Lines kept in columns (the line index keeper's) are written from them: the same bytes, nothing built again.
+  const columns = LineColumnsBuilder.of(snapshot.lines);
+  const out = new SectionWriter(columns?.sectionStrings());
   out.int32([snapshot.derived === null ? 0 : 1]);
-  writeLines(out, snapshot.lines);
+  if (columns !== null) columns.writeColumns(out);
+  else writeLines(out, snapshot.lines);
   const { derived } = snapshot;
   if (derived !== null) {
     writeTree(out, derived.tree);

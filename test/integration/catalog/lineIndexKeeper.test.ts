@@ -1,4 +1,4 @@
-import { appendFile, readdir, stat } from 'node:fs/promises';
+import { appendFile, readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CatalogService } from '../../../electron/core/catalog/CatalogService';
@@ -100,6 +100,10 @@ describe('LineIndexKeeper', () => {
       expect(counted.bytesRead()).toBeLessThan(10_000);
       const fresh = await TranscriptDocument.open(path);
       expect(await reopened.readPage(0, 100)).toEqual(await fresh.readPage(0, 100));
+      // Written from its columns (see `LineColumnsBuilder`), the file is the one the viewer's document writes.
+      const viewerStore = new SavedLineIndexes(join(home.tmp, 'viewer-index'), { minFileBytes: 0, saveDelayMs: 0 });
+      await (await TranscriptDocument.open(path, { savedIndexes: viewerStore })).saveNow();
+      expect((await readFile(store.fileOf(path))).equals(await readFile(viewerStore.fileOf(path)))).toBe(true);
     }
   });
 
