@@ -1,6 +1,5 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { collectGarbage } from '../async/collectGarbage';
 import { DisposableStore } from '../events';
 import type { SavedLineIndexes } from '../transcripts/savedLineIndexes';
 import { LineColumnsBuilder } from '../transcripts/lineColumnsBuilder';
@@ -16,11 +15,6 @@ const SLICE_MS = 25;
 const BEHIND_BYTES_KEPT = 1024 * 1024;
 /** The keeper fills at most this share of the saved indexes' room; the rest is for the transcripts the user opens. */
 const KEEPER_SHARE = 0.75;
-/**
- * Indexing a transcript this big leaves tens of megabytes of garbage (its tree's and views' working maps, the
- * scanned lines): collected before the next one adds its own.
- */
-const COLLECT_AFTER_BYTES = 64 * 1024 * 1024;
 
 export interface LineIndexKeeperOptions {
   readonly catalog: CatalogService;
@@ -103,7 +97,6 @@ export class LineIndexKeeper {
     let saved = 0;
     let current = 0;
     let bytesIndexed = 0;
-    let indexing = false;
     const result = (full: boolean): KeptIndexes => ({ saved, current, bytesIndexed, full, cancelled: signal.aborted });
     for (const entry of this.options.catalog.catalog.list()) {
       if (signal.aborted) break;
@@ -116,12 +109,7 @@ export class LineIndexKeeper {
         current++;
         continue;
       }
-      // Before the run's first index: what the build, the history reconstruction and the archive's run left behind
-      // goes before the index adds to it (see `collectGarbage`).
-      if (!indexing) await collectGarbage();
-      indexing = true;
       const total = await this.keep(path, signal).catch(() => null);
-      if (stats.size >= COLLECT_AFTER_BYTES) await collectGarbage();
       if (total === null) continue;
       saved++;
       bytesIndexed += stats.size;
