@@ -24,6 +24,11 @@ export interface BuildWorker<T> {
   accepts(item: T): boolean;
   /** Reads one item through the worker; resolves once it is recorded. */
   read(item: T): Promise<void>;
+  /**
+   * Whether the worker already reads an item, handed to it before the build (see `WorkerHeadStart`): such items are
+   * the worker's alone, taken first and whatever its load (their bytes are already in it).
+   */
+  handedOver?(item: T): boolean;
 }
 
 export interface DrainOptions<T> {
@@ -57,6 +62,7 @@ export function isBigSession(bytes: number): boolean {
 class SharedQueue<T> {
   private readonly shared: T[] = [];
   private readonly inThreadOnly: T[] = [];
+  private readonly handedOver: T[] = [];
   private nextShared = 0;
   private nextInThread = 0;
   failed: { readonly error: unknown } | null = null;
@@ -66,7 +72,15 @@ class SharedQueue<T> {
     worker: BuildWorker<T> | undefined,
     private readonly stopped: () => boolean,
   ) {
-    for (const item of items) (!worker || worker.accepts(item) ? this.shared : this.inThreadOnly).push(item);
+    for (const item of items) {
+      if (worker?.handedOver?.(item)) this.handedOver.push(item);
+      else (!worker || worker.accepts(item) ? this.shared : this.inThreadOnly).push(item);
+    }
+  }
+
+  /** Every item the worker already reads, for it to take before anything else. */
+  takeHandedOver(): T[] {
+    return this.handedOver.splice(0);
   }
 
   takeForWorker(): T | null {
@@ -123,6 +137,10 @@ async function feedWorker<T>(worker: BuildWorker<T>, queue: SharedQueue<T>, sett
     inFlight--;
     wake?.();
   };
+  for (const item of queue.takeHandedOver()) {
+    inFlight++;
+    void settle(worker.read(item)).then(ended);
+  }
   for (;;) {
     while (worker.load.usable && worker.load.queuedBytes < WORKER_QUEUE_BYTES && inFlight < WORKER_QUEUE_ITEMS) {
       const item = queue.takeForWorker();

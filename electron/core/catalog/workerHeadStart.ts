@@ -39,6 +39,11 @@ export class WorkerHeadStart {
     }
   }
 
+  /** Whether the worker was handed the file (and its reply not yet taken). */
+  has(path: string): boolean {
+    return this.scans.has(path);
+  }
+
   /**
    * The worker's reply for a session file it was handed, once (null when it could not read it), or undefined when
    * it was not handed that file.
