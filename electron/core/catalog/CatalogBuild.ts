@@ -294,7 +294,7 @@ export class CatalogBuild {
         // Files read whole from their start; the rest (continued from a saved state, or cached) stay here.
         accepts: (item) => item.file.size > 0 && !item.file.fromArchive && this.host.pendingBytes(item.file) === item.file.size,
         read: (item) => read(item, this.workerContext),
-        handedOver: (item) => !item.isSubagentFile && this.host.handedToWorker(item.file.path),
+        handedOverBytes: (item) => (!item.isSubagentFile && this.host.handedToWorker(item.file.path) ? item.file.size : 0),
       },
       stopped: () => this.signal?.aborted ?? false,
       onThreadDone,

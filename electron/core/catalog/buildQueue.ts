@@ -25,10 +25,11 @@ export interface BuildWorker<T> {
   /** Reads one item through the worker; resolves once it is recorded. */
   read(item: T): Promise<void>;
   /**
-   * Whether the worker already reads an item, handed to it before the build (see `WorkerHeadStart`): such items are
-   * the worker's alone, taken first and whatever its load (their bytes are already in it).
+   * The bytes of an item the worker already reads, handed to it before the build (see `WorkerHeadStart`), else 0.
+   * Such items are the worker's alone and taken first; their bytes, already in its load, do not count against what
+   * it is sent, so it still gets the biggest sessions first.
    */
-  handedOver?(item: T): boolean;
+  handedOverBytes?(item: T): number;
 }
 
 export interface DrainOptions<T> {
@@ -73,7 +74,7 @@ class SharedQueue<T> {
     private readonly stopped: () => boolean,
   ) {
     for (const item of items) {
-      if (worker?.handedOver?.(item)) this.handedOver.push(item);
+      if ((worker?.handedOverBytes?.(item) ?? 0) > 0) this.handedOver.push(item);
       else (!worker || worker.accepts(item) ? this.shared : this.inThreadOnly).push(item);
     }
   }
@@ -137,12 +138,18 @@ async function feedWorker<T>(worker: BuildWorker<T>, queue: SharedQueue<T>, sett
     inFlight--;
     wake?.();
   };
+  let handedOverBytes = 0;
   for (const item of queue.takeHandedOver()) {
+    const bytes = worker.handedOverBytes?.(item) ?? 0;
+    handedOverBytes += bytes;
     inFlight++;
-    void settle(worker.read(item)).then(ended);
+    void settle(worker.read(item)).then(() => {
+      handedOverBytes -= bytes;
+      ended();
+    });
   }
   for (;;) {
-    while (worker.load.usable && worker.load.queuedBytes < WORKER_QUEUE_BYTES && inFlight < WORKER_QUEUE_ITEMS) {
+    while (worker.load.usable && worker.load.queuedBytes - handedOverBytes < WORKER_QUEUE_BYTES && inFlight < WORKER_QUEUE_ITEMS) {
       const item = queue.takeForWorker();
       if (item === null) break;
       inFlight++;

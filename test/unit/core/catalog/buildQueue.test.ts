@@ -34,14 +34,17 @@ class ScriptedWorker implements BuildWorker<number>, WorkerLoad {
 class HeadStartedWorker extends ScriptedWorker {
   private readonly heldBack = new Map<number, Promise<void>>();
 
-  constructor(bytesOf: (item: number) => number, handed: readonly number[]) {
-    super(bytesOf);
+  constructor(
+    private readonly bytesOfItem: (item: number) => number,
+    handed: readonly number[],
+  ) {
+    super(bytesOfItem);
     for (const item of handed) this.heldBack.set(item, super.read(item));
     this.taken.length = 0;
   }
 
-  handedOver(item: number): boolean {
-    return this.heldBack.has(item);
+  handedOverBytes(item: number): number {
+    return this.heldBack.has(item) ? this.bytesOfItem(item) : 0;
   }
 
   override read(item: number): Promise<void> {
@@ -167,13 +170,13 @@ describe('drainQueue', () => {
     expect(read).toEqual([1, 2, 3]);
   });
 
-  it('gives the worker first the items it was handed before the build, whatever its load, then feeds it as before', async () => {
+  it('gives the worker first the items it was handed before the build, and the first of the rest as if they were not', async () => {
     const items = Array.from({ length: 30 }, (_, i) => i);
-    // 20 MB already queued in the worker: over its byte budget before the build takes anything.
+    // 20 MB already queued in the worker, over its byte budget: it still gets the queue's first (biggest) item at once.
     const worker = new HeadStartedWorker(() => 10 * MB, [20, 21]);
     const inThread: number[] = [];
     await drainQueue(items, { parallelism: 1, readInThread: inThreadReader(worker, inThread), worker, stopped: () => false });
-    expect(worker.taken.slice(0, 2)).toEqual([20, 21]);
+    expect(worker.taken.slice(0, 3)).toEqual([20, 21, 0]);
     expect(inThread).not.toContain(20);
     expect(inThread).not.toContain(21);
     expect(worker.taken.length).toBeGreaterThan(2);
