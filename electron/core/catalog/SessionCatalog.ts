@@ -669,7 +669,7 @@ export class SessionCatalog {
       cachedSession: (key) => this.sessions.get(key),
       hasEntry: (key) => this.entries.has(key),
       dropFile: (path) => this.dropFile(path),
-      handedToWorker: (path) => this.headStart?.has(path) ?? false,
+      handedToWorker: (path) => this.headStart?.queuedBytesOf(path) ?? null,
       siblingsBySession: (project) => this.siblingsBySession(project),
       recordSession: (session, siblings) => this.recordSession(session, siblings),
       publishSessions: (keys) => this.publishSessions(keys, []),

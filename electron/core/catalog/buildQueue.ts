@@ -25,11 +25,11 @@ export interface BuildWorker<T> {
   /** Reads one item through the worker; resolves once it is recorded. */
   read(item: T): Promise<void>;
   /**
-   * The bytes of an item the worker already reads, handed to it before the build (see `WorkerHeadStart`), else 0.
-   * Such items are the worker's alone and taken first; their bytes, already in its load, do not count against what
-   * it is sent, so it still gets the biggest sessions first.
+   * For an item the worker already reads, handed to it before the build (see `WorkerHeadStart`), the bytes of it still
+   * queued in the worker (0 once read); null for the rest. Such items are the worker's alone and taken first; their
+   * bytes, already in its load, do not count against what it is sent, so it still gets the biggest sessions first.
    */
-  handedOverBytes?(item: T): number;
+  handedOver?(item: T): number | null;
 }
 
 export interface DrainOptions<T> {
@@ -74,7 +74,7 @@ class SharedQueue<T> {
     private readonly stopped: () => boolean,
   ) {
     for (const item of items) {
-      if ((worker?.handedOverBytes?.(item) ?? 0) > 0) this.handedOver.push(item);
+      if ((worker?.handedOver?.(item) ?? null) !== null) this.handedOver.push(item);
       else (!worker || worker.accepts(item) ? this.shared : this.inThreadOnly).push(item);
     }
   }
@@ -140,7 +140,7 @@ async function feedWorker<T>(worker: BuildWorker<T>, queue: SharedQueue<T>, sett
   };
   let handedOverBytes = 0;
   for (const item of queue.takeHandedOver()) {
-    const bytes = worker.handedOverBytes?.(item) ?? 0;
+    const bytes = worker.handedOver?.(item) ?? 0;
     handedOverBytes += bytes;
     inFlight++;
     void settle(worker.read(item)).then(() => {

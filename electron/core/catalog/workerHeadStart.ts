@@ -18,6 +18,8 @@ export type ScanJobFor = (file: DiscoveredFile, configRoot: string, slug: string
  */
 export class WorkerHeadStart {
   private readonly scans = new Map<string, Promise<ScanDone | null>>();
+  /** The bytes of the files handed over that the worker has not answered yet. */
+  private readonly queued = new Map<string, number>();
   private bytes = 0;
 
   constructor(
@@ -32,16 +34,16 @@ export class WorkerHeadStart {
       const file = session.main;
       if (!file || file.size < HEAD_START_MIN_FILE_BYTES) continue;
       this.bytes += file.size;
-      this.scans.set(
-        file.path,
-        this.offload.scan(this.jobFor(file, project.configRoot, project.slug), () => undefined),
-      );
+      const scan = this.offload.scan(this.jobFor(file, project.configRoot, project.slug), () => undefined);
+      this.scans.set(file.path, scan);
+      this.queued.set(file.path, file.size);
+      void scan.then(() => this.queued.delete(file.path));
     }
   }
 
-  /** Whether the worker was handed the file (and its reply not yet taken). */
-  has(path: string): boolean {
-    return this.scans.has(path);
+  /** For a file the worker was handed (its reply not yet taken), its bytes still queued in the worker; else null. */
+  queuedBytesOf(path: string): number | null {
+    return this.scans.has(path) ? (this.queued.get(path) ?? 0) : null;
   }
 
   /**

@@ -43,8 +43,8 @@ class HeadStartedWorker extends ScriptedWorker {
     this.taken.length = 0;
   }
 
-  handedOverBytes(item: number): number {
-    return this.heldBack.has(item) ? this.bytesOfItem(item) : 0;
+  handedOver(item: number): number | null {
+    return this.heldBack.has(item) ? this.bytesOfItem(item) : null;
   }
 
   override read(item: number): Promise<void> {
