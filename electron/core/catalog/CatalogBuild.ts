@@ -56,6 +56,8 @@ export interface CatalogBuildHost {
   hasEntry(key: string): boolean;
   /** Forgets a file deleted since discovery. */
   dropFile(path: string): void;
+  /** For a file the scan worker was handed during discovery, its bytes still queued in it; null for the rest. */
+  handedToWorker(path: string): number | null;
   siblingsBySession(project: DiscoveredProject): Map<string, DiscoveredSubagentFile[]>;
   /** Records which files make up a session once they are read; returns its key. */
   recordSession(session: DiscoveredSession, siblings: readonly DiscoveredSubagentFile[]): string;
@@ -292,6 +294,7 @@ export class CatalogBuild {
         // Files read whole from their start; the rest (continued from a saved state, or cached) stay here.
         accepts: (item) => item.file.size > 0 && !item.file.fromArchive && this.host.pendingBytes(item.file) === item.file.size,
         read: (item) => read(item, this.workerContext),
+        handedOver: (item) => (item.isSubagentFile ? null : this.host.handedToWorker(item.file.path)),
       },
       stopped: () => this.signal?.aborted ?? false,
       onThreadDone,

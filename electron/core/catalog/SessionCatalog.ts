@@ -1,4 +1,4 @@
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CatalogProgress, SessionCatalogEntry, SessionKey, SessionUpdate } from '../../../shared/model/catalog';
 import { withArchivedFiles, type CatalogArchive } from './archivedSessionFiles';
@@ -18,8 +18,9 @@ import type { ReadContext } from './catalogReadContext';
 import { CatalogStore } from './catalogStore';
 import { summarizeAggregate, type FileSummary } from './fileSummary';
 import { memoryPathMatcher } from './memoryPathMatcher';
-import type { ScanDone } from './scanWorkerProtocol';
+import type { ScanDone, ScanJob } from './scanWorkerProtocol';
 import { ScanOffload } from './ScanOffload';
+import { WorkerHeadStart } from './workerHeadStart';
 import { buildSessionEntry, type AgentMeta, type SubagentFileFacts } from './sessionEntry';
 import { TranscriptAggregate, type MemoryPathTest, type TranscriptAggregateState } from './transcriptAggregate';
 import { feedTranscriptLine, scanTranscriptInto } from './transcriptFileScan';
@@ -181,6 +182,8 @@ export class SessionCatalog {
   private queue: Promise<unknown> = Promise.resolve();
   private cacheLoaded: Promise<boolean> | null = null;
   private currentProgress: CatalogProgress | null = null;
+  /** A first build's files handed to its worker during discovery (see `WorkerHeadStart`). */
+  private headStart: WorkerHeadStart | null = null;
   private disposed = false;
   private saveTimer: NodeJS.Timeout | null = null;
   /** Live updates changed the catalog since the index was last saved. */
@@ -355,24 +358,21 @@ export class SessionCatalog {
       reported = bytes;
     };
     let buffers = context.buffers;
+    // Handed to the worker during discovery: its reply is taken on whichever thread's turn the file comes.
+    const headStart = !aggregate && !isSubagentFile && !context.live ? this.headStart?.take(file.path) : undefined;
     // The worker saves the file's state itself, so a file whose older state is still being written is read here,
     // where the new write queues behind the old one.
-    if (!aggregate && context.offload?.usable && !this.store.stateWriteOf(file.path)) {
-      const done = await context.offload.scan(
-        {
-          path: file.path,
-          isSubagentFile,
-          configRoot,
-          memoryDir: memoryKey,
-          sizeHint: file.size,
-          tailBytes: TAIL_CHECK_BYTES,
-          stateMinBytes: STATE_MIN_BYTES,
-          stateDir: this.store.stateDir,
-          fileId: file.fileId,
-        },
-        onBytes,
-      );
+    const offload = context.offload;
+    const workerRead =
+      headStart ??
+      (!aggregate && offload?.usable && !this.store.stateWriteOf(file.path)
+        ? offload.scan(this.scanJob(file, isSubagentFile, configRoot, slug), onBytes)
+        : undefined);
+    if (workerRead) {
+      const done = await workerRead;
       context.signal?.throwIfAborted();
+      // A file deleted since discovery is left out (ENOENT), as it would be had it been sent to the worker now.
+      if (headStart) statSync(file.path);
       if (done) {
         onBytes(done.size);
         return this.record(file, isSubagentFile, memoryKey, { ...done, stateText: null }, sessionKeyOf(configRoot, slug, ''));
@@ -627,14 +627,36 @@ export class SessionCatalog {
       this.scanWorker && this.files.size === 0 && !options.signal?.aborted
         ? new ScanOffload(this.scanWorker.script, options.signal)
         : undefined;
+    const headStart =
+      startedOffload && new WorkerHeadStart(startedOffload, (file, configRoot, slug) => this.scanJob(file, false, configRoot, slug));
     let projects: DiscoveredProject[];
     try {
-      projects = await this.withArchived(await discoverSessionFiles(this.roots));
+      projects = await this.withArchived(await discoverSessionFiles(this.roots, (project) => headStart?.offer(project)));
     } catch (error) {
       await startedOffload?.dispose();
       throw error;
     }
-    return new CatalogBuild(this.buildHost(options), projects, options.signal, startedOffload).run();
+    this.headStart = headStart ?? null;
+    try {
+      return await new CatalogBuild(this.buildHost(options), projects, options.signal, startedOffload).run();
+    } finally {
+      this.headStart = null;
+    }
+  }
+
+  /** What the scan worker needs to read a file from its start as a build reads it. */
+  private scanJob(file: DiscoveredFile, isSubagentFile: boolean, configRoot: string, slug: string): Omit<ScanJob, 'id'> {
+    return {
+      path: file.path,
+      isSubagentFile,
+      configRoot,
+      memoryDir: this.memoryTestFor(configRoot, slug).key,
+      sizeHint: file.size,
+      tailBytes: TAIL_CHECK_BYTES,
+      stateMinBytes: STATE_MIN_BYTES,
+      stateDir: this.store.stateDir,
+      fileId: file.fileId,
+    };
   }
 
   /** What a build reaches of the catalog (see `CatalogBuild`). */
@@ -647,6 +669,7 @@ export class SessionCatalog {
       cachedSession: (key) => this.sessions.get(key),
       hasEntry: (key) => this.entries.has(key),
       dropFile: (path) => this.dropFile(path),
+      handedToWorker: (path) => this.headStart?.queuedBytesOf(path) ?? null,
       siblingsBySession: (project) => this.siblingsBySession(project),
       recordSession: (session, siblings) => this.recordSession(session, siblings),
       publishSessions: (keys) => this.publishSessions(keys, []),

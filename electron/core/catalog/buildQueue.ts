@@ -24,6 +24,12 @@ export interface BuildWorker<T> {
   accepts(item: T): boolean;
   /** Reads one item through the worker; resolves once it is recorded. */
   read(item: T): Promise<void>;
+  /**
+   * For an item the worker already reads, handed to it before the build (see `WorkerHeadStart`), the bytes of it still
+   * queued in the worker (0 once read); null for the rest. Such items are the worker's alone and taken first; their
+   * bytes, already in its load, do not count against what it is sent, so it still gets the biggest sessions first.
+   */
+  handedOver?(item: T): number | null;
 }
 
 export interface DrainOptions<T> {
@@ -57,6 +63,7 @@ export function isBigSession(bytes: number): boolean {
 class SharedQueue<T> {
   private readonly shared: T[] = [];
   private readonly inThreadOnly: T[] = [];
+  private readonly handedOver: T[] = [];
   private nextShared = 0;
   private nextInThread = 0;
   failed: { readonly error: unknown } | null = null;
@@ -66,7 +73,15 @@ class SharedQueue<T> {
     worker: BuildWorker<T> | undefined,
     private readonly stopped: () => boolean,
   ) {
-    for (const item of items) (!worker || worker.accepts(item) ? this.shared : this.inThreadOnly).push(item);
+    for (const item of items) {
+      if ((worker?.handedOver?.(item) ?? null) !== null) this.handedOver.push(item);
+      else (!worker || worker.accepts(item) ? this.shared : this.inThreadOnly).push(item);
+    }
+  }
+
+  /** Every item the worker already reads, for it to take before anything else. */
+  takeHandedOver(): T[] {
+    return this.handedOver.splice(0);
   }
 
   takeForWorker(): T | null {
@@ -123,8 +138,18 @@ async function feedWorker<T>(worker: BuildWorker<T>, queue: SharedQueue<T>, sett
     inFlight--;
     wake?.();
   };
+  let handedOverBytes = 0;
+  for (const item of queue.takeHandedOver()) {
+    const bytes = worker.handedOver?.(item) ?? 0;
+    handedOverBytes += bytes;
+    inFlight++;
+    void settle(worker.read(item)).then(() => {
+      handedOverBytes -= bytes;
+      ended();
+    });
+  }
   for (;;) {
-    while (worker.load.usable && worker.load.queuedBytes < WORKER_QUEUE_BYTES && inFlight < WORKER_QUEUE_ITEMS) {
+    while (worker.load.usable && worker.load.queuedBytes - handedOverBytes < WORKER_QUEUE_BYTES && inFlight < WORKER_QUEUE_ITEMS) {
       const item = queue.takeForWorker();
       if (item === null) break;
       inFlight++;

@@ -153,16 +153,21 @@ async function discoverProject(configRoot: string, slug: string, dir: string): P
 
 /**
  * Every project folder of every config root with its session files, sub-agent files and session memory. Reads
- * only, with blocking calls in time slices (see `discoverProject`).
+ * only, with blocking calls in time slices (see `discoverProject`). `onProject` hears each project as it is found.
  */
-export async function discoverSessionFiles(configRoots: readonly string[]): Promise<DiscoveredProject[]> {
+export async function discoverSessionFiles(
+  configRoots: readonly string[],
+  onProject?: (project: DiscoveredProject) => void,
+): Promise<DiscoveredProject[]> {
   const projects: DiscoveredProject[] = [];
   for (const configRoot of configRoots) {
     const projectsDir = join(configRoot, 'projects');
     const listing = listDirSync(projectsDir);
     const slugs = listing.entries.filter((entry) => entryKindSync(projectsDir, entry).kind === 'dir').map((entry) => entry.name);
     for (const slug of slugs.sort()) {
-      projects.push(await discoverProject(configRoot, slug, join(projectsDir, slug)));
+      const project = await discoverProject(configRoot, slug, join(projectsDir, slug));
+      projects.push(project);
+      onProject?.(project);
     }
   }
   return projects;

@@ -40,10 +40,13 @@ function closingQuote(line: Buffer, open: number): number {
  * What a reader wants of a JSON value: `'value'` keeps a scalar as it is; `'repeated'` too, for a short string that
  * mostly repeats from line to line (a session id, a working folder, a model): the scanner keeps the last one it
  * decoded for that key and hands it out again while the bytes are the same, instead of decoding them (or, for a
- * Windows path, `JSON.parse`-ing them) on every line. A shape keeps the named keys of an object (each with what is
- * wanted of it); `eachOf(want)` keeps every element of an array. Whatever is not wanted is skipped.
+ * Windows path, `JSON.parse`-ing them) on every line. `'deferred'` (a field of an object, not an array's element)
+ * is a value only some lines need, such as a message's text: it is read once the whole line is, and only if the
+ * reader's `keepDeferred` wants it for that line (see `scanFields`), so the lines that do not need it never decode
+ * it. A shape keeps the named keys of an object (each with what is wanted of it); `eachOf(want)` keeps every element
+ * of an array. Whatever is not wanted is skipped.
  */
-export type FieldWant = 'value' | 'repeated' | FieldShape | EachElement;
+export type FieldWant = 'value' | 'repeated' | 'deferred' | FieldShape | EachElement;
 export interface FieldShape {
   readonly [key: string]: FieldWant;
 }
@@ -93,7 +96,11 @@ class CompiledRepeated {
   value = '';
 }
 
-type CompiledWant = null | CompiledShape | CompiledEach | CompiledRepeated;
+/** A `'deferred'` field: the one instance marks every such field. */
+class CompiledDeferred {}
+const DEFERRED = new CompiledDeferred();
+
+type CompiledWant = null | CompiledShape | CompiledEach | CompiledRepeated | CompiledDeferred;
 
 /** The fields one reader needs of every line, compiled once. */
 export class LineFields {
@@ -108,7 +115,11 @@ export class LineFields {
 function compileWant(want: FieldWant): CompiledWant {
   if (want === 'value') return null;
   if (want === 'repeated') return new CompiledRepeated();
-  if (want instanceof EachElement) return new CompiledEach(compileWant(want.element));
+  if (want === 'deferred') return DEFERRED;
+  if (want instanceof EachElement) {
+    if (want.element === 'deferred') throw new Error('a deferred value must be a field of an object, not an array element');
+    return new CompiledEach(compileWant(want.element));
+  }
   return compileShape(want);
 }
 
@@ -296,6 +307,60 @@ function skipValue(line: Buffer, at: number): void {
   }
 }
 
+/**
+ * The deferred fields met in the line being scanned, in line order: the object each belongs to, its key, and either
+ * where its string lies (`open` and `close`, the quotes) or, for any other value (`open` -1), the value itself.
+ */
+const deferredTargets: Record<string, unknown>[] = [];
+const deferredNames: string[] = [];
+const deferredOpens: number[] = [];
+const deferredCloses: number[] = [];
+const deferredValues: unknown[] = [];
+let deferredCount = 0;
+
+/** Notes the deferred field `name` of `target`, whose value is at `at`, without decoding it; sets `cursor` past it. */
+function deferValue(line: Buffer, at: number, target: Record<string, unknown>, name: string): void {
+  let open = -1;
+  let close = -1;
+  let value: unknown;
+  if (line[at] === QUOTE) {
+    close = stringEnd(line, at);
+    if (close < 0) return void fail();
+    open = at;
+    cursor = close + 1;
+  } else {
+    value = readValue(line, at, null);
+    if (cursor < 0) return;
+  }
+  const k = deferredCount++;
+  deferredTargets[k] = target;
+  deferredNames[k] = name;
+  deferredOpens[k] = open;
+  deferredCloses[k] = close;
+  deferredValues[k] = value;
+}
+
+/** Sets the deferred fields noted for the line on their objects, in line order (so the last of repeated keys wins). */
+function settleDeferred(line: Buffer): boolean {
+  for (let k = 0; k < deferredCount; k++) {
+    const open = deferredOpens[k];
+    const value = open < 0 ? deferredValues[k] : decodeString(line, open, deferredCloses[k]);
+    if (value === undefined) return false;
+    deferredTargets[k][deferredNames[k]] = value;
+  }
+  return true;
+}
+
+/** Lets go of the last line's objects. */
+function forgetDeferred(): void {
+  for (let k = 0; k < deferredCount; k++) {
+    deferredTargets[k] = EMPTY_TARGET;
+    deferredValues[k] = undefined;
+  }
+  deferredCount = 0;
+}
+const EMPTY_TARGET: Record<string, unknown> = {};
+
 /** Set by `wantedKey` when the key is not a valid JSON string; else `cursor` is set to its closing quote. */
 let badKey = false;
 
@@ -351,6 +416,7 @@ function readObject(line: Buffer, at: number, shape: CompiledShape): Record<stri
     if (line[i] !== COLON) return fail();
     i = skipSpace(line, i + 1);
     if (entry === undefined) skipValue(line, i);
+    else if (entry.want === DEFERRED) deferValue(line, i, out, entry.name);
     else {
       const value = readValue(line, i, entry.want);
       if (cursor >= 0) out[entry.name] = value;
@@ -399,32 +465,55 @@ function readArray(line: Buffer, at: number, element: CompiledWant): unknown[] |
  * malformed line checks the rest (the catalog falls back to `JSON.parse` when this returns null).
  *
  * `ascii`: the caller already knows the line holds no byte above 0x7f (UTF-8 validity is the caller's check too).
+ * `keepDeferred`: whether a line, as read without its `'deferred'` fields, needs them; they are then read and set
+ * (without it, always). A line that does not need them leaves them out, unread and unchecked, like what is skipped.
  */
-export function scanFields(line: Buffer, fields: LineFields, ascii: boolean): Record<string, unknown> | null {
+export function scanFields(
+  line: Buffer,
+  fields: LineFields,
+  ascii: boolean,
+  keepDeferred?: (record: Record<string, unknown>) => boolean,
+): Record<string, unknown> | null {
   asciiLine = ascii;
+  deferredCount = 0;
   const start = skipSpace(line, 0);
   if (line[start] !== OPEN_BRACE) return null;
   const record = readObject(line, start, fields.root);
-  if (record === undefined || cursor < 0 || skipSpace(line, cursor) !== line.length) return null;
-  return record;
+  const wellFormed =
+    record !== undefined &&
+    cursor >= 0 &&
+    skipSpace(line, cursor) === line.length &&
+    (deferredCount === 0 || (keepDeferred !== undefined && !keepDeferred(record)) || settleDeferred(line));
+  forgetDeferred();
+  return wellFormed ? record : null;
 }
 
-function pickWant(value: unknown, want: CompiledWant): unknown {
+function pickWant(value: unknown, want: CompiledWant, withDeferred: boolean): unknown {
   if (value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return want instanceof CompiledEach ? value.map((element) => pickWant(element, want.element)) : [];
-  return want instanceof CompiledShape ? pickShape(value as Record<string, unknown>, want) : {};
+  if (Array.isArray(value))
+    return want instanceof CompiledEach ? value.map((element) => pickWant(element, want.element, withDeferred)) : [];
+  return want instanceof CompiledShape ? pickShape(value as Record<string, unknown>, want, withDeferred) : {};
 }
 
-function pickShape(value: Record<string, unknown>, shape: CompiledShape): Record<string, unknown> {
+function pickShape(value: Record<string, unknown>, shape: CompiledShape, withDeferred: boolean): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [name, entry] of shape.byName) if (Object.hasOwn(value, name)) out[name] = pickWant(value[name], entry.want);
+  for (const [name, entry] of shape.byName)
+    if (Object.hasOwn(value, name) && (withDeferred || entry.want !== DEFERRED))
+      out[name] = pickWant(value[name], entry.want, withDeferred);
   return out;
 }
 
 /**
  * The same fields taken from a parsed value: scalars as they are, wanted keys and elements kept, and every object
- * or array whose contents are not wanted emptied (`{}` or `[]`), so a reader can still tell what kind it was.
+ * or array whose contents are not wanted emptied (`{}` or `[]`), so a reader can still tell what kind it was; the
+ * `'deferred'` fields only when `keepDeferred` wants them for the value picked without them (as `scanFields`).
  */
-export function pickFields(value: Record<string, unknown>, fields: LineFields): Record<string, unknown> {
-  return pickShape(value, fields.root);
+export function pickFields(
+  value: Record<string, unknown>,
+  fields: LineFields,
+  keepDeferred?: (record: Record<string, unknown>) => boolean,
+): Record<string, unknown> {
+  if (keepDeferred === undefined) return pickShape(value, fields.root, true);
+  const withoutDeferred = pickShape(value, fields.root, false);
+  return keepDeferred(withoutDeferred) ? pickShape(value, fields.root, true) : withoutDeferred;
 }

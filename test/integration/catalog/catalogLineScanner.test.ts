@@ -12,9 +12,10 @@ import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateHome, type GeneratedHome } from '../../../bench/generator/generateHome';
 import { pickFields } from '../../../electron/core/jsonl/jsonFieldScanner';
-import { CATALOG_FIELDS, isBlankLine, parseTranscriptLine } from '../../../electron/core/catalog/transcriptLineParser';
+import { CATALOG_FIELDS, isBlankLine, needsMessageTexts, parseTranscriptLine } from '../../../electron/core/catalog/transcriptLineParser';
 
-const FIXTURES = path.resolve(__dirname, '../../../../shared/fixtures/claude-real');
+/** The fixtures beside the repository (a worktree elsewhere names them with CCMEM_REAL_FIXTURES). */
+const FIXTURES = process.env.CCMEM_REAL_FIXTURES ?? path.resolve(__dirname, '../../../../shared/fixtures/claude-real');
 const present = existsSync(join(FIXTURES, 'SOURCES.md'));
 if (!present) console.warn(`[catalog line scanner] SKIPPED the real files: fixtures not found at ${FIXTURES}.`);
 
@@ -25,7 +26,7 @@ function parsedReference(line: Buffer): Record<string, unknown> | null {
   try {
     const value: unknown = JSON.parse(bytes.toString('utf8'));
     return value !== null && typeof value === 'object' && !Array.isArray(value)
-      ? pickFields(value as Record<string, unknown>, CATALOG_FIELDS)
+      ? pickFields(value as Record<string, unknown>, CATALOG_FIELDS, needsMessageTexts)
       : null;
   } catch {
     return null;

@@ -4,7 +4,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateHome, type GeneratedHome } from '../../../bench/generator/generateHome';
 import { buildScanWorker } from '../../../bench/runner/scanWorkerBuild';
+import { discoverSessionFiles } from '../../../electron/core/catalog/catalogDiscovery';
+import { ScanOffload } from '../../../electron/core/catalog/ScanOffload';
 import { SessionCatalog, type SessionCatalogOptions } from '../../../electron/core/catalog/SessionCatalog';
+import { WorkerHeadStart } from '../../../electron/core/catalog/workerHeadStart';
 import type { SessionCatalogEntry } from '../../../shared/model/catalog';
 import { assistantChunk, userPrompt } from '../../fixtures/transcriptLines';
 
@@ -49,6 +52,38 @@ describe('catalog builds with the scan worker', () => {
     expect(result.workerBytes).toBeLessThan(result.bytesRead);
     expect(listed).toEqual(reference);
     expect(savedStates(dataDir)).toEqual(savedStates(referenceDataDir));
+  });
+
+  it('reads the big session files discovery hands it while discovery goes on, each reply taken once', async () => {
+    const offload = new ScanOffload(script);
+    const headStart = new WorkerHeadStart(offload, (file, configRoot, slug) => ({
+      path: file.path,
+      isSubagentFile: false,
+      configRoot,
+      memoryDir: join(configRoot, 'projects', slug, 'memory'),
+      sizeHint: file.size,
+      tailBytes: 64,
+      stateMinBytes: Infinity,
+      stateDir: '',
+      fileId: file.fileId,
+    }));
+    try {
+      const mains = (await discoverSessionFiles([home.root], (project) => headStart.offer(project)))
+        .flatMap((project) => project.sessions)
+        .flatMap((session) => (session.main ? [session.main] : []));
+      const big = mains.filter((file) => file.size >= 1024 * 1024);
+      const small = mains.find((file) => file.size < 1024 * 1024);
+      expect(big.length).toBeGreaterThan(0);
+      for (const file of big) {
+        const done = await headStart.take(file.path);
+        expect(done?.size).toBe(file.size);
+        expect(headStart.take(file.path)).toBeUndefined();
+      }
+      expect(offload.bytesRead).toBe(big.reduce((sum, file) => sum + file.size, 0));
+      expect(headStart.take(small!.path)).toBeUndefined();
+    } finally {
+      await offload.dispose();
+    }
   });
 
   it('leaves builds with less to read than its threshold in the engine thread', async () => {

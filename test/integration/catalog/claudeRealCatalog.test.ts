@@ -13,7 +13,8 @@ import { SessionCatalog } from '../../../electron/core/catalog/SessionCatalog';
 import { createScenarioHome, type ScenarioHome } from '../../fixtures/scenarioHome';
 import { snapshotTree, type TreeSnapshot } from '../../fixtures/treeSnapshot';
 
-const FIXTURES = path.resolve(__dirname, '../../../../shared/fixtures/claude-real');
+/** The fixtures beside the repository (a worktree elsewhere names them with CCMEM_REAL_FIXTURES). */
+const FIXTURES = process.env.CCMEM_REAL_FIXTURES ?? path.resolve(__dirname, '../../../../shared/fixtures/claude-real');
 const present = existsSync(join(FIXTURES, 'SOURCES.md'));
 if (!present) console.warn(`[catalog conformance] SKIPPED: real Claude Code fixtures not found at ${FIXTURES}.`);
 

@@ -30,6 +30,31 @@ class ScriptedWorker implements BuildWorker<number>, WorkerLoad {
   }
 }
 
+/** A worker handed some items before the build: they are queued in it already, and reading one takes what it holds. */
+class HeadStartedWorker extends ScriptedWorker {
+  private readonly heldBack = new Map<number, Promise<void>>();
+
+  constructor(
+    private readonly bytesOfItem: (item: number) => number,
+    handed: readonly number[],
+  ) {
+    super(bytesOfItem);
+    for (const item of handed) this.heldBack.set(item, super.read(item));
+    this.taken.length = 0;
+  }
+
+  handedOver(item: number): number | null {
+    return this.heldBack.has(item) ? this.bytesOfItem(item) : null;
+  }
+
+  override read(item: number): Promise<void> {
+    const held = this.heldBack.get(item);
+    if (!held) return super.read(item);
+    this.taken.push(item);
+    return held;
+  }
+}
+
 /** The engine thread's side: notes each item it reads, and lets the worker finish what it holds meanwhile. */
 function inThreadReader(worker: ScriptedWorker, read: number[]): (item: number) => Promise<void> {
   return async (item) => {
@@ -143,5 +168,18 @@ describe('drainQueue', () => {
       stopped: () => stop,
     });
     expect(read).toEqual([1, 2, 3]);
+  });
+
+  it('gives the worker first the items it was handed before the build, and the first of the rest as if they were not', async () => {
+    const items = Array.from({ length: 30 }, (_, i) => i);
+    // 20 MB already queued in the worker, over its byte budget: it still gets the queue's first (biggest) item at once.
+    const worker = new HeadStartedWorker(() => 10 * MB, [20, 21]);
+    const inThread: number[] = [];
+    await drainQueue(items, { parallelism: 1, readInThread: inThreadReader(worker, inThread), worker, stopped: () => false });
+    expect(worker.taken.slice(0, 3)).toEqual([20, 21, 0]);
+    expect(inThread).not.toContain(20);
+    expect(inThread).not.toContain(21);
+    expect(worker.taken.length).toBeGreaterThan(2);
+    expect([...worker.taken, ...inThread].sort((a, b) => a - b)).toEqual(items);
   });
 });

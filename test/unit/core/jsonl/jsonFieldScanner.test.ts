@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { isAscii } from 'node:buffer';
+import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { eachOf, LineFields, pickFields, scanFields } from '../../../../electron/core/jsonl/jsonFieldScanner';
-import { CATALOG_FIELDS, parseTranscriptLine } from '../../../../electron/core/catalog/transcriptLineParser';
+import { CATALOG_FIELDS, needsMessageTexts, parseTranscriptLine } from '../../../../electron/core/catalog/transcriptLineParser';
 
 const FIELDS = new LineFields({
   type: 'value',
@@ -16,14 +17,30 @@ const FIELDS = new LineFields({
 });
 const WANTED_KEYS = ['type', 'uuid', 'n', 'message', 'id', 'usage', 'output_tokens', 'content', 'text', 'input', 'file_path'];
 
-function scanned(text: string, fields = FIELDS): Record<string, unknown> | null {
+type KeepDeferred = (record: Record<string, unknown>) => boolean;
+
+function scanned(text: string, fields = FIELDS, keepDeferred?: KeepDeferred): Record<string, unknown> | null {
   const bytes = Buffer.from(text, 'utf8');
-  return scanFields(bytes, fields, isAscii(bytes));
+  return scanFields(bytes, fields, isAscii(bytes), keepDeferred);
 }
 
-function picked(text: string, fields = FIELDS): Record<string, unknown> {
-  return pickFields(JSON.parse(text) as Record<string, unknown>, fields);
+function picked(text: string, fields = FIELDS, keepDeferred?: KeepDeferred): Record<string, unknown> {
+  return pickFields(JSON.parse(text) as Record<string, unknown>, fields, keepDeferred);
 }
+
+/** FIELDS with the message's texts (and a top-level number) deferred. */
+const DEFERRED_FIELDS = new LineFields({
+  type: 'value',
+  uuid: 'value',
+  n: 'deferred',
+  message: {
+    id: 'value',
+    usage: { output_tokens: 'value' },
+    content: eachOf({ type: 'value', text: 'deferred', input: { file_path: 'value' } }),
+  },
+});
+/** Keeps the deferred fields of some lines and not of others, by what was read of them. */
+const keepEvenTypes: KeepDeferred = (record) => typeof record.type === 'string' && record.type.length % 2 === 0;
 
 /** Strings with escapes, control characters, quotes, backslashes, astral and lone-surrogate code units. */
 const trickyString = fc.oneof(
@@ -106,9 +123,56 @@ describe('scanFields', () => {
     );
   });
 
+  it('reads deferred fields only for the lines that keep them, and then as JSON.parse gives them', () => {
+    fc.assert(
+      fc.property(lineObject, fc.constantFrom(undefined, 1), fc.boolean(), (value, indent, everyLine) => {
+        const text = JSON.stringify(value, null, indent);
+        const keep = everyLine ? undefined : keepEvenTypes;
+        expect(scanned(text, DEFERRED_FIELDS, keep)).toEqual(picked(text, DEFERRED_FIELDS, keep));
+        expect(isDeepStrictEqual(scanned(text, DEFERRED_FIELDS, keep), picked(text, DEFERRED_FIELDS, keep))).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('keeps the last of repeated deferred keys, whatever kind each value is', () => {
+    const keepAll = () => true;
+    for (const block of [
+      '{"text":"a","text":"b"}',
+      '{"text":"a","text":5}',
+      '{"text":5,"text":"a"}',
+      '{"text":"a","text":{"x":1},"text":"b"}',
+      '{"text":"a","text":"b","text":null}',
+      '{"text":"\\u00e9","type":"t","text":"\\n"}',
+    ]) {
+      const text = `{"type":"ab","message":{"content":[${block}]},"n":1,"n":"two"}`;
+      expect(scanned(text, DEFERRED_FIELDS, keepAll)).toStrictEqual(picked(text, DEFERRED_FIELDS, keepAll));
+      const without = scanned(text, DEFERRED_FIELDS, () => false);
+      expect(without).toStrictEqual(picked(text, DEFERRED_FIELDS, () => false));
+      expect(Object.keys((without?.message as { content: object[] }).content[0])).not.toContain('text');
+      expect(without).not.toHaveProperty('n');
+    }
+  });
+
+  it('refuses a line whose kept deferred string is not valid JSON, and leaves it unread when it is not kept', () => {
+    const text = '{"type":"ab","message":{"content":[{"type":"text","text":"a\tb"}]}}'.replace('\\t', '\t');
+    expect(text).toContain('\t');
+    expect(scanned(text, DEFERRED_FIELDS, () => true)).toBeNull();
+    expect(() => JSON.parse(text)).toThrow();
+    // Like any string the scanner jumps over: only its end is looked for.
+    expect(scanned(text, DEFERRED_FIELDS, () => false)).toEqual({ type: 'ab', message: { content: [{ type: 'text' }] } });
+  });
+
+  it('refuses a deferred field in an array', () => {
+    expect(() => new LineFields({ texts: eachOf('deferred') })).toThrow();
+  });
+
   it('refuses every cut line and whatever is not one object', () => {
     const text = JSON.stringify({ type: 'user', message: { content: [{ type: 'text', text: 'a "quoted" \\ text' }] }, n: [1, { a: 'b' }] });
-    for (let cut = 0; cut < text.length; cut++) expect(scanned(text.slice(0, cut))).toBeNull();
+    for (let cut = 0; cut < text.length; cut++) {
+      expect(scanned(text.slice(0, cut))).toBeNull();
+      for (const keep of [() => true, () => false]) expect(scanned(text.slice(0, cut), DEFERRED_FIELDS, keep)).toBeNull();
+    }
     for (const other of ['[]', '"x"', '1', 'null']) expect(scanned(other)).toBeNull();
     for (const bad of ['{"type":"a"}x', '{"type":tru}', '{"n":01}', '{"n":-}', '{"n":1.}', '{"type":"a",}', '{,}', '{"a" "b"}']) {
       expect(scanned(bad)).toBeNull();
@@ -118,13 +182,27 @@ describe('scanFields', () => {
 });
 
 describe('parseTranscriptLine', () => {
-  it('is JSON.parse narrowed to the catalog fields for any object line', () => {
+  it('is JSON.parse narrowed to the catalog fields for any object line, texts for the user lines only', () => {
+    const catalogKey = fc.oneof(fc.constantFrom('type', 'message', 'content', 'text', 'id', 'name', 'input', 'cwd'), trickyString);
+    const { catalogValue } = fc.letrec<{ catalogValue: unknown }>((tie) => ({
+      catalogValue: fc.oneof(
+        { depthSize: 'small', withCrossShrink: true },
+        leaf,
+        fc.array(tie('catalogValue'), { maxLength: 4 }),
+        fc.dictionary(catalogKey, tie('catalogValue'), { maxKeys: 6 }),
+      ),
+    }));
+    const message = fc.record({ content: fc.oneof(trickyString, fc.array(fc.dictionary(catalogKey, catalogValue, { maxKeys: 5 }))) });
+    const catalogLine = fc
+      .tuple(fc.dictionary(catalogKey, catalogValue, { maxKeys: 6 }), fc.constantFrom('user', 'assistant', 'system', undefined), message)
+      .map(([value, type, body]) => ({ ...value, ...(type === undefined ? {} : { type }), message: body }));
     fc.assert(
-      fc.property(lineObject, (value) => {
+      fc.property(fc.oneof(lineObject, catalogLine), (value) => {
         const text = JSON.stringify(value);
-        expect(parseTranscriptLine(Buffer.from(text))).toEqual(pickFields(JSON.parse(text) as Record<string, unknown>, CATALOG_FIELDS));
+        const expected = pickFields(JSON.parse(text) as Record<string, unknown>, CATALOG_FIELDS, needsMessageTexts);
+        expect(isDeepStrictEqual(parseTranscriptLine(Buffer.from(text)), expected)).toBe(true);
       }),
-      { numRuns: 1000 },
+      { numRuns: 2000 },
     );
   });
 });
