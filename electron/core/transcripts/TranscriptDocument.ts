@@ -493,27 +493,28 @@ export class TranscriptDocument {
   async turnUsage(spec: TranscriptViewSpec = LIVE_VIEW, scope: ConversationScope = MAIN_SCOPE): Promise<TurnUsage[]> {
     const view = this.resolve(scope, spec);
     const assistantLines = [...view.rows.rowOfLine.keys()]
-      .filter((number) => {
-        const line = this.index.lineAt(number);
-        return line !== undefined && line.type === 'assistant' && line.messageId !== null && line.unreadable === null;
-      })
-      .sort((a, b) => a - b);
+      .map((number) => this.index.lineAt(number))
+      .filter(
+        (line): line is IndexedLine =>
+          line !== undefined && line.type === 'assistant' && line.messageId !== null && line.unreadable === null,
+      )
+      .sort((a, b) => a.line - b.line);
     if (this.lineUsage.generation !== this.generation) this.lineUsage = { generation: this.generation, byLine: new Map() };
     const known = this.lineUsage.byLine;
-    const unread = assistantLines.filter((number) => !known.has(number));
+    const unread = assistantLines.filter((line) => !known.has(line.line));
     for (let i = 0; i < unread.length; i += MAX_PAGE_ROWS) {
       const batch = unread.slice(i, i + MAX_PAGE_ROWS);
       // Only the response facts: normalising every line's content (as a page does) took most of the time.
-      const records = await this.readRecords(batch);
-      for (const number of batch) {
-        const record = records.get(number);
-        known.set(number, record ? lineUsageOf(responseFacts(record), this.index.lineAt(number)?.timestamp ?? null) : null);
+      const records = await this.readRecords(batch.map((line) => line.line));
+      for (const line of batch) {
+        const record = records.get(line.line);
+        known.set(line.line, record ? lineUsageOf(responseFacts(record), line.timestamp) : null);
       }
     }
     const chunks: (TurnUsage & { messageId: string })[] = [];
-    for (const number of assistantLines) {
-      const usage = known.get(number);
-      if (usage) chunks.push({ ...usage, row: view.rows.rowOfLine.get(number) as number, line: number });
+    for (const { line } of assistantLines) {
+      const usage = known.get(line);
+      if (usage) chunks.push({ ...usage, row: view.rows.rowOfLine.get(line) as number, line });
     }
     return dedupeTurns(chunks);
   }
