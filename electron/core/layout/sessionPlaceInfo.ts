@@ -1,7 +1,7 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { SessionQuickInfo } from '../../../shared/model/session';
 import { findFieldInWindow } from '../jsonl/jsonlWindow';
-import { emptySessionInfo, readSessionQuickInfo } from './sessionQuickInfo';
+import { emptySessionInfo, LITE_READ_BYTES, readSessionQuickInfo } from './sessionQuickInfo';
 
 /**
  * Bytes read at each end of a transcript first. Lines that end within them are the first (or last) lines of
@@ -14,46 +14,75 @@ interface FileEnds {
   readonly tail: Buffer;
   readonly size: number;
   readonly mtimeMs: number;
+  /** The whole file is in `head` (and `tail`). */
+  readonly whole: boolean;
 }
 
+type SessionPlace = Pick<SessionQuickInfo, 'cwd' | 'lastTimestamp' | 'bytes' | 'mtime'>;
+
 /**
- * The first and last `END_BYTES` of a file, read synchronously: thousands of small reads through the thread pool
+ * The first and last `windowBytes` of a file, read synchronously: thousands of small reads through the thread pool
  * cost several times their own work in hops between threads, and a one-shot command has nothing to do meanwhile.
  */
-function readEnds(file: string): FileEnds {
+function readEnds(file: string, windowBytes: number): FileEnds {
   const fd = openSync(file, 'r');
   try {
     const { size, mtimeMs } = fstatSync(fd);
-    const head = Buffer.allocUnsafe(Math.min(END_BYTES, size));
+    const head = Buffer.allocUnsafe(Math.min(windowBytes, size));
     const headRead = readSync(fd, head, 0, head.length, 0);
-    if (size <= END_BYTES) return { head: head.subarray(0, headRead), tail: head.subarray(0, headRead), size, mtimeMs };
-    const tail = Buffer.allocUnsafe(END_BYTES);
-    const tailRead = readSync(fd, tail, 0, END_BYTES, size - END_BYTES);
-    return { head: head.subarray(0, headRead), tail: tail.subarray(0, tailRead), size, mtimeMs };
+    const whole = size <= windowBytes;
+    if (whole) return { head: head.subarray(0, headRead), tail: head.subarray(0, headRead), size, mtimeMs, whole };
+    const tail = Buffer.allocUnsafe(windowBytes);
+    const tailRead = readSync(fd, tail, 0, windowBytes, size - windowBytes);
+    return { head: head.subarray(0, headRead), tail: tail.subarray(0, tailRead), size, mtimeMs, whole };
   } finally {
     closeSync(fd);
   }
 }
 
+/** What the quick read takes from these windows: the first cwd (the tail's when the head has none), the last timestamp. */
+function placeInWindows(ends: FileEnds): Pick<SessionQuickInfo, 'cwd' | 'lastTimestamp'> {
+  const headCwd = findFieldInWindow(ends.head, true, ends.whole, 'cwd', false);
+  const tailTimestamp = findFieldInWindow(ends.tail, ends.whole, true, 'timestamp', true);
+  if (ends.whole) return { cwd: headCwd, lastTimestamp: tailTimestamp };
+  return {
+    cwd: headCwd ?? findFieldInWindow(ends.tail, false, true, 'cwd', false),
+    lastTimestamp: tailTimestamp ?? findFieldInWindow(ends.head, true, false, 'timestamp', true),
+  };
+}
+
+function placeOf(ends: FileEnds, fields: Pick<SessionQuickInfo, 'cwd' | 'lastTimestamp'>): SessionPlace {
+  return { ...fields, bytes: ends.size, mtime: new Date(ends.mtimeMs).toISOString() };
+}
+
+/**
+ * The place as the quick read finds it: from the first and last 8 KiB when both fields are there (or the file is no
+ * longer), else from its very windows of 64 KiB, read here synchronously.
+ */
+function readPlace(file: string): SessionPlace {
+  const ends = readEnds(file, END_BYTES);
+  if (ends.whole) return placeOf(ends, placeInWindows(ends));
+  const cwd = findFieldInWindow(ends.head, true, false, 'cwd', false);
+  const lastTimestamp = findFieldInWindow(ends.tail, false, true, 'timestamp', true);
+  if (cwd !== null && lastTimestamp !== null) return placeOf(ends, { cwd, lastTimestamp });
+  const wide = readEnds(file, LITE_READ_BYTES);
+  return placeOf(wide, placeInWindows(wide));
+}
+
 /**
  * What places a session in time and on disk — its working folder, last timestamp, size and file time — exactly as
- * `readSessionQuickInfo` reads them, from the first and last 8 KiB and the few lines there that hold them (the whole
- * quick read only when they are not there). Title, prompts, other timestamps, legacy summaries and warnings are left
- * empty: for finding projects' paths and memory folders (a one-shot search), never for a session list.
+ * `readSessionQuickInfo` reads them, from the first and last 8 KiB and the few lines there that hold them (the quick
+ * read's 64 KiB windows when they are not there). Title, prompts, other timestamps, legacy summaries and warnings are
+ * left empty: for finding projects' paths and memory folders (a one-shot search), never for a session list.
  */
 export async function readSessionPlaceInfo(file: string, sessionId: string): Promise<SessionQuickInfo> {
-  let place: Pick<SessionQuickInfo, 'cwd' | 'lastTimestamp' | 'bytes' | 'mtime'> | null = null;
+  let place: SessionPlace;
   try {
-    const ends = readEnds(file);
-    const whole = ends.size <= END_BYTES;
-    const cwd = findFieldInWindow(ends.head, true, whole, 'cwd', false);
-    const lastTimestamp = findFieldInWindow(ends.tail, whole, true, 'timestamp', true);
-    if (cwd !== null && lastTimestamp !== null)
-      place = { cwd, lastTimestamp, bytes: ends.size, mtime: new Date(ends.mtimeMs).toISOString() };
+    place = readPlace(file);
   } catch {
-    // The quick read below meets the same error and answers for it as it always does.
+    // The quick read meets the same error and answers for it as it always does.
+    place = await readSessionQuickInfo(file, sessionId);
   }
-  place ??= await readSessionQuickInfo(file, sessionId);
   return {
     ...emptySessionInfo(file, sessionId, place.bytes, place.mtime, []),
     lastTimestamp: place.lastTimestamp,
