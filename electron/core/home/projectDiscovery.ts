@@ -161,13 +161,6 @@ async function firstWithGit(candidates: readonly string[]): Promise<string | nul
   return null;
 }
 
-async function newestMtime(paths: readonly string[]): Promise<number> {
-  let newest = 0;
-  const stats = await mapLimit(paths, IO_PARALLELISM, (path) => statOrNull(path));
-  for (const stat of stats) if (stat && stat.mtimeMs > newest) newest = stat.mtimeMs;
-  return newest;
-}
-
 type UserSettings = Awaited<ReturnType<typeof readSettingsFile>>;
 
 /** What placing one project needs to know of the whole home. */
@@ -216,7 +209,7 @@ async function summarizeProject(folder: ProjectFolder, home: HomeContext): Promi
   const memoryDirExists = (await statOrNull(memory.memoryDir))?.isDirectory() ?? false;
   const scan = await scanMemoryFolder(memory.memoryDir);
   const indexStats = await statOrNull(join(memory.memoryDir, INDEX_FILE_NAME));
-  const memoryNewest = await newestMtime(scan.topicFiles.map((file) => file.absolutePath));
+  const memoryNewest = newestMtimeSync(scan.topicFiles.map((file) => file.absolutePath));
   // A session's own last timestamp beats its mtime, which copies and backups reset.
   const sessionNewest = folder.sessions.reduce((max, s) => Math.max(max, Date.parse(s.lastTimestamp ?? s.mtime) || 0), 0);
   const newest = Math.max(memoryNewest, sessionNewest, indexStats?.mtimeMs ?? 0);
