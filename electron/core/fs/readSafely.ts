@@ -1,7 +1,7 @@
-import { promises as fs, readdirSync, statSync, type Dirent, type Stats } from 'node:fs';
+import { closeSync, fstatSync, openSync, promises as fs, readdirSync, readSync, statSync, type Dirent, type Stats } from 'node:fs';
 import type { ItemWarning } from '../../../shared/model/warnings';
 import { errnoCode } from './errno';
-import { openFromDisk, type SourceOpener } from './randomAccessSource';
+import type { SourceOpener } from './randomAccessSource';
 
 export function warning(code: ItemWarning['code'], message: string, path: string | null): ItemWarning {
   return { code, message, path };
@@ -143,20 +143,22 @@ export interface HeadAndTail extends FileSlice {
   readonly tailOffset: number;
 }
 
-/** Reads the first and the last `maxBytes` of a file (Claude Code's "lite" read for session lists). */
-export async function readHeadAndTail(path: string, maxBytes: number, opener: SourceOpener = openFromDisk): Promise<HeadAndTail> {
+/**
+ * Reads the first and the last `maxBytes` of a file (Claude Code's "lite" read for session lists), through `opener`
+ * (a disk file, or an archived copy). The buffers are not zeroed: only the bytes read are handed out.
+ */
+export async function readHeadAndTail(path: string, maxBytes: number, opener: SourceOpener): Promise<HeadAndTail> {
   const handle = await opener(path);
   try {
     const stats = await handle.stat();
-    const headLength = Math.min(maxBytes, stats.size);
-    const head = Buffer.alloc(headLength);
-    const { bytesRead } = await handle.read(head, 0, headLength, 0);
+    const head = Buffer.allocUnsafe(Math.min(maxBytes, stats.size));
+    const { bytesRead } = await handle.read(head, 0, head.length, 0);
     if (stats.size <= maxBytes) {
       const bytes = head.subarray(0, bytesRead);
       return { bytes, size: stats.size, mtimeMs: stats.mtimeMs, tail: bytes, tailOffset: 0 };
     }
     const tailOffset = stats.size - maxBytes;
-    const tail = Buffer.alloc(maxBytes);
+    const tail = Buffer.allocUnsafe(maxBytes);
     const tailRead = await handle.read(tail, 0, maxBytes, tailOffset);
     return {
       bytes: head.subarray(0, bytesRead),
@@ -167,6 +169,30 @@ export async function readHeadAndTail(path: string, maxBytes: number, opener: So
     };
   } finally {
     await handle.close();
+  }
+}
+
+/**
+ * `readHeadAndTail` of a file on disk, with blocking calls: a discovery reads thousands of them, and through the thread
+ * pool each cost a promise and a hop between threads per open, stat, read and close — on the medium home more than the
+ * reads themselves. One file's reads block for tens of microseconds.
+ */
+export function readHeadAndTailSync(path: string, maxBytes: number): HeadAndTail {
+  const fd = openSync(path, 'r');
+  try {
+    const stats = fstatSync(fd);
+    const head = Buffer.allocUnsafe(Math.min(maxBytes, stats.size));
+    const headRead = readSync(fd, head, 0, head.length, 0);
+    if (stats.size <= maxBytes) {
+      const bytes = head.subarray(0, headRead);
+      return { bytes, size: stats.size, mtimeMs: stats.mtimeMs, tail: bytes, tailOffset: 0 };
+    }
+    const tailOffset = stats.size - maxBytes;
+    const tail = Buffer.allocUnsafe(maxBytes);
+    const tailRead = readSync(fd, tail, 0, maxBytes, tailOffset);
+    return { bytes: head.subarray(0, headRead), size: stats.size, mtimeMs: stats.mtimeMs, tail: tail.subarray(0, tailRead), tailOffset };
+  } finally {
+    closeSync(fd);
   }
 }
 

@@ -2,7 +2,7 @@ import type { SessionQuickInfo, TitleSource } from '../../../shared/model/sessio
 import type { ItemWarning } from '../../../shared/model/warnings';
 import { dirname, join } from 'node:path';
 import { isLocalCommandCaveat, toTitle, typedPrompt } from '../../../shared/claude/promptText';
-import { listDir, readHeadAndTail, statOrNull, warning, describeFsError } from '../fs/readSafely';
+import { listDir, readHeadAndTail, readHeadAndTailSync, statOrNull, warning, describeFsError } from '../fs/readSafely';
 import type { SourceOpener } from '../fs/randomAccessSource';
 import { customTitlePath, readCustomTitleFile } from './customTitleFile';
 import { parseWindowLines } from '../jsonl/jsonlWindow';
@@ -116,7 +116,7 @@ export async function readSessionQuickInfo(file: string, sessionId: string, open
   const warnings: ItemWarning[] = [];
   let read;
   try {
-    read = await readHeadAndTail(file, LITE_READ_BYTES, opener);
+    read = opener ? await readHeadAndTail(file, LITE_READ_BYTES, opener) : readHeadAndTailSync(file, LITE_READ_BYTES);
   } catch (error) {
     return emptySessionInfo(file, sessionId, 0, new Date(0).toISOString(), [
       warning('unreadable', `Cannot read transcript: ${describeFsError(error)}`, file),
