@@ -12,7 +12,7 @@ export interface EngineFirstStartInput {
 export interface EngineFirstStartOutput {
   /** Up to the end of the catalog build. */
   readonly peakRssMB: number;
-  /** Up to the end of the background work that follows the build (the archive's first run, the saved line indexes). */
+  /** Up to the end of the background work that follows the build (the saved line indexes, the archive's first run). */
   readonly peakRssWithBackgroundMB: number;
   readonly sessions: number;
 }
@@ -27,10 +27,11 @@ serveProbe<EngineFirstStartInput, EngineFirstStartOutput>(async ({ root, dataDir
   await engine.handlers.getSessionCatalog({});
   const built = await engine.catalog.buildNow();
   const peakAfterBuild = peakRssMB();
-  // What follows the build in the background: the archive's first run, then the big transcripts' saved line indexes.
-  // Letting them finish also leaves the later probes' copies of this app data what a running app would have.
-  await engine.archive.bringUpToDate();
+  // What follows the build in the background: the big transcripts' saved line indexes, then the archive's first run
+  // (which waits for them). Letting them finish also leaves the later probes' copies of this app data what a running
+  // app would have.
   await engine.lineIndexes.bringUpToDate();
+  await engine.archive.bringUpToDate();
   const output = { peakRssMB: peakAfterBuild, peakRssWithBackgroundMB: peakRssMB(), sessions: built.sessions };
   // The probe process ends as soon as it has answered; teardown is no part of the figure.
   void engine.dispose();

@@ -167,7 +167,7 @@ export const FIGURE_GROUPS: readonly FigureGroup[] = [
   {
     name: 'engine first start',
     figures: ['enginePeakRssMB', 'engineBackgroundPeakRssMB'],
-    note: 'the peak RSS (process.resourceUsage().maxRSS) of a new process running createEngine as the web shell does (watching the home), getSessionCatalog({}) and the full catalog build that follows, empty app data; then again once the background work that follows the build (the archive’s first run, the saved line indexes of the big transcripts) is done',
+    note: 'the peak RSS (process.resourceUsage().maxRSS) of a new process running createEngine as the web shell does (watching the home), getSessionCatalog({}) and the full catalog build that follows, empty app data; then again once the background work that follows the build (the saved line indexes of the big transcripts, then the archive’s first run) is done',
     async measure(context) {
       const dataDir = context.newDataDir('engine');
       const output = await runProbe<EngineFirstStartInput, EngineFirstStartOutput>('engineFirstStart', {

@@ -101,12 +101,14 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     scanWorker: options.catalogScanWorker ?? null,
     archive: transcriptArchive,
   });
-  const archive = new ArchiveService({ archive: transcriptArchive, catalog, home, follow: live !== null });
-  const lineIndexes = new LineIndexKeeper({
+  // Made before the archive service, so it hears of a finished build first and its run is going when the archive asks.
+  const lineIndexes = new LineIndexKeeper({ catalog, savedIndexes: savedLineIndexes, follow: live !== null });
+  const archive = new ArchiveService({
+    archive: transcriptArchive,
     catalog,
-    savedIndexes: savedLineIndexes,
+    home,
     follow: live !== null,
-    waitBeforeRun: () => archive.whenIdle(),
+    waitBeforeRun: () => lineIndexes.whenIdle(),
   });
   if (live) {
     // A warm start shows the first page from what the last run saved (home and catalog) before anything else runs:
@@ -168,8 +170,9 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   teardown.add(memory);
   teardown.add(transcripts);
   teardown.add(search);
-  teardown.add(archive);
+  // The keeper before the archive, whose run may be waiting for the keeper's.
   teardown.add(lineIndexes);
+  teardown.add(archive);
   teardown.add(catalog);
   if (agentWatch) teardown.add(agentWatch);
   teardown.add(memoryHistory);

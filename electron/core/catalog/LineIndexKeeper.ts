@@ -22,11 +22,6 @@ export interface LineIndexKeeperOptions {
   readonly savedIndexes: SavedLineIndexes;
   /** Run after each finished catalog build (the app shells); otherwise only when asked. */
   readonly follow: boolean;
-  /**
-   * What a run waits for before it starts: the archive's run, which follows the same builds. Both hold a transcript's
-   * worth of buffers at a time; one after the other, the second reuses the memory the first freed.
-   */
-  readonly waitBeforeRun?: () => Promise<void>;
 }
 
 /** What one run did. */
@@ -77,6 +72,11 @@ export class LineIndexKeeper {
     return this.run;
   }
 
+  /** Resolves once no run is going (at once when none is), a run started again after a build included. */
+  async whenIdle(): Promise<void> {
+    while (this.run) await this.run.catch(() => undefined);
+  }
+
   async dispose(): Promise<void> {
     this.subscriptions.dispose();
     this.controller.abort();
@@ -90,7 +90,6 @@ export class LineIndexKeeper {
   }
 
   private async keepAll(): Promise<KeptIndexes> {
-    await this.options.waitBeforeRun?.();
     const { savedIndexes } = this.options;
     const { minFileBytes, maxTotalBytes } = savedIndexes.options;
     const signal = this.controller.signal;

@@ -79,6 +79,28 @@ describe('ArchiveService in an app shell', () => {
     expect(entry.archived).toBe(true);
   });
 
+  it('starts a background run only once what it waits for (the line index keeper) is done', async () => {
+    await service.dispose();
+    let open = (): void => undefined;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    service = new ArchiveService({
+      archive: transcriptArchive,
+      catalog,
+      home: watched.home,
+      follow: true,
+      waitBeforeRun: () => gate,
+      timing: FAST,
+    });
+    service.onDidProgress((event) => progress.push(event));
+    await catalog.buildNow();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(progress).toEqual([]);
+    expect(transcriptArchive.files()).toEqual([]);
+    open();
+    await until(() => progress.find((event) => !event.running && event.filesDone === 6));
+    expect(transcriptArchive.files()).toHaveLength(6);
+  });
+
   it('does nothing while turned off, and catches up when turned on again', async () => {
     const off = await service.setSettings({ enabled: false });
     expect(off).toMatchObject({ enabled: false, sessions: 0 });

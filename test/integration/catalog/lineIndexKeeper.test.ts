@@ -145,14 +145,18 @@ describe('LineIndexKeeper', () => {
     expect((await readdir(store.dir)).length).toBe(2);
   });
 
-  it('waits for what it is told to wait for (the archive run) before it reads anything', async () => {
-    let open = (): void => undefined;
-    const gate = new Promise<void>((resolve) => (open = resolve));
-    keeper = new LineIndexKeeper({ catalog, savedIndexes: store, follow: false, waitBeforeRun: () => gate });
-    const run = keeper.bringUpToDate();
-    await new Promise((resolve) => setTimeout(resolve, 100));
+  it('tells when no run is going: at once before any, else once the run has saved what it indexed', async () => {
+    const idleKeeper = keep();
+    await idleKeeper.whenIdle();
     expect(await readdir(store.dir).catch(() => [])).toEqual([]);
-    open();
+    let runDone = false;
+    const run = idleKeeper.bringUpToDate().then((kept) => {
+      runDone = true;
+      return kept;
+    });
+    await idleKeeper.whenIdle();
+    expect(runDone).toBe(true);
+    expect((await readdir(store.dir)).length).toBe(2);
     expect(await run).toMatchObject({ saved: 2 });
   });
 

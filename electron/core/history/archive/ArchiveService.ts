@@ -46,6 +46,13 @@ export interface ArchiveServiceOptions {
    * not. One-shot commands archive only when asked (`bringUpToDate`).
    */
   readonly follow: boolean;
+  /**
+   * What a background run waits for before it starts: the line index keeper's run, which follows the same builds. The
+   * keeper first, while the engine's heap is still about as small as the build left it, then the archive: the other
+   * way round the keeper's tree and views were built on top of the archive run's uncollected garbage, the highest point
+   * of the first start's memory (docs/performance.md, "Memory after the first start, round five").
+   */
+  readonly waitBeforeRun?: () => Promise<void>;
   readonly timing?: ArchiveTiming;
 }
 
@@ -169,11 +176,6 @@ export class ArchiveService {
       progress: this.progress,
       lastRunAt: this.lastRunAt,
     };
-  }
-
-  /** Resolves once no run is going (at once when none is). */
-  async whenIdle(): Promise<void> {
-    while (this.loop) await this.loop;
   }
 
   /** Starts bringing the archive up to date in the background; resolves with the progress at its start. */
@@ -335,6 +337,8 @@ export class ArchiveService {
         if (scope.kind === 'full' || this.liveTimer === null) this.pendingSessions.clear();
         this.pendingFull = false;
         this.deletedSessions.clear();
+        await this.options.waitBeforeRun?.().catch(() => undefined);
+        if (this.disposed) break;
         await this.runOnce(scope).catch(() => undefined);
       }
     })().finally(() => {
