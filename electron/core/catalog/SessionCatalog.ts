@@ -177,6 +177,8 @@ export class SessionCatalog {
   /** Per project: legacy summaries that name another file's leaf, by leaf uuid (rebuilt when a transcript changes). */
   private otherSummaries: Map<string, Map<string, string>> | null = null;
   private readonly projectsToRepublish = new Set<string>();
+  /** The other file's summary each entry was built with (see `summaryNamingLeafOf`): what a republish may change. */
+  private readonly otherSummaryOfEntry = new WeakMap<SessionCatalogEntry, string | null>();
   private readonly updateEmitter = new Emitter<SessionUpdate>();
   private readonly progressEmitter = new Emitter<CatalogProgress>();
   private queue: Promise<unknown> = Promise.resolve();
@@ -505,7 +507,8 @@ export class SessionCatalog {
     }
     if (!main && subagents.length === 0) return null;
     const summary = main ? (main.summary as FileSummary) : NO_FILE_SUMMARY;
-    return buildSessionEntry({
+    const summaryFromOtherFile = this.summaryNamingLeafOf(session, summary);
+    const entry = buildSessionEntry({
       configRoot: session.configRoot,
       slug: session.slug,
       sessionId: session.sessionId,
@@ -517,9 +520,25 @@ export class SessionCatalog {
       main: summary,
       mainTranscript: main !== undefined,
       customTitle: session.customTitle,
-      summaryFromOtherFile: this.summaryNamingLeafOf(session, summary),
+      summaryFromOtherFile,
       subagents,
     });
+    this.otherSummaryOfEntry.set(entry, summaryFromOtherFile);
+    return entry;
+  }
+
+  /**
+   * Whether a session's published entry may read differently now that its project's legacy summaries changed: it has
+   * none, or the summary naming its last messages is another than the one it was built with (nothing else of an entry
+   * depends on other sessions' files).
+   */
+  private needsRepublish(key: string, session: CachedSession): boolean {
+    const entry = this.entries.get(key);
+    if (!entry) return true;
+    const main = session.mainTranscript ? this.files.get(session.path) : undefined;
+    if (session.mainTranscript && !main) return true;
+    const summary = main ? (main.summary as FileSummary) : NO_FILE_SUMMARY;
+    return this.otherSummaryOfEntry.get(entry) !== this.summaryNamingLeafOf(session, summary);
   }
 
   /**
@@ -527,7 +546,8 @@ export class SessionCatalog {
    * project are published again at the end of the read (a summary may title a session whose own file did not change).
    */
   private summariesChanged(project: string): void {
-    this.otherSummaries = null;
+    // Only this project's index: the others' are built from their own sessions' files.
+    this.otherSummaries?.delete(project);
     this.projectsToRepublish.add(project);
   }
 
@@ -574,7 +594,9 @@ export class SessionCatalog {
       sessionId: session.sessionId,
       path: session.main?.path ?? sessionFilePath(configRoot, slug, session.sessionId),
       mainTranscript: session.main !== null,
-      customTitle: readCustomTitleFile(customTitlePath(join(configRoot, 'projects', slug), session.sessionId)),
+      customTitle: session.mayHaveFolder
+        ? readCustomTitleFile(customTitlePath(join(configRoot, 'projects', slug), session.sessionId))
+        : null,
       subagents: agents.map((agent) => ({
         agentId: agent.agentId,
         layout: agent.layout === 'sibling' ? 'sibling' : 'subagents-folder',
@@ -776,11 +798,18 @@ export class SessionCatalog {
     return out;
   }
 
-  /** The sessions of projects whose legacy summaries changed, once. */
+  /**
+   * The sessions of projects whose legacy summaries changed, once: those whose entry reads differently now (a first
+   * build records most sessions before their project's last summaries are read, and rebuilding every entry of those
+   * projects at its end, on one thread, had the build's CPU make most sessions' entries twice).
+   */
   private takeProjectsToRepublish(): string[] {
     if (this.projectsToRepublish.size === 0) return [];
     const keys = [...this.sessions.entries()]
-      .filter(([, session]) => this.projectsToRepublish.has(sessionKeyOf(session.configRoot, session.slug, '')))
+      .filter(
+        ([key, session]) =>
+          this.projectsToRepublish.has(sessionKeyOf(session.configRoot, session.slug, '')) && this.needsRepublish(key, session),
+      )
       .map(([key]) => key);
     this.projectsToRepublish.clear();
     return keys;
