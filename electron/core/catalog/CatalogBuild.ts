@@ -156,19 +156,29 @@ export class CatalogBuild {
       await this.startedOffload?.dispose();
     }
     let cancelled = false;
+    let failure: { readonly error: unknown } | null = null;
     try {
       await this.readAllFiles();
       cancelled = this.signal?.aborted ?? false;
     } catch (error) {
-      if (!this.signal?.aborted) throw error;
-      cancelled = true;
-    } finally {
-      await this.offload?.dispose();
+      if (this.signal?.aborted) cancelled = true;
+      else failure = { error };
     }
-    for (const key of this.host.takeProjectsToRepublish()) this.batch.push(key);
-    this.flushBatch(true);
-    if (!cancelled) this.host.forgetAllBut(this.seen, new Set(this.allFiles().map((file) => file.path)));
-    await this.host.save();
+    // Every read has settled, so the worker has nothing left: it exits while the build publishes and saves on this
+    // thread, instead of this thread waiting for it first.
+    const workerGone = this.offload?.dispose();
+    if (failure) {
+      await workerGone;
+      throw failure.error;
+    }
+    try {
+      for (const key of this.host.takeProjectsToRepublish()) this.batch.push(key);
+      this.flushBatch(true);
+      if (!cancelled) this.host.forgetAllBut(this.seen, new Set(this.allFiles().map((file) => file.path)));
+      await this.host.save();
+    } finally {
+      await workerGone;
+    }
     this.report(false, cancelled, true);
     return {
       sessions: this.host.sessionCount(),
@@ -291,6 +301,7 @@ export class CatalogBuild {
       readInThread: (item) => read(item, this.context),
       worker: offload && {
         load: offload,
+        bytesOf: (item) => item.file.size,
         // Files read whole from their start; the rest (continued from a saved state, or cached) stay here.
         accepts: (item) => item.file.size > 0 && !item.file.fromArchive && this.host.pendingBytes(item.file) === item.file.size,
         read: (item) => read(item, this.workerContext),
