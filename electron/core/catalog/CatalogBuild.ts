@@ -66,8 +66,11 @@ export interface CatalogBuildHost {
   takeProjectsToRepublish(): string[];
   /** After a complete build: drops the sessions not seen and the files no longer present. */
   forgetAllBut(seenSessions: ReadonlySet<string>, presentFiles: ReadonlySet<string>): void;
-  /** Saves the index and waits for the saved states. */
-  save(): Promise<void>;
+  /**
+   * Saves the index and the states behind the build, which resolves without waiting for the disk: whatever the catalog
+   * does next (another build, a live update, its disposal) waits for the save first.
+   */
+  saveBehind(): void;
   /** Publishes the build's progress (to the build's caller and the catalog's listeners). */
   progressed(progress: CatalogProgress): void;
   sessionCount(): number;
@@ -175,7 +178,7 @@ export class CatalogBuild {
       for (const key of this.host.takeProjectsToRepublish()) this.batch.push(key);
       this.flushBatch(true);
       if (!cancelled) this.host.forgetAllBut(this.seen, new Set(this.allFiles().map((file) => file.path)));
-      await this.host.save();
+      this.host.saveBehind();
     } finally {
       await workerGone;
     }

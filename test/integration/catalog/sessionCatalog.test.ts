@@ -117,12 +117,29 @@ describe('SessionCatalog on the standard scenario', () => {
     const result = await second.build();
     expect(result.filesRead).toBe(6);
     expect(second.list().every((s) => typeof s.userPrompts === 'number')).toBe(true);
+    // The build saves its index behind it: once disposed, the catalog has written it.
+    await second.dispose();
     await writeFile(index, '{"format":1,"files":[');
     const third = new SessionCatalog({ dataDir, roots: [scenario.home.root] });
     expect(await third.loadCache()).toBe(false);
     expect((await third.build()).filesRead).toBe(6);
-    await second.dispose();
     await third.dispose();
+  });
+
+  it('saves the index behind the build: what the catalog does next, and its disposal, wait for the save', async () => {
+    const index = join(dataDir, 'catalog', 'index.json');
+    const catalog = new SessionCatalog({ dataDir, roots: [scenario.home.root] });
+    await catalog.build();
+    const session = scenario.webshop.sessions[0];
+    // A live update queued right behind the build runs after the save, and its own save comes later still.
+    await catalog.refreshSessions([{ configRoot: scenario.home.root, slug: scenario.webshop.slug, sessionId: session.sessionId }]);
+    const savedByBuild = await readFile(index, 'utf8');
+    expect(JSON.parse(savedByBuild.slice(savedByBuild.indexOf('\n') + 1)).sessions).toHaveLength(6);
+    await catalog.dispose();
+    const warm = new SessionCatalog({ dataDir, roots: [scenario.home.root] });
+    expect(await warm.loadCache()).toBe(true);
+    expect(warm.list()).toEqual(catalog.list());
+    await warm.dispose();
   });
 });
 
