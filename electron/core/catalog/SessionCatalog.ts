@@ -556,22 +556,32 @@ export class SessionCatalog {
   private summaryNamingLeafOf(session: CachedSession, summary: FileSummary): string | null {
     if (summary.leafUuids.length === 0) return null;
     const project = sessionKeyOf(session.configRoot, session.slug, '');
-    let index = this.otherSummaries?.get(project);
-    if (!this.otherSummaries) this.otherSummaries = new Map();
-    if (!index) {
-      index = new Map();
-      for (const other of this.sessions.values()) {
-        if (other.configRoot !== session.configRoot || other.slug !== session.slug || !other.mainTranscript) continue;
-        const file = this.files.get(other.path);
-        for (const [leaf, text] of (file?.summary as FileSummary | undefined)?.otherSummaries ?? []) index.set(leaf, text);
-      }
-      this.otherSummaries.set(project, index);
-    }
+    this.otherSummaries ??= new Map();
+    const index = this.otherSummaries.get(project) ?? this.buildSummaryIndexes(this.otherSummaries, project);
     for (let i = summary.leafUuids.length - 1; i >= 0; i--) {
       const text = index.get(summary.leafUuids[i]);
       if (text !== undefined) return text;
     }
     return null;
+  }
+
+  /**
+   * Builds, in one pass over the sessions, the index of `project` and of every other project that has none (a build
+   * drops the indexes of the projects whose files it reads between two of its publications), and returns the first.
+   */
+  private buildSummaryIndexes(indexes: Map<string, Map<string, string>>, project: string): Map<string, string> {
+    const built = new Map<string, Map<string, string>>([[project, new Map()]]);
+    for (const other of this.sessions.values()) {
+      if (!other.mainTranscript) continue;
+      const key = sessionKeyOf(other.configRoot, other.slug, '');
+      if (indexes.has(key)) continue;
+      let index = built.get(key);
+      if (!index) built.set(key, (index = new Map()));
+      const file = this.files.get(other.path);
+      for (const [leaf, text] of (file?.summary as FileSummary | undefined)?.otherSummaries ?? []) index.set(leaf, text);
+    }
+    for (const [key, index] of built) indexes.set(key, index);
+    return built.get(project)!;
   }
 
   /** Reads a session's files one after the other (a live update), then records it. */

@@ -485,5 +485,15 @@ describe('SessionCatalog: sub-agents, memory and session memory', () => {
     await cold.build();
     expect(cold.get(home.root, project.slug, titled)).toEqual(catalog.get(home.root, project.slug, titled));
     await cold.dispose();
+
+    // A copy of the conversation in another project (a moved folder) is not titled by this project's summary.
+    const copy = home.project(home.workPath('shop-copy'));
+    const copied = seededUuid('legacy-copied');
+    await copy.rawFile(`${copied}.jsonl`, `${conversation(copied, 'Fix the cart', lastOfTitled).join('\n')}\n`);
+    const both = new SessionCatalog({ dataDir: join(home.tmp, 'both'), roots: [home.root] });
+    await both.build();
+    expect(both.get(home.root, project.slug, titled)).toMatchObject({ title: 'Cart checkout fixed', titleSource: 'summary' });
+    expect(both.get(home.root, copy.slug, copied)).toMatchObject({ title: 'Fix the cart', titleSource: 'first-prompt' });
+    await both.dispose();
   });
 });
