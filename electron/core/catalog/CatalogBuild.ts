@@ -217,7 +217,16 @@ export class CatalogBuild {
     };
     // Then the files of every session of every project, so both threads stay busy to the end, and a session is
     // recorded once its last file is read (and every sibling).
-    const sessionBytes = (session: DiscoveredSession): number => filesOf(session).reduce((sum, file) => sum + host.pendingBytes(file), 0);
+    // Asked several times per session while ordering them (and for the biggest, in every comparison of the sort).
+    const bytesOfSession = new Map<DiscoveredSession, number>();
+    const sessionBytes = (session: DiscoveredSession): number => {
+      let bytes = bytesOfSession.get(session);
+      if (bytes === undefined) {
+        bytes = filesOf(session).reduce((sum, file) => sum + host.pendingBytes(file), 0);
+        bytesOfSession.set(session, bytes);
+      }
+      return bytes;
+    };
     const sessions = buildOrder(
       projects.flatMap((project) => project.sessions),
       sessionBytes,
