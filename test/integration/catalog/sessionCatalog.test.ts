@@ -100,6 +100,8 @@ describe('SessionCatalog on the standard scenario', () => {
     const all = [...scenario.webshop.sessions, ...scenario.monorepo.sessions, ...scenario.windows.sessions];
     expect(result).toMatchObject({ cancelled: false, sessions: all.length - 1 });
     expect(catalog.list().map((entry) => entry.sessionId)).not.toContain(victim.sessionId);
+    // Its index is saved behind the build: done before the scenario's folder is removed.
+    await catalog.dispose();
   });
 
   it('discards a corrupt cache instead of trusting it', async () => {
