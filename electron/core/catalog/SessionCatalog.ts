@@ -182,6 +182,8 @@ export class SessionCatalog {
   private readonly updateEmitter = new Emitter<SessionUpdate>();
   private readonly progressEmitter = new Emitter<CatalogProgress>();
   private queue: Promise<unknown> = Promise.resolve();
+  /** The last build's save of the index, which the catalog's next turn waits for (see `CatalogBuildHost.saveBehind`). */
+  private buildSaved: Promise<unknown> = Promise.resolve();
   private cacheLoaded: Promise<boolean> | null = null;
   private currentProgress: CatalogProgress | null = null;
   /** A first build's files handed to its worker during discovery (see `WorkerHeadStart`). */
@@ -299,12 +301,14 @@ export class SessionCatalog {
     if (this.saveTimer) clearTimeout(this.saveTimer);
     this.saveTimer = null;
     await this.queue.catch(() => undefined);
+    await this.buildSaved;
     if (this.saveDirty) await this.saveIndex();
     await this.store.statesWritten();
   }
 
   private serialize<T>(task: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(task, task);
+    // Read once the turn before has ended: a build that ended then has started its save, and this turn comes after it.
+    const run = this.queue.then(() => this.buildSaved).then(task, task);
     this.queue = run.catch(() => undefined);
     return run;
   }
@@ -714,10 +718,11 @@ export class SessionCatalog {
       saveBehind: () => {
         // A cold build's index is megabytes of JSON, hashed and written: ~65 ms on the medium home, on this thread alone
         // once the worker is done. The catalog is complete and published before it; the save only serves the next start.
-        const saved = this.saveIndex().then(() => this.store.statesWritten());
-        // Inside the build's own turn of the queue: the catalog's next turn (and its disposal) waits for the save too.
-        // One that fails costs what any lost cache does: a full read next time.
-        this.queue = this.queue.then(() => saved).catch(() => undefined);
+        // The catalog's next turn (queued before the build ended or after) and its disposal wait for it. One that fails
+        // costs what any lost cache does: a full read next time.
+        this.buildSaved = this.saveIndex()
+          .then(() => this.store.statesWritten())
+          .catch(() => undefined);
       },
       progressed: (progress) => {
         this.currentProgress = progress;

@@ -131,10 +131,14 @@ describe('SessionCatalog on the standard scenario', () => {
   it('saves the index behind the build: what the catalog does next, and its disposal, wait for the save', async () => {
     const index = join(dataDir, 'catalog', 'index.json');
     const catalog = new SessionCatalog({ dataDir, roots: [scenario.home.root] });
-    await catalog.build();
+    const built = catalog.build();
     const session = scenario.webshop.sessions[0];
-    // A live update queued right behind the build runs after the save, and its own save comes later still.
-    await catalog.refreshSessions([{ configRoot: scenario.home.root, slug: scenario.webshop.slug, sessionId: session.sessionId }]);
+    // A live update queued while the build runs comes after the build's save (its own save comes later still).
+    const refreshed = catalog.refreshSessions([
+      { configRoot: scenario.home.root, slug: scenario.webshop.slug, sessionId: session.sessionId },
+    ]);
+    await built;
+    await refreshed;
     const savedByBuild = await readFile(index, 'utf8');
     expect(JSON.parse(savedByBuild.slice(savedByBuild.indexOf('\n') + 1)).sessions).toHaveLength(6);
     await catalog.dispose();
