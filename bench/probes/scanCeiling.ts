@@ -60,6 +60,7 @@ serveProbe<ScanCeilingInput, ScanCeilingOutput>(async ({ root, files, scanWorker
       worker: offload
         ? {
             load: offload,
+            bytesOf: (item) => item.size,
             accepts: (item) => item.size > 0,
             read: async (item) => {
               const job = {

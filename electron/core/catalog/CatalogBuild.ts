@@ -66,8 +66,11 @@ export interface CatalogBuildHost {
   takeProjectsToRepublish(): string[];
   /** After a complete build: drops the sessions not seen and the files no longer present. */
   forgetAllBut(seenSessions: ReadonlySet<string>, presentFiles: ReadonlySet<string>): void;
-  /** Saves the index and waits for the saved states. */
-  save(): Promise<void>;
+  /**
+   * Saves the index and the states behind the build, which resolves without waiting for the disk: whatever the catalog
+   * does next (another build, a live update, its disposal) waits for the save first.
+   */
+  saveBehind(): void;
   /** Publishes the build's progress (to the build's caller and the catalog's listeners). */
   progressed(progress: CatalogProgress): void;
   sessionCount(): number;
@@ -156,19 +159,29 @@ export class CatalogBuild {
       await this.startedOffload?.dispose();
     }
     let cancelled = false;
+    let failure: { readonly error: unknown } | null = null;
     try {
       await this.readAllFiles();
       cancelled = this.signal?.aborted ?? false;
     } catch (error) {
-      if (!this.signal?.aborted) throw error;
-      cancelled = true;
-    } finally {
-      await this.offload?.dispose();
+      if (this.signal?.aborted) cancelled = true;
+      else failure = { error };
     }
-    for (const key of this.host.takeProjectsToRepublish()) this.batch.push(key);
-    this.flushBatch(true);
-    if (!cancelled) this.host.forgetAllBut(this.seen, new Set(this.allFiles().map((file) => file.path)));
-    await this.host.save();
+    // Every read has settled, so the worker has nothing left: it exits while the build publishes and saves on this
+    // thread, instead of this thread waiting for it first.
+    const workerGone = this.offload?.dispose();
+    if (failure) {
+      await workerGone;
+      throw failure.error;
+    }
+    try {
+      for (const key of this.host.takeProjectsToRepublish()) this.batch.push(key);
+      this.flushBatch(true);
+      if (!cancelled) this.host.forgetAllBut(this.seen, new Set(this.allFiles().map((file) => file.path)));
+      this.host.saveBehind();
+    } finally {
+      await workerGone;
+    }
     this.report(false, cancelled, true);
     return {
       sessions: this.host.sessionCount(),
@@ -204,7 +217,16 @@ export class CatalogBuild {
     };
     // Then the files of every session of every project, so both threads stay busy to the end, and a session is
     // recorded once its last file is read (and every sibling).
-    const sessionBytes = (session: DiscoveredSession): number => filesOf(session).reduce((sum, file) => sum + host.pendingBytes(file), 0);
+    // Asked several times per session while ordering them (and for the biggest, in every comparison of the sort).
+    const bytesOfSession = new Map<DiscoveredSession, number>();
+    const sessionBytes = (session: DiscoveredSession): number => {
+      let bytes = bytesOfSession.get(session);
+      if (bytes === undefined) {
+        bytes = filesOf(session).reduce((sum, file) => sum + host.pendingBytes(file), 0);
+        bytesOfSession.set(session, bytes);
+      }
+      return bytes;
+    };
     const sessions = buildOrder(
       projects.flatMap((project) => project.sessions),
       sessionBytes,
@@ -291,6 +313,7 @@ export class CatalogBuild {
       readInThread: (item) => read(item, this.context),
       worker: offload && {
         load: offload,
+        bytesOf: (item) => item.file.size,
         // Files read whole from their start; the rest (continued from a saved state, or cached) stay here.
         accepts: (item) => item.file.size > 0 && !item.file.fromArchive && this.host.pendingBytes(item.file) === item.file.size,
         read: (item) => read(item, this.workerContext),

@@ -177,9 +177,13 @@ export class SessionCatalog {
   /** Per project: legacy summaries that name another file's leaf, by leaf uuid (rebuilt when a transcript changes). */
   private otherSummaries: Map<string, Map<string, string>> | null = null;
   private readonly projectsToRepublish = new Set<string>();
+  /** The other file's summary each entry was built with (see `summaryNamingLeafOf`): what a republish may change. */
+  private readonly otherSummaryOfEntry = new WeakMap<SessionCatalogEntry, string | null>();
   private readonly updateEmitter = new Emitter<SessionUpdate>();
   private readonly progressEmitter = new Emitter<CatalogProgress>();
   private queue: Promise<unknown> = Promise.resolve();
+  /** The last build's save of the index, which the catalog's next turn waits for (see `CatalogBuildHost.saveBehind`). */
+  private buildSaved: Promise<unknown> = Promise.resolve();
   private cacheLoaded: Promise<boolean> | null = null;
   private currentProgress: CatalogProgress | null = null;
   /** A first build's files handed to its worker during discovery (see `WorkerHeadStart`). */
@@ -254,7 +258,8 @@ export class SessionCatalog {
 
   /**
    * Brings the whole catalog up to date: finds every session, reads what is new (whole files or from their
-   * saved offsets), drops what disappeared, saves the cache. Cancelling keeps what was read so far.
+   * saved offsets), drops what disappeared, saves the cache. Cancelling keeps what was read so far. Resolves once every
+   * session is published; the cache is saved behind it, before the catalog does anything else (`dispose` waits for it).
    */
   build(options: CatalogBuildOptions = {}): Promise<CatalogBuildResult> {
     return this.serialize(() => this.runBuild(options));
@@ -296,12 +301,14 @@ export class SessionCatalog {
     if (this.saveTimer) clearTimeout(this.saveTimer);
     this.saveTimer = null;
     await this.queue.catch(() => undefined);
+    await this.buildSaved;
     if (this.saveDirty) await this.saveIndex();
     await this.store.statesWritten();
   }
 
   private serialize<T>(task: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(task, task);
+    // Read once the turn before has ended: a build that ended then has started its save, and this turn comes after it.
+    const run = this.queue.then(() => this.buildSaved).then(task, task);
     this.queue = run.catch(() => undefined);
     return run;
   }
@@ -505,7 +512,8 @@ export class SessionCatalog {
     }
     if (!main && subagents.length === 0) return null;
     const summary = main ? (main.summary as FileSummary) : NO_FILE_SUMMARY;
-    return buildSessionEntry({
+    const summaryFromOtherFile = this.summaryNamingLeafOf(session, summary);
+    const entry = buildSessionEntry({
       configRoot: session.configRoot,
       slug: session.slug,
       sessionId: session.sessionId,
@@ -517,9 +525,25 @@ export class SessionCatalog {
       main: summary,
       mainTranscript: main !== undefined,
       customTitle: session.customTitle,
-      summaryFromOtherFile: this.summaryNamingLeafOf(session, summary),
+      summaryFromOtherFile,
       subagents,
     });
+    this.otherSummaryOfEntry.set(entry, summaryFromOtherFile);
+    return entry;
+  }
+
+  /**
+   * Whether a session's published entry may read differently now that its project's legacy summaries changed: it has
+   * none, or the summary naming its last messages is another than the one it was built with (nothing else of an entry
+   * depends on other sessions' files).
+   */
+  private needsRepublish(key: string, session: CachedSession): boolean {
+    const entry = this.entries.get(key);
+    if (!entry) return true;
+    const main = session.mainTranscript ? this.files.get(session.path) : undefined;
+    if (session.mainTranscript && !main) return true;
+    const summary = main ? (main.summary as FileSummary) : NO_FILE_SUMMARY;
+    return this.otherSummaryOfEntry.get(entry) !== this.summaryNamingLeafOf(session, summary);
   }
 
   /**
@@ -527,7 +551,8 @@ export class SessionCatalog {
    * project are published again at the end of the read (a summary may title a session whose own file did not change).
    */
   private summariesChanged(project: string): void {
-    this.otherSummaries = null;
+    // Only this project's index: the others' are built from their own sessions' files.
+    this.otherSummaries?.delete(project);
     this.projectsToRepublish.add(project);
   }
 
@@ -535,22 +560,32 @@ export class SessionCatalog {
   private summaryNamingLeafOf(session: CachedSession, summary: FileSummary): string | null {
     if (summary.leafUuids.length === 0) return null;
     const project = sessionKeyOf(session.configRoot, session.slug, '');
-    let index = this.otherSummaries?.get(project);
-    if (!this.otherSummaries) this.otherSummaries = new Map();
-    if (!index) {
-      index = new Map();
-      for (const other of this.sessions.values()) {
-        if (other.configRoot !== session.configRoot || other.slug !== session.slug || !other.mainTranscript) continue;
-        const file = this.files.get(other.path);
-        for (const [leaf, text] of (file?.summary as FileSummary | undefined)?.otherSummaries ?? []) index.set(leaf, text);
-      }
-      this.otherSummaries.set(project, index);
-    }
+    this.otherSummaries ??= new Map();
+    const index = this.otherSummaries.get(project) ?? this.buildSummaryIndexes(this.otherSummaries, project);
     for (let i = summary.leafUuids.length - 1; i >= 0; i--) {
       const text = index.get(summary.leafUuids[i]);
       if (text !== undefined) return text;
     }
     return null;
+  }
+
+  /**
+   * Builds, in one pass over the sessions, the index of `project` and of every other project that has none (a build
+   * drops the indexes of the projects whose files it reads between two of its publications), and returns the first.
+   */
+  private buildSummaryIndexes(indexes: Map<string, Map<string, string>>, project: string): Map<string, string> {
+    const built = new Map<string, Map<string, string>>([[project, new Map()]]);
+    for (const other of this.sessions.values()) {
+      if (!other.mainTranscript) continue;
+      const key = sessionKeyOf(other.configRoot, other.slug, '');
+      if (indexes.has(key)) continue;
+      let index = built.get(key);
+      if (!index) built.set(key, (index = new Map()));
+      const file = this.files.get(other.path);
+      for (const [leaf, text] of (file?.summary as FileSummary | undefined)?.otherSummaries ?? []) index.set(leaf, text);
+    }
+    for (const [key, index] of built) indexes.set(key, index);
+    return built.get(project)!;
   }
 
   /** Reads a session's files one after the other (a live update), then records it. */
@@ -574,7 +609,9 @@ export class SessionCatalog {
       sessionId: session.sessionId,
       path: session.main?.path ?? sessionFilePath(configRoot, slug, session.sessionId),
       mainTranscript: session.main !== null,
-      customTitle: readCustomTitleFile(customTitlePath(join(configRoot, 'projects', slug), session.sessionId)),
+      customTitle: session.mayHaveFolder
+        ? readCustomTitleFile(customTitlePath(join(configRoot, 'projects', slug), session.sessionId))
+        : null,
       subagents: agents.map((agent) => ({
         agentId: agent.agentId,
         layout: agent.layout === 'sibling' ? 'sibling' : 'subagents-folder',
@@ -678,9 +715,14 @@ export class SessionCatalog {
         this.forget([...this.sessions.keys()].filter((key) => !seenSessions.has(key)));
         for (const path of this.files.keys()) if (!presentFiles.has(path)) this.files.delete(path);
       },
-      save: async () => {
-        await this.saveIndex();
-        await this.store.statesWritten();
+      saveBehind: () => {
+        // A cold build's index is megabytes of JSON, hashed and written: ~65 ms on the medium home, on this thread alone
+        // once the worker is done. The catalog is complete and published before it; the save only serves the next start.
+        // The catalog's next turn (queued before the build ended or after) and its disposal wait for it. One that fails
+        // costs what any lost cache does: a full read next time.
+        this.buildSaved = this.saveIndex()
+          .then(() => this.store.statesWritten())
+          .catch(() => undefined);
       },
       progressed: (progress) => {
         this.currentProgress = progress;
@@ -776,11 +818,18 @@ export class SessionCatalog {
     return out;
   }
 
-  /** The sessions of projects whose legacy summaries changed, once. */
+  /**
+   * The sessions of projects whose legacy summaries changed, once: those whose entry reads differently now (a first
+   * build records most sessions before their project's last summaries are read, and rebuilding every entry of those
+   * projects at its end, on one thread, had the build's CPU make most sessions' entries twice).
+   */
   private takeProjectsToRepublish(): string[] {
     if (this.projectsToRepublish.size === 0) return [];
     const keys = [...this.sessions.entries()]
-      .filter(([, session]) => this.projectsToRepublish.has(sessionKeyOf(session.configRoot, session.slug, '')))
+      .filter(
+        ([key, session]) =>
+          this.projectsToRepublish.has(sessionKeyOf(session.configRoot, session.slug, '')) && this.needsRepublish(key, session),
+      )
       .map(([key]) => key);
     this.projectsToRepublish.clear();
     return keys;

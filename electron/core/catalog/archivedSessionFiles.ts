@@ -111,6 +111,7 @@ export function withArchivedFiles(
       main: archivedIdentity(main),
       subagents: agents,
       sessionMemoryPath: identify(summary) ? summary : null,
+      mayHaveFolder: true,
     };
     project.sessions.push(session);
   }

@@ -5,8 +5,19 @@ const BIG_SESSION_BYTES = 8 * 1024 * 1024;
  * slices, since replies are taken and new files sent only between slices.
  */
 const WORKER_QUEUE_BYTES = 16 * 1024 * 1024;
-/** And a bound on the items sent to it at once, for homes of many tiny files. */
-const WORKER_QUEUE_ITEMS = 256;
+/**
+ * Near the end of the shared queue the worker is kept to a quarter of what is left, down to this: all it still holds
+ * when the queue runs dry is read by it alone while the engine's thread waits (a full budget is ~50 ms of the worker's
+ * reading). Less starved it: with 4 MB (~13 ms of its reading) it idled 13–30 ms near the end of a medium build, while
+ * the engine's thread was inside a stretch of small files and a publication.
+ */
+const WORKER_QUEUE_MIN_BYTES = 8 * 1024 * 1024;
+const WORKER_SHARE_OF_WHAT_IS_LEFT = 4;
+/**
+ * And a bound on the items sent to it at once, for homes of many tiny files. The sibling agent files (~50 KB each) came
+ * to the bound before the bytes did: 256 of them are only ~30 ms of the worker's reading.
+ */
+const WORKER_QUEUE_ITEMS = 1024;
 
 /** How much the worker has on its plate. */
 export interface WorkerLoad {
@@ -17,6 +28,8 @@ export interface WorkerLoad {
 
 export interface BuildWorker<T> {
   readonly load: WorkerLoad;
+  /** The bytes reading an item costs, as the worker's load counts them. */
+  bytesOf(item: T): number;
   /**
    * Whether an item is for the worker at all. Its byte count must grow the moment `read` is called, so only
    * items it reads without waiting first (whole files, not ones that continue from a saved state) qualify.
@@ -66,17 +79,29 @@ class SharedQueue<T> {
   private readonly handedOver: T[] = [];
   private nextShared = 0;
   private nextInThread = 0;
+  /** The bytes of the shared items not taken yet (counted only with a worker). */
+  private sharedBytes = 0;
   failed: { readonly error: unknown } | null = null;
 
   constructor(
     items: readonly T[],
-    worker: BuildWorker<T> | undefined,
+    private readonly worker: BuildWorker<T> | undefined,
     private readonly stopped: () => boolean,
   ) {
     for (const item of items) {
       if ((worker?.handedOver?.(item) ?? null) !== null) this.handedOver.push(item);
-      else (!worker || worker.accepts(item) ? this.shared : this.inThreadOnly).push(item);
+      else if (!worker) this.shared.push(item);
+      else if (!worker.accepts(item)) this.inThreadOnly.push(item);
+      else {
+        this.shared.push(item);
+        this.sharedBytes += worker.bytesOf(item);
+      }
     }
+  }
+
+  /** What is left to take of the items either thread may read. */
+  get sharedBytesLeft(): number {
+    return this.sharedBytes;
   }
 
   /** Every item the worker already reads, for it to take before anything else. */
@@ -86,7 +111,9 @@ class SharedQueue<T> {
 
   takeForWorker(): T | null {
     if (this.closed || this.nextShared >= this.shared.length) return null;
-    return this.shared[this.nextShared++];
+    const item = this.shared[this.nextShared++];
+    if (this.worker) this.sharedBytes -= this.worker.bytesOf(item);
+    return item;
   }
 
   takeInThread(): T | null {
@@ -126,6 +153,11 @@ export async function drainQueue<T>(items: readonly T[], options: DrainOptions<T
   if (queue.failed) throw queue.failed.error;
 }
 
+/** The bytes the worker may hold queued now: its full budget, or near the end of the queue a share of what is left. */
+function workerBudget<T>(queue: SharedQueue<T>): number {
+  return Math.min(WORKER_QUEUE_BYTES, Math.max(WORKER_QUEUE_MIN_BYTES, queue.sharedBytesLeft / WORKER_SHARE_OF_WHAT_IS_LEFT));
+}
+
 /**
  * Keeps the worker's queue full until the shared queue runs dry or the worker is lost. Waits for any one read to end
  * through a single wake-up, not `Promise.race` over the reads in flight: with a few hundred small files queued, each race
@@ -149,7 +181,7 @@ async function feedWorker<T>(worker: BuildWorker<T>, queue: SharedQueue<T>, sett
     });
   }
   for (;;) {
-    while (worker.load.usable && worker.load.queuedBytes - handedOverBytes < WORKER_QUEUE_BYTES && inFlight < WORKER_QUEUE_ITEMS) {
+    while (worker.load.usable && worker.load.queuedBytes - handedOverBytes < workerBudget(queue) && inFlight < WORKER_QUEUE_ITEMS) {
       const item = queue.takeForWorker();
       if (item === null) break;
       inFlight++;

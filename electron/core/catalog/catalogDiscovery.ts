@@ -38,6 +38,11 @@ export interface DiscoveredSession {
   /** Sub-agent files in `<sessionId>/subagents/` (any depth, for workflow runs). */
   readonly subagents: readonly DiscoveredSubagentFile[];
   readonly sessionMemoryPath: string | null;
+  /**
+   * False when discovery saw no `<sessionId>/` folder beside the file: nothing kept there (its `custom-title.json`) is
+   * looked for then, which spares most sessions a stat. True when there is one, or when it was not looked for.
+   */
+  readonly mayHaveFolder: boolean;
 }
 
 export interface DiscoveredProject {
@@ -109,7 +114,7 @@ function discoverSessionFolder(
 ): DiscoveredSession {
   const subagents = listAgentFiles(join(dir, sessionId, 'subagents'), 'subagents-folder', 0);
   const summary = join(dir, sessionId, 'session-memory', 'summary.md');
-  return { configRoot, slug, sessionId, main, subagents, sessionMemoryPath: identify(summary) ? summary : null };
+  return { configRoot, slug, sessionId, main, subagents, sessionMemoryPath: identify(summary) ? summary : null, mayHaveFolder: true };
 }
 
 /** One project folder, with blocking calls (see `identify`), in time slices: a project may hold thousands of sessions. */
@@ -134,11 +139,11 @@ async function discoverProject(configRoot: string, slug: string, dir: string): P
     // name one as theirs. Unreadable ones are skipped.
     const sessionId = sessionIdFromFileName(entry.name);
     const folder = byName.get(sessionId);
-    const hasFolder = folder !== undefined && isUuid(sessionId) && entryKindSync(dir, folder).kind === 'dir';
+    const folderFound = folder !== undefined && entryKindSync(dir, folder).kind === 'dir';
     sessions.push(
-      hasFolder
+      folderFound && isUuid(sessionId)
         ? discoverSessionFolder(configRoot, slug, dir, sessionId, file)
-        : { configRoot, slug, sessionId, main: file, subagents: [], sessionMemoryPath: null },
+        : { configRoot, slug, sessionId, main: file, subagents: [], sessionMemoryPath: null, mayHaveFolder: folderFound },
     );
   }
   // A session folder whose file is gone (Claude Code's cleanup, a partial backup) still holds what its sub-agents did.

@@ -20,10 +20,29 @@ export function stateFileText(path: string, fileId: string, offset: number, stat
  * speed (the file is read again from the start when it grows), as with `CatalogStore.saveStateInBackground`.
  */
 export function saveStateFileSync(stateDir: string, path: string, fileId: string, offset: number, stateText: string): void {
+  const target = stateFilePath(stateDir, path);
+  const text = stateFileText(path, fileId, offset, stateText);
+  // The folder is made once per thread, not before each of a build's hundreds of states (a blocking call each) …
+  if (stateDirsMade.has(stateDir) && wrote(target, text)) return;
+  // … and again when a write finds it gone.
   try {
     mkdirSync(stateDir, { recursive: true });
-    replaceFileAtomicallySync(stateFilePath(stateDir, path), stateFileText(path, fileId, offset, stateText));
+    stateDirsMade.add(stateDir);
+    replaceFileAtomicallySync(target, text);
   } catch {
     // See above: a missing state only means a full read later.
+    stateDirsMade.delete(stateDir);
+  }
+}
+
+/** The state folders this thread has made (or found) already. */
+const stateDirsMade = new Set<string>();
+
+function wrote(target: string, text: string): boolean {
+  try {
+    replaceFileAtomicallySync(target, text);
+    return true;
+  } catch {
+    return false;
   }
 }

@@ -61,20 +61,34 @@ export function writeChecksummedJsonText(
       let position = Buffer.byteLength(headerFor(HASH_PLACEHOLDER));
       let batch: string[] = [];
       let batchChars = 0;
+      // One batch is written on the thread pool while the next is serialised here, rather than this thread idling
+      // through every write (a catalog index is a few hundred batches, the last thing a build does).
+      let writing: Promise<unknown> = Promise.resolve();
       const flush = async (): Promise<void> => {
         const bytes = Buffer.from(batch.join(''), 'utf8');
         batch = [];
         batchChars = 0;
         hash.update(bytes);
-        await handle.write(bytes, 0, bytes.length, position);
+        const at = position;
         position += bytes.length;
+        await writing;
+        writing = handle.write(bytes, 0, bytes.length, at);
+        // Its failure is the write's: seen at the next flush or at the end, never left unhandled meanwhile.
+        writing.catch(() => undefined);
       };
-      for (const piece of body) {
-        batch.push(piece);
-        batchChars += piece.length;
-        if (batchChars >= BATCH_CHARS) await flush();
+      try {
+        for (const piece of body) {
+          batch.push(piece);
+          batchChars += piece.length;
+          if (batchChars >= BATCH_CHARS) await flush();
+        }
+        await flush();
+      } catch (error) {
+        // The file is closed and removed after this: not while a write into it is still on its way.
+        await writing.catch(() => undefined);
+        throw error;
       }
-      await flush();
+      await writing;
       await handle.write(headerFor(hash.digest('hex')), 0, 'utf8');
     },
     options,

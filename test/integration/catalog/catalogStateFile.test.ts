@@ -1,6 +1,6 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { saveStateFileSync, stateFilePath } from '../../../electron/core/catalog/catalogStateFile';
 import { CatalogStore } from '../../../electron/core/catalog/catalogStore';
@@ -30,6 +30,16 @@ describe('state files saved in blocking calls (the scan worker)', () => {
     } finally {
       rmSync(join(other.dir, '..'), { recursive: true, force: true });
     }
+  });
+
+  it('makes the state folder again when it was removed after an earlier write', async () => {
+    const store = new CatalogStore(dataDir);
+    saveStateFileSync(store.stateDir, '/p/a.jsonl', '1:1', 700, JSON.stringify({ ...emptyAggregateState(), lines: 1 }));
+    rmSync(store.stateDir, { recursive: true });
+    // The folder was made already as far as this thread knew: the write finds it gone and makes it again.
+    saveStateFileSync(store.stateDir, '/p/b.jsonl', '1:2', 700, JSON.stringify({ ...emptyAggregateState(), lines: 2 }));
+    expect((await store.loadState('/p/b.jsonl', '1:2', 700))?.lines).toBe(2);
+    expect(readdirSync(store.stateDir)).toEqual([basename(stateFilePath(store.stateDir, '/p/b.jsonl'))]);
   });
 
   it('replaces a state whole and leaves no temporary file behind, even when it cannot write', () => {

@@ -100,6 +100,8 @@ describe('SessionCatalog on the standard scenario', () => {
     const all = [...scenario.webshop.sessions, ...scenario.monorepo.sessions, ...scenario.windows.sessions];
     expect(result).toMatchObject({ cancelled: false, sessions: all.length - 1 });
     expect(catalog.list().map((entry) => entry.sessionId)).not.toContain(victim.sessionId);
+    // Its index is saved behind the build: done before the scenario's folder is removed.
+    await catalog.dispose();
   });
 
   it('discards a corrupt cache instead of trusting it', async () => {
@@ -117,12 +119,33 @@ describe('SessionCatalog on the standard scenario', () => {
     const result = await second.build();
     expect(result.filesRead).toBe(6);
     expect(second.list().every((s) => typeof s.userPrompts === 'number')).toBe(true);
+    // The build saves its index behind it: once disposed, the catalog has written it.
+    await second.dispose();
     await writeFile(index, '{"format":1,"files":[');
     const third = new SessionCatalog({ dataDir, roots: [scenario.home.root] });
     expect(await third.loadCache()).toBe(false);
     expect((await third.build()).filesRead).toBe(6);
-    await second.dispose();
     await third.dispose();
+  });
+
+  it('saves the index behind the build: what the catalog does next, and its disposal, wait for the save', async () => {
+    const index = join(dataDir, 'catalog', 'index.json');
+    const catalog = new SessionCatalog({ dataDir, roots: [scenario.home.root] });
+    const built = catalog.build();
+    const session = scenario.webshop.sessions[0];
+    // A live update queued while the build runs comes after the build's save (its own save comes later still).
+    const refreshed = catalog.refreshSessions([
+      { configRoot: scenario.home.root, slug: scenario.webshop.slug, sessionId: session.sessionId },
+    ]);
+    await built;
+    await refreshed;
+    const savedByBuild = await readFile(index, 'utf8');
+    expect(JSON.parse(savedByBuild.slice(savedByBuild.indexOf('\n') + 1)).sessions).toHaveLength(6);
+    await catalog.dispose();
+    const warm = new SessionCatalog({ dataDir, roots: [scenario.home.root] });
+    expect(await warm.loadCache()).toBe(true);
+    expect(warm.list()).toEqual(catalog.list());
+    await warm.dispose();
   });
 });
 
@@ -407,5 +430,76 @@ describe('SessionCatalog: sub-agents, memory and session memory', () => {
     });
     expect(updated.at(-1)).toEqual(['inline-root']);
     await catalog.dispose();
+  });
+
+  it('reads the /rename title of a session that has a folder, and of one whose folder is made after the build', async () => {
+    home = await createScenarioHome();
+    const project = home.project(home.workPath('titles'));
+    const renamed = seededUuid('renamed');
+    const plain = seededUuid('plain');
+    const session = (sessionId: string): string => `${userPrompt('Hello', { sessionId })}\n`;
+    await project.rawFile(`${renamed}.jsonl`, session(renamed));
+    await project.rawFile(`${renamed}/custom-title.json`, JSON.stringify({ customTitle: 'Renamed one' }));
+    await project.rawFile(`${plain}.jsonl`, session(plain));
+    const catalog = new SessionCatalog({ dataDir: join(home.tmp, 'data'), roots: [home.root] });
+    await catalog.build();
+    expect(catalog.get(home.root, project.slug, renamed)).toMatchObject({ title: 'Renamed one', titleSource: 'custom-title' });
+    expect(catalog.get(home.root, project.slug, plain)).toMatchObject({ title: 'Hello', titleSource: 'first-prompt' });
+    // A title given after the build (the session's folder made by it) is found by the live update.
+    await project.rawFile(`${plain}/custom-title.json`, JSON.stringify({ customTitle: 'Renamed later' }));
+    await catalog.refreshSessions([{ configRoot: home.root, slug: project.slug, sessionId: plain }]);
+    expect(catalog.get(home.root, project.slug, plain)).toMatchObject({ title: 'Renamed later', titleSource: 'custom-title' });
+    await catalog.dispose();
+  });
+
+  it("titles a session by another file's legacy summary, and publishes again only the sessions that summary changes", async () => {
+    home = await createScenarioHome();
+    const project = home.project(home.workPath('shop'));
+    const [titled, other, summarising] = ['titled', 'other', 'summarising'].map((seed) => seededUuid(`legacy-${seed}`));
+    const lastOfTitled = seededUuid('legacy-titled-answer');
+    const conversation = (sessionId: string, prompt: string, answerUuid: string): string[] => [
+      userPrompt(prompt, { sessionId, uuid: seededUuid(`${sessionId}-prompt`) }),
+      assistantChunk({
+        sessionId,
+        messageId: `m-${sessionId}`,
+        usage: { output: 5 },
+        uuid: answerUuid,
+        parentUuid: seededUuid(`${sessionId}-prompt`),
+      }),
+    ];
+    await project.rawFile(`${titled}.jsonl`, `${conversation(titled, 'Fix the cart', lastOfTitled).join('\n')}\n`);
+    await project.rawFile(`${other}.jsonl`, `${conversation(other, 'Write the docs', seededUuid('legacy-other-answer')).join('\n')}\n`);
+    const summarisingLines = conversation(summarising, 'Go on', seededUuid('legacy-summarising-answer'));
+    await project.rawFile(`${summarising}.jsonl`, `${summarisingLines.join('\n')}\n`);
+    const catalog = new SessionCatalog({ dataDir: join(home.tmp, 'data'), roots: [home.root] });
+    await catalog.build();
+    expect(catalog.get(home.root, project.slug, titled)).toMatchObject({ title: 'Fix the cart', titleSource: 'first-prompt' });
+
+    // Claude Code 1.0 wrote the summary of a conversation at the top of the file that continued it.
+    const summaryLine = JSON.stringify({ type: 'summary', summary: 'Cart checkout fixed', leafUuid: lastOfTitled });
+    await project.rawFile(`${summarising}.jsonl`, `${[summaryLine, ...summarisingLines].join('\n')}\n`);
+    const published: string[][] = [];
+    catalog.onDidUpdateSessions((update) => published.push(update.updated.map((entry) => entry.sessionId).sort()));
+    await catalog.refreshSessions([{ configRoot: home.root, slug: project.slug, sessionId: summarising }]);
+    expect(catalog.get(home.root, project.slug, titled)).toMatchObject({ title: 'Cart checkout fixed', titleSource: 'summary' });
+    expect(catalog.get(home.root, project.slug, other)).toMatchObject({ title: 'Write the docs', titleSource: 'first-prompt' });
+    expect(published).toEqual([[summarising, titled].sort()]);
+    await catalog.dispose();
+
+    // A first build finds the same title, whichever of the two files it reads first.
+    const cold = new SessionCatalog({ dataDir: join(home.tmp, 'cold'), roots: [home.root] });
+    await cold.build();
+    expect(cold.get(home.root, project.slug, titled)).toEqual(catalog.get(home.root, project.slug, titled));
+    await cold.dispose();
+
+    // A copy of the conversation in another project (a moved folder) is not titled by this project's summary.
+    const copy = home.project(home.workPath('shop-copy'));
+    const copied = seededUuid('legacy-copied');
+    await copy.rawFile(`${copied}.jsonl`, `${conversation(copied, 'Fix the cart', lastOfTitled).join('\n')}\n`);
+    const both = new SessionCatalog({ dataDir: join(home.tmp, 'both'), roots: [home.root] });
+    await both.build();
+    expect(both.get(home.root, project.slug, titled)).toMatchObject({ title: 'Cart checkout fixed', titleSource: 'summary' });
+    expect(both.get(home.root, copy.slug, copied)).toMatchObject({ title: 'Fix the cart', titleSource: 'first-prompt' });
+    await both.dispose();
   });
 });

@@ -12,7 +12,7 @@ class ScriptedWorker implements BuildWorker<number>, WorkerLoad {
   private readonly queue: { item: number; done: () => void }[] = [];
 
   constructor(
-    private readonly bytesOf: (item: number) => number,
+    readonly bytesOf: (item: number) => number,
     readonly accepts: (item: number) => boolean = () => true,
   ) {}
 
@@ -20,9 +20,14 @@ class ScriptedWorker implements BuildWorker<number>, WorkerLoad {
     return this.queue.reduce((sum, entry) => sum + this.bytesOf(entry.item), 0);
   }
 
+  /** The bytes it held, the new item's included, each time it took one. */
+  readonly heldWhenTaking: number[] = [];
+
   read(item: number): Promise<void> {
     this.taken.push(item);
-    return new Promise((resolve) => this.queue.push({ item, done: resolve }));
+    const read = new Promise<void>((resolve) => this.queue.push({ item, done: resolve }));
+    this.heldWhenTaking.push(this.queuedBytes);
+    return read;
   }
 
   finishAll(): void {
@@ -153,6 +158,18 @@ describe('drainQueue', () => {
     worker.finishAll();
     await drained;
     expect(whenThreadDone).toHaveLength(1);
+  });
+
+  it('keeps the worker to a share of what is left near the end, so the engine thread does not wait long for it', async () => {
+    const items = Array.from({ length: 100 }, (_, i) => i);
+    const worker = new ScriptedWorker(() => MB);
+    const inThread: number[] = [];
+    await drainQueue(items, { parallelism: 1, readInThread: inThreadReader(worker, inThread), worker, stopped: () => false });
+    // Early on it was sent up to its full budget (16 MB, or a quarter of what was left) …
+    expect(Math.max(...worker.heldWhenTaking.slice(0, 20))).toBeGreaterThanOrEqual(15 * MB);
+    // … and at the end no more than the floor, not a full budget for the engine thread to wait on once the queue is dry.
+    expect(worker.heldWhenTaking.at(-1)).toBeLessThanOrEqual(8 * MB);
+    expect([...worker.taken, ...inThread].sort((a, b) => a - b)).toEqual(items);
   });
 
   it('takes nothing more once stopped', async () => {
