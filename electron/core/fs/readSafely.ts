@@ -172,23 +172,30 @@ export async function readHeadAndTail(path: string, maxBytes: number, opener: So
   }
 }
 
+/** Buffers of at least the window's size for `readHeadAndTailSync` to read into, reused by a caller that reads many files. */
+export interface WindowBuffers {
+  readonly head: Buffer;
+  readonly tail: Buffer;
+}
+
 /**
  * `readHeadAndTail` of a file on disk, with blocking calls: a discovery reads thousands of them, and through the thread
  * pool each cost a promise and a hop between threads per open, stat, read and close — on the medium home more than the
- * reads themselves. One file's reads block for tens of microseconds.
+ * reads themselves. One file's reads block for tens of microseconds. With `into`, the windows are those buffers' bytes,
+ * valid until the caller reads into them again.
  */
-export function readHeadAndTailSync(path: string, maxBytes: number): HeadAndTail {
+export function readHeadAndTailSync(path: string, maxBytes: number, into?: WindowBuffers): HeadAndTail {
   const fd = openSync(path, 'r');
   try {
     const stats = fstatSync(fd);
-    const head = Buffer.allocUnsafe(Math.min(maxBytes, stats.size));
-    const headRead = readSync(fd, head, 0, head.length, 0);
+    const head = into?.head ?? Buffer.allocUnsafe(Math.min(maxBytes, stats.size));
+    const headRead = readSync(fd, head, 0, Math.min(maxBytes, stats.size), 0);
     if (stats.size <= maxBytes) {
       const bytes = head.subarray(0, headRead);
       return { bytes, size: stats.size, mtimeMs: stats.mtimeMs, tail: bytes, tailOffset: 0 };
     }
     const tailOffset = stats.size - maxBytes;
-    const tail = Buffer.allocUnsafe(maxBytes);
+    const tail = into?.tail ?? Buffer.allocUnsafe(maxBytes);
     const tailRead = readSync(fd, tail, 0, maxBytes, tailOffset);
     return { bytes: head.subarray(0, headRead), size: stats.size, mtimeMs: stats.mtimeMs, tail: tail.subarray(0, tailRead), tailOffset };
   } finally {

@@ -1,5 +1,5 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { SessionQuickInfo } from '../../../shared/model/session';
+import { readHeadAndTailSync, type WindowBuffers } from '../fs/readSafely';
 import { findFieldInWindow } from '../jsonl/jsonlWindow';
 import { emptySessionInfo, LITE_READ_BYTES, readSessionQuickInfo } from './sessionQuickInfo';
 
@@ -25,28 +25,12 @@ type SessionPlace = Pick<SessionQuickInfo, 'cwd' | 'lastTimestamp' | 'bytes' | '
  * (only the strings found in it are kept), and a new pair per session was 16 KiB of garbage each, 40 MB on a home of
  * a few thousand sessions.
  */
-const endBuffers = { head: Buffer.allocUnsafe(END_BYTES), tail: Buffer.allocUnsafe(END_BYTES) };
+const endBuffers: WindowBuffers = { head: Buffer.allocUnsafe(END_BYTES), tail: Buffer.allocUnsafe(END_BYTES) };
 
-/**
- * The first and last `windowBytes` of a file, read synchronously: thousands of small reads through the thread pool
- * cost several times their own work in hops between threads, and a one-shot command has nothing to do meanwhile.
- * The windows of `END_BYTES` are the shared `endBuffers`, valid until the next call.
- */
+/** The first and last `windowBytes` of a file (the 8 KiB ones in the shared `endBuffers`), read with blocking calls. */
 function readEnds(file: string, windowBytes: number): FileEnds {
-  const fd = openSync(file, 'r');
-  try {
-    const { size, mtimeMs } = fstatSync(fd);
-    const reused = windowBytes === END_BYTES;
-    const head = reused ? endBuffers.head : Buffer.allocUnsafe(Math.min(windowBytes, size));
-    const headRead = readSync(fd, head, 0, Math.min(windowBytes, size), 0);
-    const whole = size <= windowBytes;
-    if (whole) return { head: head.subarray(0, headRead), tail: head.subarray(0, headRead), size, mtimeMs, whole };
-    const tail = reused ? endBuffers.tail : Buffer.allocUnsafe(windowBytes);
-    const tailRead = readSync(fd, tail, 0, windowBytes, size - windowBytes);
-    return { head: head.subarray(0, headRead), tail: tail.subarray(0, tailRead), size, mtimeMs, whole };
-  } finally {
-    closeSync(fd);
-  }
+  const read = readHeadAndTailSync(file, windowBytes, windowBytes === END_BYTES ? endBuffers : undefined);
+  return { head: read.bytes, tail: read.tail, size: read.size, mtimeMs: read.mtimeMs, whole: read.size <= windowBytes };
 }
 
 /** What the quick read takes from these windows: the first cwd (the tail's when the head has none), the last timestamp. */
