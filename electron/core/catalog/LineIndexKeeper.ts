@@ -104,6 +104,7 @@ export class LineIndexKeeper {
       const stats = await stat(path).catch(() => null);
       if (!stats?.isFile() || stats.size < minFileBytes) continue;
       const extent = await savedIndexes.extentOf(path);
+      if (signal.aborted) break;
       if (extent !== null && stats.size - extent.indexedBytes <= BEHIND_BYTES_KEPT) {
         current++;
         continue;
@@ -125,14 +126,19 @@ export class LineIndexKeeper {
       savedIndexes: this.options.savedIndexes,
       newLineStore: () => new LineColumnsBuilder(),
     });
-    while (!document.complete) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
+    try {
+      while (!document.complete) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        if (signal.aborted) return null;
+        await document.refresh(SLICE_MS, { publish: false });
+      }
       if (signal.aborted) return null;
-      await document.refresh(SLICE_MS, { publish: false });
+      // The views saved with the index are worked out from the published lines.
+      document.publish();
+      return await document.saveNow();
+    } finally {
+      // The keeper saves when it chooses: a document that completed as it opened scheduled a save of its own.
+      document.cancelScheduledSave();
     }
-    if (signal.aborted) return null;
-    // The views saved with the index are worked out from the published lines.
-    document.publish();
-    return document.saveNow();
   }
 }

@@ -176,15 +176,22 @@ export class TranscriptDocument {
   }
 
   /**
+   * Drops a save this document scheduled for itself. For a reader that saves only when it chooses (the line index
+   * keeper): a run cancelled by the engine's teardown must not leave a save behind that writes after it.
+   */
+  cancelScheduledSave(): void {
+    if (this.saveTimer === null) return;
+    clearTimeout(this.saveTimer);
+    this.saveTimer = null;
+  }
+
+  /**
    * Saves the index now (a scheduled save is done at once); resolves when the file is written, with the bytes all
    * saved indexes take then (null when nothing was saved). Saving is an optimisation: a failure leaves the next open to
    * index the file itself.
    */
   async saveNow(): Promise<number | null> {
-    if (this.saveTimer !== null) {
-      clearTimeout(this.saveTimer);
-      this.saveTimer = null;
-    }
+    this.cancelScheduledSave();
     while (this.saving) await this.saving;
     const store = this.savedIndexes;
     if (store === null || !this.worthSaving(store)) return null;

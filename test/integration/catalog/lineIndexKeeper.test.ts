@@ -160,6 +160,20 @@ describe('LineIndexKeeper', () => {
     expect(await run).toMatchObject({ saved: 2 });
   });
 
+  it('leaves no save behind when disposed while a transcript is opened', async () => {
+    const keeper = keep();
+    const load = store.load.bind(store);
+    // The engine's teardown comes while the keeper opens the first transcript, which its first slice indexes whole.
+    store.load = (path) => {
+      void keeper.dispose();
+      return load(path);
+    };
+    expect(await keeper.bringUpToDate()).toMatchObject({ saved: 0, cancelled: true });
+    // Longer than the store's save delay (0 ms here), so a save the opened document scheduled would have been written.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await readdir(store.dir).catch(() => [])).toEqual([]);
+  });
+
   it('stops when disposed, saving nothing more', async () => {
     const run = keep().bringUpToDate();
     await keeper?.dispose();
