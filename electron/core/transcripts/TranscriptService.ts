@@ -182,6 +182,11 @@ export class TranscriptService {
     private readonly savedIndexes: SavedLineIndexes | null = null,
   ) {
     this.unsubscribeLive = live ? live.onDidChange((changes) => void this.onFilesChanged(changes)) : null;
+    // What was appended to an open transcript before the watch began has no event of its own: look once it has begun.
+    live?.ready.then(
+      () => this.recheckOpenSessions(),
+      () => undefined,
+    );
   }
 
   onDidChangeTranscript(listener: (change: TranscriptChange) => void): () => void {
@@ -583,6 +588,17 @@ export class TranscriptService {
   }
 
   // --- live -------------------------------------------------------------------------------------------------
+
+  /** Reads on every open session as if its transcript had changed (those that did not answer "unchanged", unheard). */
+  private recheckOpenSessions(): void {
+    const changes = [...this.open.values()].map((session): WatchedChange => ({
+      kind: 'transcript',
+      event: 'change',
+      path: session.path,
+      ...session.ref,
+    }));
+    if (changes.length > 0) void this.onFilesChanged(changes);
+  }
 
   private async onFilesChanged(changes: readonly WatchedChange[]): Promise<void> {
     const touched = new Set<OpenSession>();

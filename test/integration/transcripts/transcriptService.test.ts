@@ -2,7 +2,7 @@ import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HomeService } from '../../../electron/core/home/HomeService';
-import { startLiveHome } from '../../../electron/core/watch/liveHome';
+import { createLiveHome, startLiveHome } from '../../../electron/core/watch/liveHome';
 import { TranscriptService, type TranscriptChange } from '../../../electron/core/transcripts/TranscriptService';
 import { entryText } from '../../../shared/transcript/entryText';
 import type { TranscriptEntry } from '../../../shared/transcript/transcriptEntry';
@@ -373,6 +373,29 @@ describe('TranscriptService follows a live session', () => {
       // A half-written line is held back until its newline arrives.
       await appendFile(rich.path, '{"parentUuid":null,"type":"user","message":{"role":"user","content":"half');
       expect((await service.outline(ref, LIVE_VIEW)).rowCount).toBe(after.rowCount);
+    } finally {
+      service.dispose();
+      await live.dispose();
+    }
+  });
+
+  it('shows a turn appended before the watcher was ready once it is', async () => {
+    home ??= await createScenarioHome({ prefix: 'ccmem-live-transcript-' });
+    const project = home.project(home.workPath('early'));
+    const rich = await writeRichSession(project, 'early');
+    const homes = homeService(home);
+    const live = createLiveHome(homes, { usePolling: true });
+    const service = new TranscriptService(homes, live);
+    try {
+      const ref = { configRoot: home.root, slug: project.slug, sessionId: rich.sessionId };
+      const before = await service.outline(ref, LIVE_VIEW);
+      const changed = new Promise<TranscriptChange>((resolve) => service.onDidChangeTranscript(resolve));
+      // Written while the viewer is open but before the watch began (an engine still starting): no event will tell.
+      await rich.appendTurn('Typed while the app was starting', 'Answered before the watch began');
+      live.start();
+      await live.ready;
+      expect(await changed).toMatchObject({ sessionId: rich.sessionId });
+      expect((await service.outline(ref, LIVE_VIEW)).rowCount).toBe(before.rowCount + 2);
     } finally {
       service.dispose();
       await live.dispose();
