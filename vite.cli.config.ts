@@ -4,11 +4,15 @@ import pkg from './package.json' with { type: 'json' };
 
 const BUILTINS = new Set([...builtinModules, ...builtinModules.map((name) => `node:${name}`)]);
 /**
- * Dependencies stay in node_modules, loaded as installed, except secretlint: every export masks secrets before its
- * first byte, and secretlint's core and rules (with the two packages they use) as some forty CommonJS files took about
- * 35 ms to resolve and load, a third of `ccmem transcript`'s first byte; bundled into the chunk that masks, about 5 ms.
+ * Dependencies stay in node_modules, loaded as installed, except the two every transcript export loads before its
+ * first byte, which are bundled into the chunks that use them:
+ * - secretlint (every export masks secrets first): its core and rules (with the two packages they use) as some forty
+ *   CommonJS files took about 35 ms to resolve and load, a third of `ccmem transcript`'s first byte; bundled, about 5 ms.
+ * - diff (the transcript reader shows file edits as patches): its ES module build is twenty files, read one import
+ *   level at a time, about 20 ms of the first byte's 107 ms on the medium home.
  */
-const LOADED_AS_INSTALLED = Object.keys(pkg.dependencies).filter((name) => !name.startsWith('@secretlint/'));
+const BUNDLED = (name: string): boolean => name.startsWith('@secretlint/') || name === 'diff';
+const LOADED_AS_INSTALLED = Object.keys(pkg.dependencies).filter((name) => !BUNDLED(name));
 
 function isExternal(id: string): boolean {
   return BUILTINS.has(id) || LOADED_AS_INSTALLED.some((name) => id === name || id.startsWith(`${name}/`));
