@@ -5,16 +5,21 @@ import { describe, expect, it } from 'vitest';
 import { eachOf, LineFields, pickFields, scanFields } from '../../../../electron/core/jsonl/jsonFieldScanner';
 import { CATALOG_FIELDS, needsMessageTexts, parseTranscriptLine } from '../../../../electron/core/catalog/transcriptLineParser';
 
-const FIELDS = new LineFields({
-  type: 'value',
-  uuid: 'value',
-  n: 'value',
-  message: {
-    id: 'value',
-    usage: { output_tokens: 'value' },
-    content: eachOf({ type: 'value', text: 'value', input: { file_path: 'value' } }),
-  },
-});
+/** The test's fields, with its top-level number and the message's texts read as `textKind` says. */
+function sampleFields(textKind: 'value' | 'deferred'): LineFields {
+  return new LineFields({
+    type: 'value',
+    uuid: 'value',
+    n: textKind,
+    message: {
+      id: 'value',
+      usage: { output_tokens: 'value' },
+      content: eachOf({ type: 'value', text: textKind, input: { file_path: 'value' } }),
+    },
+  });
+}
+
+const FIELDS = sampleFields('value');
 const WANTED_KEYS = ['type', 'uuid', 'n', 'message', 'id', 'usage', 'output_tokens', 'content', 'text', 'input', 'file_path'];
 
 type KeepDeferred = (record: Record<string, unknown>) => boolean;
@@ -29,16 +34,7 @@ function picked(text: string, fields = FIELDS, keepDeferred?: KeepDeferred): Rec
 }
 
 /** FIELDS with the message's texts (and a top-level number) deferred. */
-const DEFERRED_FIELDS = new LineFields({
-  type: 'value',
-  uuid: 'value',
-  n: 'deferred',
-  message: {
-    id: 'value',
-    usage: { output_tokens: 'value' },
-    content: eachOf({ type: 'value', text: 'deferred', input: { file_path: 'value' } }),
-  },
-});
+const DEFERRED_FIELDS = sampleFields('deferred');
 /** Keeps the deferred fields of some lines and not of others, by what was read of them. */
 const keepEvenTypes: KeepDeferred = (record) => typeof record.type === 'string' && record.type.length % 2 === 0;
 
