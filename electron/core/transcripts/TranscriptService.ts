@@ -30,6 +30,7 @@ import { readOrphanSessionInfo, readSessionQuickInfo } from '../layout/sessionQu
 import { forkPoints, otherRoots } from './branchChoices';
 import { findSubagentFiles, type SiblingOwnerCache, type SubagentFile } from '../layout/subagentFiles';
 import { linkSubagents, type LinkedSubagent } from './subagentLinks';
+import type { IndexUpdate } from './TranscriptIndex';
 import { MAIN_SCOPE, TranscriptDocument, type ConversationScope, type ResolvedView } from './TranscriptDocument';
 import { exportFileName, renderExportChunk } from './transcriptExport';
 import { DISK_SOURCES, type TranscriptSources } from './transcriptSources';
@@ -421,10 +422,14 @@ export class TranscriptService {
     if (session) {
       this.open.delete(key);
       this.open.set(key, session);
-      if (freshness === 'complete') await session.document.refresh();
+      let read: IndexUpdate = 'unchanged';
+      if (freshness === 'complete') read = await session.document.refresh();
       // A fully indexed file only has appends to read; one still being indexed goes on in the background.
       else if (freshness === 'first-screen' && session.indexing === null)
-        await session.document.refresh(session.document.complete ? undefined : this.firstScreen.budgetMs);
+        read = await session.document.refresh(session.document.complete ? undefined : this.firstScreen.budgetMs);
+      // A request that reads an append before the watcher's event does tells the viewer itself: the event's own read
+      // then finds nothing new, and without this nobody would ask for the new outline.
+      if (read !== 'unchanged') this.emitChange(session);
     } else {
       const { path, bytes, mainTranscript } = await this.locate(ref);
       const budgetMs = freshness === 'complete' || bytes <= this.firstScreen.wholeIndexBytes ? undefined : this.firstScreen.budgetMs;

@@ -379,6 +379,26 @@ describe('TranscriptService follows a live session', () => {
     }
   });
 
+  it('tells the viewer of an append that a request read before the watcher did', async () => {
+    home ??= await createScenarioHome({ prefix: 'ccmem-live-transcript-' });
+    const project = home.project(home.workPath('asked'));
+    const rich = await writeRichSession(project, 'asked');
+    // No watcher at all: only the request can notice the append.
+    const service = new TranscriptService(homeService(home), null);
+    try {
+      const ref = { configRoot: home.root, slug: project.slug, sessionId: rich.sessionId };
+      const before = await service.outline(ref, LIVE_VIEW);
+      const changed = new Promise<TranscriptChange>((resolve) => service.onDidChangeTranscript(resolve));
+      await rich.appendTurn('Typed while another panel was asking', 'Read by that panel’s request first');
+      // The usage chart beside the viewer asks first (the timeline's own update prompts it) and reads the new lines.
+      await service.usage(ref, LIVE_VIEW);
+      expect(await changed).toMatchObject({ sessionId: rich.sessionId, generation: before.generation });
+      expect((await service.outline(ref, LIVE_VIEW)).rowCount).toBe(before.rowCount + 2);
+    } finally {
+      service.dispose();
+    }
+  });
+
   it('shows a turn appended before the watcher was ready once it is', async () => {
     home ??= await createScenarioHome({ prefix: 'ccmem-live-transcript-' });
     const project = home.project(home.workPath('early'));
