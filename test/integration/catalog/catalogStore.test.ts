@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -97,14 +98,15 @@ describe('CatalogStore index', () => {
   let dataDir: string;
   useTempDir('ccmem-catalog-store-', (made) => (dataDir = made));
 
-  it('writes entry by entry exactly what one JSON text would be, under a header holding its hash, and reads it back', async () => {
+  it('writes entry by entry the JSON text of the whole index, in ASCII, under a header holding its hash, and reads it back', async () => {
     const index = bigIndex();
     const store = new CatalogStore(dataDir);
     await store.saveIndex(index);
     const bytes = await readFile(join(dataDir, 'catalog', 'index.json'));
     const headerEnd = bytes.indexOf(0x0a);
     const body = bytes.subarray(headerEnd + 1);
-    expect(body.toString('utf8')).toBe(JSON.stringify(index));
+    expect(isAscii(body)).toBe(true);
+    expect(JSON.parse(body.toString('latin1'))).toEqual(index);
     expect(JSON.parse(bytes.toString('utf8', 0, headerEnd))).toEqual({
       format: CATALOG_CACHE_FORMAT,
       sha1: createHash('sha1').update(body).digest('hex'),
@@ -183,12 +185,40 @@ describe('writeChecksummedJsonText', () => {
     const value = { entries: Array.from({ length: 5000 }, (_, i) => ({ i, text: `entry ${i} — ünïcode` })) };
     const text = JSON.stringify(value);
     await writeChecksummedJsonText(join(dir, 'pieces.json'), 'test/1', text.match(/[\s\S]{1,1000}/g)!);
-    const sha1 = createHash('sha1').update(text, 'utf8').digest('hex');
-    expect(await readFile(join(dir, 'pieces.json'), 'utf8')).toBe(`{"format":"test/1","sha1":"${sha1}"}\n${text}`);
+    const bytes = await readFile(join(dir, 'pieces.json'));
+    const headerEnd = bytes.indexOf(0x0a);
+    const body = bytes.subarray(headerEnd + 1);
+    const sha1 = createHash('sha1').update(body).digest('hex');
+    expect(bytes.toString('utf8', 0, headerEnd)).toBe(`{"format":"test/1","sha1":"${sha1}"}`);
+    expect(JSON.parse(body.toString('utf8'))).toEqual(value);
     expect(await readChecksummedJson(join(dir, 'pieces.json'), 'test/1', 1e8)).toEqual(value);
     expect(await readChecksummedJson(join(dir, 'pieces.json'), 'test/2', 1e8)).toBeNull();
     await writeChecksummedJson(join(dir, 'whole.json'), 'test/1', value);
     expect(await readFile(join(dir, 'whole.json'), 'utf8')).toBe(await readFile(join(dir, 'pieces.json'), 'utf8'));
+  });
+
+  it('keeps the body to ASCII, every other character escaped, and reads back every string as it was', async () => {
+    const value = {
+      accents: 'Réparer le panier, Größe, naïve',
+      cjk: '記憶を整理する',
+      astral: 'cart 🛒, family 👨‍👩‍👧',
+      loneSurrogates: ['\ud800', 'a\udfffb'],
+      controls: 'tab\there, nul \u0000, del \u007f, nbsp \u00a0',
+      ascii: 'plain "quoted" \\ text',
+    };
+    await writeChecksummedJson(join(dir, 'escaped.json'), 'test/1', value);
+    const bytes = await readFile(join(dir, 'escaped.json'));
+    expect(isAscii(bytes)).toBe(true);
+    expect(bytes.toString('latin1')).toContain('R\\u00e9parer');
+    expect(await readChecksummedJson(join(dir, 'escaped.json'), 'test/1', 1e8)).toEqual(value);
+  });
+
+  it('still reads a body written in UTF-8 before bodies were kept to ASCII', async () => {
+    const value = { title: 'Réparer le panier 🛒', prompt: '記憶を整理する' };
+    const body = Buffer.from(JSON.stringify(value), 'utf8');
+    const sha1 = createHash('sha1').update(body).digest('hex');
+    await writeFile(join(dir, 'older.json'), Buffer.concat([Buffer.from(`{"format":"test/1","sha1":"${sha1}"}\n`), body]));
+    expect(await readChecksummedJson(join(dir, 'older.json'), 'test/1', 1e8)).toEqual(value);
   });
 
   it('leaves the previous file alone and no temporary file behind when the body fails half way', async () => {
