@@ -98,12 +98,12 @@ export class CatalogService {
    * the thread pool, so a read queued behind the watcher's first scan of a big home would take a second.
    */
   async preloadCache(): Promise<void> {
-    await this.catalog.loadCache().catch(() => undefined);
+    await this.catalog.loadFirstListing().catch(() => undefined);
   }
 
   /** The catalog as cached, at once; the first call also starts a background refresh whose results arrive as events. */
   async listing(filter: CatalogFilter): Promise<CatalogListing> {
-    await this.catalog.loadCache();
+    await this.catalog.loadFirstListing();
     if (!this.refreshedOnce) void this.refresh();
     const provisional = [...this.provisional.values()].filter(
       (entry) => (filter.configRoot ?? entry.configRoot) === entry.configRoot && (filter.slug ?? entry.slug) === entry.slug,

@@ -59,23 +59,49 @@ export async function readChecksummedJson(path: string, format: string | number,
   }
 }
 
-export function writeChecksummedJson(path: string, format: string | number, value: unknown): Promise<void> {
-  return writeChecksummedJsonText(path, format, [JSON.stringify(value)]);
+export async function writeChecksummedJson(path: string, format: string | number, value: unknown): Promise<void> {
+  await writeChecksummedJsonText(path, format, [JSON.stringify(value)]);
+}
+
+/** Longer first lines are no header of ours. */
+const MAX_HEADER_BYTES = 256;
+
+/**
+ * The body's SHA-1 as the file's header states it, from its first line alone (the body is neither read nor checked): what
+ * a file written beside this one records to say which version of it it goes with. Null when there is no such header.
+ */
+export async function checksummedJsonHash(path: string): Promise<string | null> {
+  try {
+    const handle = await fs.open(path, 'r');
+    try {
+      const head = Buffer.alloc(MAX_HEADER_BYTES);
+      const { bytesRead } = await handle.read(head, 0, MAX_HEADER_BYTES, 0);
+      const headerEnd = head.subarray(0, bytesRead).indexOf(0x0a);
+      if (headerEnd < 0) return null;
+      const header = JSON.parse(head.toString('utf8', 0, headerEnd)) as Header;
+      return typeof header.sha1 === 'string' ? header.sha1 : null;
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return null;
+  }
 }
 
 /**
  * The same file with the body given as JSON text in pieces (a catalog index of thousands of entries): hashed
  * and written in batches, so it never exists as one string or buffer, however large. The header goes in last,
- * over a placeholder of the same length (a SHA-1 in hex is always 40 characters).
+ * over a placeholder of the same length (a SHA-1 in hex is always 40 characters). Resolves with that hash.
  */
-export function writeChecksummedJsonText(
+export async function writeChecksummedJsonText(
   path: string,
   format: string | number,
   body: Iterable<string>,
   options: ReplaceOptions = {},
-): Promise<void> {
+): Promise<string> {
   const headerFor = (hash: string): string => `${JSON.stringify({ format, sha1: hash })}\n`;
-  return replaceFileAtomically(
+  let bodyHash = '';
+  await replaceFileAtomically(
     path,
     async (handle) => {
       const hash = createHash('sha1');
@@ -110,8 +136,10 @@ export function writeChecksummedJsonText(
         throw error;
       }
       await writing;
-      await handle.write(headerFor(hash.digest('hex')), 0, 'utf8');
+      bodyHash = hash.digest('hex');
+      await handle.write(headerFor(bodyHash), 0, 'utf8');
     },
     options,
   );
+  return bodyHash;
 }

@@ -101,6 +101,17 @@ describe('ArchiveService in an app shell', () => {
     expect(transcriptArchive.files()).toHaveLength(6);
   });
 
+  it('reads the catalog’s files before a run that comes ahead of any build (a warm start lists from the saved listing alone)', async () => {
+    const options = { home: watched.home, live: watched.live, dataDir: watched.dataDir, roots: [scenario.home.root], scanWorker: null };
+    const lastRun = new CatalogService({ ...options, archive: transcriptArchive });
+    await lastRun.buildNow();
+    await lastRun.dispose();
+    await catalog.preloadCache();
+    expect(catalog.catalog.list()).toHaveLength(6);
+    expect(await service.bringUpToDate()).toMatchObject({ filesChecked: 6, filesArchived: 6 });
+    expect(transcriptArchive.files()).toHaveLength(6);
+  });
+
   it('does nothing while turned off, and catches up when turned on again', async () => {
     const off = await service.setSettings({ enabled: false });
     expect(off).toMatchObject({ enabled: false, sessions: 0 });

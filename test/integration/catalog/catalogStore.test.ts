@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CATALOG_CACHE_FORMAT, type CachedFile, type CatalogIndex } from '../../../electron/core/catalog/catalogCacheSchema';
 import { CatalogStore } from '../../../electron/core/catalog/catalogStore';
+import type { SessionCatalogEntry } from '../../../shared/model/catalog';
 import type { FileSummary } from '../../../electron/core/catalog/fileSummary';
 import { emptyAggregateState } from '../../../electron/core/catalog/transcriptAggregate';
 import { readChecksummedJson, writeChecksummedJson, writeChecksummedJsonText } from '../../../electron/core/fs/checksummedJsonFile';
@@ -101,7 +102,7 @@ describe('CatalogStore index', () => {
   it('writes entry by entry the JSON text of the whole index, in ASCII, under a header holding its hash, and reads it back', async () => {
     const index = bigIndex();
     const store = new CatalogStore(dataDir);
-    await store.saveIndex(index);
+    await store.saveIndex(index, []);
     const bytes = await readFile(join(dataDir, 'catalog', 'index.json'));
     const headerEnd = bytes.indexOf(0x0a);
     const body = bytes.subarray(headerEnd + 1);
@@ -112,7 +113,25 @@ describe('CatalogStore index', () => {
       sha1: createHash('sha1').update(body).digest('hex'),
     });
     expect(await new CatalogStore(dataDir).loadIndex()).toEqual(index);
-    expect(await readdir(join(dataDir, 'catalog'))).toEqual(['index.json']);
+    expect((await readdir(join(dataDir, 'catalog'))).sort()).toEqual(['index.json', 'listing.json']);
+  });
+
+  it('saves the listing beside the index it was made from, and refuses it beside another index', async () => {
+    const store = new CatalogStore(dataDir);
+    const listing = [
+      { sessionId: 'a', title: 'Réparer le panier 🛒' },
+      { sessionId: 'b', title: null },
+    ] as unknown as SessionCatalogEntry[];
+    await store.saveIndex(bigIndex(), listing);
+    expect(await new CatalogStore(dataDir).loadListing()).toEqual(listing);
+    // A save cut short after the index: the listing on disk was made from the index before it.
+    const changed = { ...bigIndex(), sessions: bigIndex().sessions.slice(1) };
+    await writeChecksummedJsonText(join(dataDir, 'catalog', 'index.json'), CATALOG_CACHE_FORMAT, [JSON.stringify(changed)]);
+    expect(await new CatalogStore(dataDir).loadIndex()).toEqual(changed);
+    expect(await new CatalogStore(dataDir).loadListing()).toBeNull();
+    // No index at all.
+    await rm(join(dataDir, 'catalog', 'index.json'));
+    expect(await new CatalogStore(dataDir).loadListing()).toBeNull();
   });
 });
 

@@ -2,7 +2,7 @@ import { appendFile, readFile, rename, stat, truncate, writeFile } from 'node:fs
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CatalogProgress } from '../../../shared/model/catalog';
+import type { CatalogProgress, SessionUpdate } from '../../../shared/model/catalog';
 import { SessionCatalog } from '../../../electron/core/catalog/SessionCatalog';
 import { createScenarioHome, type ScenarioHome } from '../../fixtures/scenarioHome';
 import { seededUuid } from '../../fixtures/sessionLines';
@@ -84,6 +84,51 @@ describe('SessionCatalog on the standard scenario', () => {
     expect(await warm.build()).toMatchObject({ filesRead: 0, bytesRead: 0 });
     expect(warm.list()).toEqual(expected);
     await warm.dispose();
+  });
+
+  it('answers a warm start’s first listing from the saved listing, equal to what the index makes, without reading the index body', async () => {
+    const first = new SessionCatalog({ dataDir, roots: [scenario.home.root] });
+    await first.build();
+    const expected = first.list();
+    await first.dispose();
+    const fromIndex = new SessionCatalog({ dataDir, roots: [scenario.home.root] });
+    expect(await fromIndex.loadCache()).toBe(true);
+    expect(fromIndex.list()).toEqual(expected);
+    await fromIndex.dispose();
+    // The index's body damaged, its header kept: the first listing still comes whole, from the listing alone.
+    const index = join(dataDir, 'catalog', 'index.json');
+    const text = await readFile(index, 'utf8');
+    await writeFile(index, `${text.slice(0, text.indexOf('\n') + 1)}{"format":2,"files":[`);
+    const warm = new SessionCatalog({ dataDir, roots: [scenario.home.root] });
+    const updates: SessionUpdate[] = [];
+    warm.onDidUpdateSessions((update) => updates.push(update));
+    await warm.loadFirstListing();
+    expect(warm.list()).toEqual(expected);
+    // Its next turn finds the index unreadable: the listed sessions are withdrawn, then the build lists them again.
+    const result = await warm.build();
+    expect(result.filesRead).toBe(6);
+    expect(updates[0]).toEqual({
+      updated: [],
+      removed: expected.map(({ configRoot, slug, sessionId }) => ({ configRoot, slug, sessionId })),
+    });
+    expect(warm.list()).toEqual(expected);
+    await warm.dispose();
+  });
+
+  it('loads the whole saved catalog before a live update after a first listing, so its save keeps every session', async () => {
+    const first = new SessionCatalog({ dataDir, roots: [scenario.home.root] });
+    await first.build();
+    const expected = first.list();
+    await first.dispose();
+    const warm = new SessionCatalog({ dataDir, roots: [scenario.home.root] });
+    await warm.loadFirstListing();
+    const session = scenario.webshop.sessions[0];
+    await warm.refreshSessions([{ configRoot: scenario.home.root, slug: scenario.webshop.slug, sessionId: session.sessionId }]);
+    await warm.dispose();
+    const next = new SessionCatalog({ dataDir, roots: [scenario.home.root] });
+    expect(await next.loadCache()).toBe(true);
+    expect(next.list()).toEqual(expected);
+    await next.dispose();
   });
 
   it('leaves out a transcript deleted after it was found, and completes the build', async () => {

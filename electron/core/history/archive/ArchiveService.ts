@@ -353,6 +353,8 @@ export class ArchiveService {
     const controller = new AbortController();
     this.controller = controller;
     const catalog = this.options.catalog.catalog;
+    // A warm start lists sessions from the saved listing before the catalog's files are loaded; the archive needs them.
+    await catalog.loadCache();
     const files = scope.kind === 'full' ? catalog.transcriptFiles() : catalog.transcriptFiles(scope.keys);
     const sessions = scope.kind === 'full' ? undefined : new Set(scope.keys.map(keyOf));
     let reportedAt = 0;
