@@ -27,6 +27,15 @@ describe('SessionCatalog on the standard scenario', () => {
   });
   afterEach(() => scenario.home.cleanup());
 
+  /** A run of the app before this one: a build, its cache saved; what it listed. */
+  async function lastRunsListing() {
+    const lastRun = new SessionCatalog({ dataDir, roots: [scenario.home.root] });
+    await lastRun.build();
+    const listed = lastRun.list();
+    await lastRun.dispose();
+    return listed;
+  }
+
   it('catalogs every session with the facts written into it, and writes nothing under the config root', async () => {
     const before = await snapshotTree(scenario.home.root);
     const catalog = new SessionCatalog({ dataDir, roots: [scenario.home.root] });
@@ -74,10 +83,7 @@ describe('SessionCatalog on the standard scenario', () => {
   });
 
   it('serves the saved catalog at once on a warm start, and a second build reads nothing', async () => {
-    const first = new SessionCatalog({ dataDir, roots: [scenario.home.root] });
-    await first.build();
-    const expected = first.list();
-    await first.dispose();
+    const expected = await lastRunsListing();
     const warm = new SessionCatalog({ dataDir, roots: [scenario.home.root] });
     expect(await warm.loadCache()).toBe(true);
     expect(warm.list()).toEqual(expected);
@@ -87,10 +93,7 @@ describe('SessionCatalog on the standard scenario', () => {
   });
 
   it('answers a warm start’s first listing from the saved listing, equal to what the index makes, without reading the index body', async () => {
-    const first = new SessionCatalog({ dataDir, roots: [scenario.home.root] });
-    await first.build();
-    const expected = first.list();
-    await first.dispose();
+    const expected = await lastRunsListing();
     const fromIndex = new SessionCatalog({ dataDir, roots: [scenario.home.root] });
     expect(await fromIndex.loadCache()).toBe(true);
     expect(fromIndex.list()).toEqual(expected);
@@ -116,10 +119,7 @@ describe('SessionCatalog on the standard scenario', () => {
   });
 
   it('loads the whole saved catalog before a live update after a first listing, so its save keeps every session', async () => {
-    const first = new SessionCatalog({ dataDir, roots: [scenario.home.root] });
-    await first.build();
-    const expected = first.list();
-    await first.dispose();
+    const expected = await lastRunsListing();
     const warm = new SessionCatalog({ dataDir, roots: [scenario.home.root] });
     await warm.loadFirstListing();
     const session = scenario.webshop.sessions[0];
