@@ -186,7 +186,11 @@ export class SessionCatalog {
   private buildSaved: Promise<unknown> = Promise.resolve();
   private cacheLoaded: Promise<boolean> | null = null;
   private listingLoaded: Promise<boolean> | null = null;
-  /** The entries are the saved listing's (see `loadFirstListing`), not yet made again from the maps under them. */
+  /**
+   * The entries are the saved listing's (see `loadFirstListing`); loading the index fills in the maps under them and
+   * keeps them. Having no other file's summary recorded (`otherSummaryOfEntry`), they are made again whenever their
+   * project's legacy summaries change.
+   */
   private entriesFromListing = false;
   private currentProgress: CatalogProgress | null = null;
   /** A first build's files handed to its worker during discovery (see `WorkerHeadStart`). */
