@@ -27,6 +27,14 @@ async function allRows(
   return page.rows.map((row) => row.entry);
 }
 
+/** Opens a session's live view, as the viewer does: its reference, its outline now, and the next change it hears of. */
+async function openAndAwaitChange(service: TranscriptService, home: ScenarioHome, slug: string, rich: RichSession) {
+  const ref = { configRoot: home.root, slug, sessionId: rich.sessionId };
+  const before = await service.outline(ref, LIVE_VIEW);
+  const changed = new Promise<TranscriptChange>((resolve) => service.onDidChangeTranscript(resolve));
+  return { ref, before, changed };
+}
+
 describe('TranscriptService on a scenario home', () => {
   let home: ScenarioHome;
   let rich: RichSession;
@@ -360,9 +368,7 @@ describe('TranscriptService follows a live session', () => {
     await live.ready;
     const service = new TranscriptService(homes, live);
     try {
-      const ref = { configRoot: home.root, slug: project.slug, sessionId: rich.sessionId };
-      const before = await service.outline(ref, LIVE_VIEW);
-      const changed = new Promise<TranscriptChange>((resolve) => service.onDidChangeTranscript(resolve));
+      const { ref, before, changed } = await openAndAwaitChange(service, home, project.slug, rich);
       await rich.appendTurn('A prompt typed while the viewer is open', 'And its answer');
       const change = await changed;
       expect(change).toMatchObject({ sessionId: rich.sessionId, generation: before.generation });
@@ -386,9 +392,7 @@ describe('TranscriptService follows a live session', () => {
     // No watcher at all: only the request can notice the append.
     const service = new TranscriptService(homeService(home), null);
     try {
-      const ref = { configRoot: home.root, slug: project.slug, sessionId: rich.sessionId };
-      const before = await service.outline(ref, LIVE_VIEW);
-      const changed = new Promise<TranscriptChange>((resolve) => service.onDidChangeTranscript(resolve));
+      const { ref, before, changed } = await openAndAwaitChange(service, home, project.slug, rich);
       await rich.appendTurn('Typed while another panel was asking', 'Read by that panel’s request first');
       // The usage chart beside the viewer asks first (the timeline's own update prompts it) and reads the new lines.
       await service.usage(ref, LIVE_VIEW);
@@ -407,9 +411,7 @@ describe('TranscriptService follows a live session', () => {
     const live = createLiveHome(homes, { usePolling: true });
     const service = new TranscriptService(homes, live);
     try {
-      const ref = { configRoot: home.root, slug: project.slug, sessionId: rich.sessionId };
-      const before = await service.outline(ref, LIVE_VIEW);
-      const changed = new Promise<TranscriptChange>((resolve) => service.onDidChangeTranscript(resolve));
+      const { ref, before, changed } = await openAndAwaitChange(service, home, project.slug, rich);
       // Written while the viewer is open but before the watch began (an engine still starting): no event will tell.
       await rich.appendTurn('Typed while the app was starting', 'Answered before the watch began');
       live.start();
