@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { backgroundHeapGrowth } from '../async/backgroundHeapGrowth';
 import { DisposableStore } from '../events';
 import type { SavedLineIndexes } from '../transcripts/savedLineIndexes';
 import { LineColumnsBuilder } from '../transcripts/lineColumnsBuilder';
@@ -62,13 +63,15 @@ export class LineIndexKeeper {
 
   /** Brings every big transcript's saved index up to date (joining a run already going); resolves with what it did. */
   bringUpToDate(): Promise<KeptIndexes> {
-    this.run ??= this.keepAll().finally(() => {
-      this.run = null;
-      if (this.runAgain && !this.controller.signal.aborted) {
-        this.runAgain = false;
-        void this.bringUpToDate();
-      }
-    });
+    this.run ??= backgroundHeapGrowth
+      .during(() => this.keepAll())
+      .finally(() => {
+        this.run = null;
+        if (this.runAgain && !this.controller.signal.aborted) {
+          this.runAgain = false;
+          void this.bringUpToDate();
+        }
+      });
     return this.run;
   }
 

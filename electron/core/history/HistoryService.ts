@@ -43,6 +43,7 @@ import { trackedFolders, type TrackedFolder } from './trackedFolders';
 import { decodeText } from './versionText';
 import type { WriteRoot } from '../changes/writeRoot';
 import { DisposableStore, Emitter } from '../events';
+import { backgroundHeapGrowth } from '../async/backgroundHeapGrowth';
 import { listSessions } from '../transcripts/sessionListing';
 
 export interface HistoryServiceOptions {
@@ -197,7 +198,7 @@ export class HistoryService {
    */
   async reconstruct(): Promise<ReconstructionReport | null> {
     if (this.disposed) return null;
-    const report = await this.recorder.exclusively(() => this.reconstructor.run(this.aborter.signal));
+    const report = await this.recorder.exclusively(() => backgroundHeapGrowth.during(() => this.reconstructor.run(this.aborter.signal)));
     if (report.rebuilt && report.changeSetIds.length > 0)
       this.emit({ versions: report.changeSetIds.length, changeSetIds: report.changeSetIds, folders: report.folders });
     return report;

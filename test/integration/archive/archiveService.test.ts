@@ -2,6 +2,7 @@ import { appendFile, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ArchiveProgress, ArchiveStatus } from '../../../shared/model/archive';
+import { backgroundHeapGrowth } from '../../../electron/core/async/backgroundHeapGrowth';
 import { CatalogService } from '../../../electron/core/catalog/CatalogService';
 import { archiveDir } from '../../../electron/core/history/archive/archiveDir';
 import { ArchiveService } from '../../../electron/core/history/archive/ArchiveService';
@@ -110,6 +111,21 @@ describe('ArchiveService in an app shell', () => {
     expect(catalog.catalog.list()).toHaveLength(6);
     expect(await service.bringUpToDate()).toMatchObject({ filesChecked: 6, filesArchived: 6 });
     expect(transcriptArchive.files()).toHaveLength(6);
+  });
+
+  it('holds the heap’s growth while it archives, and gives it back after', async () => {
+    const heldInUpdate: boolean[] = [];
+    const update = transcriptArchive.update.bind(transcriptArchive);
+    transcriptArchive.update = (...args: Parameters<TranscriptArchive['update']>) => {
+      heldInUpdate.push(backgroundHeapGrowth.held);
+      return update(...args);
+    };
+    await catalog.buildNow();
+    await service.bringUpToDate();
+    expect(transcriptArchive.files()).toHaveLength(6);
+    expect(heldInUpdate.length).toBeGreaterThan(0);
+    expect(heldInUpdate.every(Boolean)).toBe(true);
+    expect(backgroundHeapGrowth.held).toBe(false);
   });
 
   it('does nothing while turned off, and catches up when turned on again', async () => {

@@ -1,6 +1,7 @@
 import { appendFile, readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { backgroundHeapGrowth } from '../../../electron/core/async/backgroundHeapGrowth';
 import { CatalogService } from '../../../electron/core/catalog/CatalogService';
 import { LineIndexKeeper } from '../../../electron/core/catalog/LineIndexKeeper';
 import type { HomeService } from '../../../electron/core/home/HomeService';
@@ -105,6 +106,18 @@ describe('LineIndexKeeper', () => {
       await (await TranscriptDocument.open(path, { savedIndexes: viewerStore })).saveNow();
       expect((await readFile(store.fileOf(path))).equals(await readFile(viewerStore.fileOf(path)))).toBe(true);
     }
+  });
+
+  it('holds the heap’s growth while it indexes and saves, and gives it back after', async () => {
+    const heldAtSave: boolean[] = [];
+    const save = store.save.bind(store);
+    store.save = (extent, snapshot) => {
+      heldAtSave.push(backgroundHeapGrowth.held);
+      return save(extent, snapshot);
+    };
+    expect(await keep().bringUpToDate()).toMatchObject({ saved: 2 });
+    expect(heldAtSave).toEqual([true, true]);
+    expect(backgroundHeapGrowth.held).toBe(false);
   });
 
   it('leaves current indexes alone and indexes again a transcript that grew past its index', async () => {

@@ -8,6 +8,7 @@ import { readFile, rm, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ChangeSetSummary, FileVersion } from '../../../shared/history/historyModel';
+import { backgroundHeapGrowth } from '../../../electron/core/async/backgroundHeapGrowth';
 import { contentHash } from '../../../electron/core/fs/contentHash';
 import { createScenarioHome, type ProjectBuilder, type ScenarioHome } from '../../fixtures/scenarioHome';
 import { seededUuid } from '../../fixtures/sessionLines';
@@ -65,6 +66,24 @@ function shape(set: ChangeSetSummary) {
 }
 
 describe('reconstruction', () => {
+  it('holds the heap’s growth while it reads the transcripts, and gives it back after', async () => {
+    const a = session('a');
+    a.typed(at(0), 'Remember the kettle');
+    a.write(at(1), mem('MEMORY.md'), '- the kettle\n');
+    a.turnEnd(at(2));
+    await a.flush(at(2));
+    await memoryFile(mem('MEMORY.md'), '- the kettle\n', at(1));
+    opened = openHistory(home);
+    const heldWhileRunning: boolean[] = [];
+    opened.history.onDidProgress((status) => {
+      if (status.state === 'running') heldWhileRunning.push(backgroundHeapGrowth.held);
+    });
+    await opened.history.recordNow();
+    expect(heldWhileRunning.length).toBeGreaterThan(0);
+    expect(heldWhileRunning.every(Boolean)).toBe(true);
+    expect(backgroundHeapGrowth.held).toBe(false);
+  });
+
   it('rebuilds a session turn byte for byte from its Write and Edit results, with a sub-agent counted with its parent', async () => {
     const a = session('a');
     const turn1 = a.typed(at(0), 'Remember that I like green tea');

@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
+import { backgroundHeapGrowth } from '../../async/backgroundHeapGrowth';
 import type {
   ArchiveProgress,
   ArchiveRemovalResult,
@@ -367,13 +368,15 @@ export class ArchiveService {
     report({ running: true, filesDone: 0, filesTotal: 0, bytesDone: 0, bytesTotal: 0, cancelled: false }, true);
     let result: ArchiveRunResult | null = null;
     try {
-      result = await this.archive.update(candidatesFromCatalog(files), {
-        signal: controller.signal,
-        sessions,
-        waitForLock: onWaitForLock !== undefined,
-        onWaitForLock,
-        onProgress: (progress) => report({ ...progress, running: true, cancelled: false }, false),
-      });
+      result = await backgroundHeapGrowth.during(() =>
+        this.archive.update(candidatesFromCatalog(files), {
+          signal: controller.signal,
+          sessions,
+          waitForLock: onWaitForLock !== undefined,
+          onWaitForLock,
+          onProgress: (progress) => report({ ...progress, running: true, cancelled: false }, false),
+        }),
+      );
       if (result.busyWithPid !== null) {
         this.retryLater();
         return result;
