@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_CATALOG_PAGE } from '../model/catalog';
 import { MAX_SEARCH_LIMIT, MAX_SEARCH_QUERY_LENGTH, SEARCH_HIT_KINDS } from '../model/search';
 
 /** A project folder name under `projects/`: one name, no separators, no dot segments, no NUL. */
@@ -12,7 +13,17 @@ const slugSchema = z
 export const catalogRequestSchemas = {
   /** The cached catalog at once (optionally one config root or project); a background refresh follows. */
   getSessionCatalog: {
-    args: z.strictObject({ configRoot: z.string().min(1).max(4096).optional(), slug: slugSchema.optional() }),
+    args: z
+      .strictObject({
+        configRoot: z.string().min(1).max(4096).optional(),
+        slug: slugSchema.optional(),
+        /** At most this many sessions: a page. Without it, the whole listing. */
+        limit: z.number().int().min(1).max(MAX_CATALOG_PAGE).optional(),
+        /** A later page of the listing a first page named (its `snapshot`), from this position. */
+        snapshot: z.string().min(1).max(64).optional(),
+        offset: z.number().int().min(0).optional(),
+      })
+      .refine((args) => (args.snapshot === undefined) === (args.offset === undefined), 'snapshot and offset go together'),
     mutates: false,
   },
   refreshSessionCatalog: { args: z.strictObject({}), mutates: false },

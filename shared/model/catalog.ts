@@ -134,8 +134,26 @@ export interface CatalogProgress {
   readonly cancelled: boolean;
 }
 
+/** The most sessions one page of the listing may hold. */
+export const MAX_CATALOG_PAGE = 100_000;
+/**
+ * The timeline lists sessions in pages: a first one small enough to show the top of the timeline at once, then the
+ * rest in big ones. On a 10 GB home the whole listing is 33 MB and took about a second through the web shell's
+ * WebSocket (docs/performance.md, round seven).
+ */
+export const FIRST_LISTING_PAGE = 200;
+export const LATER_LISTING_PAGE = 5000;
+
 export interface CatalogListing {
+  /** Newest first: every session, or one page of them when the request gave a `limit`. */
   readonly sessions: readonly SessionCatalogEntry[];
+  /** How many sessions the whole listing holds. */
+  readonly total: number;
+  /**
+   * Asks for the pages after this one (`snapshot` and `offset`), in the order this listing had when its first page was
+   * taken; null when this page ends the listing.
+   */
+  readonly snapshot: string | null;
   /** True while the catalog is being built or refreshed in the background; more `sessionUpdated` events follow. */
   readonly building: boolean;
   readonly progress: CatalogProgress | null;

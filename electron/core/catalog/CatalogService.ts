@@ -7,11 +7,22 @@ import type { WatchedChange } from '../watch/watchedChange';
 import type { CatalogArchive } from './archivedSessionFiles';
 import { newestFirst, SessionCatalog, type CatalogBuildOptions, type CatalogBuildResult, type CatalogFilter } from './SessionCatalog';
 import { provisionalEntry } from './provisionalEntry';
+import { ListingSnapshots } from './listingSnapshots';
 import { isUuid, sessionKeyOf } from '../../../shared/claude/sessionIds';
 import { DisposableStore, Emitter } from '../events';
+import { CodedError } from '../../../shared/result';
 
 /** Changes to one session within this window are read together (a streamed answer writes many lines quickly). */
 const LIVE_BATCH_MS = 25;
+
+/** What the listing asks for: one config root or project, and optionally a page of it. */
+export interface CatalogListingRequest extends CatalogFilter {
+  /** At most this many sessions. */
+  readonly limit?: number;
+  /** A later page of the listing a first page named, from `offset`. */
+  readonly snapshot?: string;
+  readonly offset?: number;
+}
 
 export interface CatalogServiceOptions {
   readonly home: HomeService;
@@ -56,6 +67,7 @@ export class CatalogService {
   /** Rows from discovery's read of the newest project on a first start, until the catalog lists each (see `provisionalEntry`). */
   private readonly provisional = new Map<string, SessionCatalogEntry>();
   private readonly timelineEmitter = new Emitter<SessionUpdate>();
+  private readonly snapshots = new ListingSnapshots();
 
   constructor(private readonly options: CatalogServiceOptions) {
     this.roots = options.roots;
@@ -101,15 +113,38 @@ export class CatalogService {
     await this.catalog.loadFirstListing().catch(() => undefined);
   }
 
-  /** The catalog as cached, at once; the first call also starts a background refresh whose results arrive as events. */
-  async listing(filter: CatalogFilter): Promise<CatalogListing> {
+  /**
+   * The catalog as cached, at once, whole or a page at a time; the first call also starts a background refresh whose
+   * results arrive as events. A first page with more to follow names the listing it was taken from, and the later
+   * pages come from that same listing (see `ListingSnapshots`).
+   */
+  async listing(request: CatalogListingRequest = {}): Promise<CatalogListing> {
+    if (request.snapshot !== undefined) {
+      const kept = this.snapshots.get(request.snapshot);
+      if (!kept) throw new CodedError('NOT_FOUND', 'This listing of sessions is no longer kept: list them again.');
+      return this.page(kept, request.offset ?? 0, request.limit, request.snapshot);
+    }
     await this.catalog.loadFirstListing();
     if (!this.refreshedOnce) void this.refresh();
     const provisional = [...this.provisional.values()].filter(
-      (entry) => (filter.configRoot ?? entry.configRoot) === entry.configRoot && (filter.slug ?? entry.slug) === entry.slug,
+      (entry) => (request.configRoot ?? entry.configRoot) === entry.configRoot && (request.slug ?? entry.slug) === entry.slug,
     );
+    const sessions = [...this.catalog.list(request), ...provisional].sort(newestFirst);
+    const morePages = request.limit !== undefined && sessions.length > request.limit;
+    return this.page(sessions, 0, request.limit, morePages ? this.snapshots.keep(sessions) : null);
+  }
+
+  private page(
+    sessions: readonly SessionCatalogEntry[],
+    offset: number,
+    limit: number | undefined,
+    snapshot: string | null,
+  ): CatalogListing {
+    const end = limit === undefined ? sessions.length : Math.min(sessions.length, offset + limit);
     return {
-      sessions: [...this.catalog.list(filter), ...provisional].sort(newestFirst),
+      sessions: offset === 0 && end === sessions.length ? sessions : sessions.slice(offset, end),
+      total: sessions.length,
+      snapshot: end < sessions.length ? snapshot : null,
       building: this.catalog.building || this.refreshing !== null,
       progress: this.catalog.progress,
     };

@@ -7,7 +7,7 @@ export type CatalogRequestName = 'getSessionCatalog' | 'refreshSessionCatalog' |
 /** The session catalog's and search's side of the contract. */
 export function catalogRequestHandlers(catalog: CatalogService, search: SearchService): Pick<RequestHandlers, CatalogRequestName> {
   return {
-    getSessionCatalog: (filter) => catalog.listing(filter),
+    getSessionCatalog: (request) => catalog.listing(request),
     refreshSessionCatalog: () => catalog.refresh(),
     cancelCatalogBuild: () => {
       catalog.cancel();

@@ -2,6 +2,8 @@ import { appendFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SessionUpdate } from '../../../shared/model/catalog';
+import type { RequestHandlers } from '../../../shared/contract/api';
+import { dispatchRequest } from '../../../shared/contract/dispatch';
 import { CatalogService } from '../../../electron/core/catalog/CatalogService';
 import type { HomeService } from '../../../electron/core/home/HomeService';
 import type { LiveHome } from '../../../electron/core/watch/liveHome';
@@ -9,6 +11,7 @@ import { seededUuid } from '../../fixtures/sessionLines';
 import { createStandardScenario, type StandardScenario } from '../../fixtures/standardScenario';
 import { assistantChunk, userPrompt } from '../../fixtures/transcriptLines';
 import { startWatchedHome } from '../../fixtures/watchedHome';
+import { createTestHomeService } from '../../fixtures/testEngine';
 
 function nextUpdate(service: CatalogService, predicate: (update: SessionUpdate) => boolean, timeoutMs = 5000): Promise<SessionUpdate> {
   return new Promise((resolve, reject) => {
@@ -76,5 +79,57 @@ describe('live catalog: a session updates in place as Claude Code appends', () =
     const removed = nextUpdate(service, (u) => u.removed.some((s) => s.sessionId === newId));
     await rm(join(scenario.webshop.dir, `${newId}.jsonl`));
     expect((await removed).removed).toEqual([{ configRoot: scenario.home.root, slug: scenario.webshop.slug, sessionId: newId }]);
+  });
+});
+
+describe('the catalog listing in pages', () => {
+  let scenario: StandardScenario;
+  let service: CatalogService;
+  let handlers: Pick<RequestHandlers, 'getSessionCatalog'>;
+
+  beforeEach(async () => {
+    scenario = await createStandardScenario();
+    const home = createTestHomeService(scenario.home);
+    service = new CatalogService({
+      home,
+      live: null,
+      dataDir: join(scenario.home.tmp, 'data'),
+      roots: [scenario.home.root],
+      scanWorker: null,
+    });
+    handlers = { getSessionCatalog: (request) => service.listing(request) };
+    await service.buildNow();
+  });
+
+  afterEach(async () => {
+    await service.dispose();
+    await scenario.home.cleanup();
+  });
+
+  const ask = (args: unknown) => dispatchRequest(handlers as RequestHandlers, 'getSessionCatalog', args, { readOnly: true });
+
+  it('hands out the listing a page at a time, in the order of its first page, whatever changed meanwhile', async () => {
+    const whole = await service.listing({});
+    expect(whole).toMatchObject({ total: 6, snapshot: null });
+    const first = await service.listing({ limit: 4 });
+    expect(first.sessions).toEqual(whole.sessions.slice(0, 4));
+    expect(first.total).toBe(6);
+    expect(first.snapshot).not.toBeNull();
+    // A session goes away before the next page: the page still goes on from the first one's order.
+    await rm(whole.sessions[0].path);
+    await service.buildNow();
+    expect((await service.listing({})).total).toBe(5);
+    const rest = await service.listing({ snapshot: first.snapshot!, offset: 4, limit: 4 });
+    expect(rest.sessions).toEqual(whole.sessions.slice(4));
+    expect(rest.snapshot).toBeNull();
+    // A listing that fits its first page names no snapshot.
+    expect((await service.listing({ limit: 10 })).snapshot).toBeNull();
+  });
+
+  it('says so when a later page names a listing no longer kept, or an offset without its listing', async () => {
+    const gone = await ask({ snapshot: 'listing-999', offset: 4, limit: 4 });
+    expect(gone).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+    expect(await ask({ offset: 4 })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+    expect(await ask({ limit: 0 })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
   });
 });

@@ -1,12 +1,22 @@
 import { create } from 'zustand';
-import type { CatalogProgress, SessionCatalogEntry, SessionKey, SessionUpdate } from '../../../../shared/model/catalog';
+import {
+  FIRST_LISTING_PAGE,
+  LATER_LISTING_PAGE,
+  type CatalogProgress,
+  type SessionCatalogEntry,
+  type SessionKey,
+  type SessionUpdate,
+} from '../../../../shared/model/catalog';
 import { api } from '../../api/connectApi';
 import { onReconnected } from '../../api/connectionStore';
 
 interface CatalogState {
   /** Every known session, newest first. */
   readonly sessions: readonly SessionCatalogEntry[];
+  /** The first page is in: the newest sessions can be shown. */
   readonly loaded: boolean;
+  /** How many sessions the listing holds, while its later pages are still on their way; null once all are in. */
+  readonly listingTotal: number | null;
   readonly building: boolean;
   readonly progress: CatalogProgress | null;
   readonly error: string | null;
@@ -15,6 +25,7 @@ interface CatalogState {
 export const useSessionCatalogStore = create<CatalogState>()(() => ({
   sessions: [],
   loaded: false,
+  listingTotal: null,
   building: false,
   progress: null,
   error: null,
@@ -29,13 +40,33 @@ function newestFirst(a: SessionCatalogEntry, b: SessionCatalogEntry): number {
 }
 
 let byKey = new Map<string, SessionCatalogEntry>();
-/** Updates that arrive while the first listing is on its way; applied on top of it. */
-let updatesDuringLoad: SessionUpdate[] | null = null;
+/**
+ * Sessions an update named since the listing being loaded was asked for: the update is newer than the listing, so its
+ * pages must not bring back what the update replaced or removed. Null when no listing is on its way.
+ */
+let touchedDuringLoad: Set<string> | null = null;
 let loading: Promise<void> | null = null;
+/** Counts loads, so a load overtaken by a newer one (after a reconnection) stops taking pages. */
+let loadGeneration = 0;
+/** A load has started and its first page is not in yet: what is shown stays as it was until then. */
+let awaitingFirstPage = false;
 
 function applyUpdate(update: SessionUpdate): void {
-  for (const entry of update.updated) byKey.set(sessionKey(entry), entry);
-  for (const key of update.removed) byKey.delete(sessionKey(key));
+  for (const entry of update.updated) {
+    byKey.set(sessionKey(entry), entry);
+    touchedDuringLoad?.add(sessionKey(entry));
+  }
+  for (const key of update.removed) {
+    byKey.delete(sessionKey(key));
+    touchedDuringLoad?.add(sessionKey(key));
+  }
+}
+
+function addPage(sessions: readonly SessionCatalogEntry[]): void {
+  for (const entry of sessions) {
+    const key = sessionKey(entry);
+    if (!touchedDuringLoad?.has(key)) byKey.set(key, entry);
+  }
 }
 
 function publish(): void {
@@ -44,22 +75,53 @@ function publish(): void {
 
 /** Loads the catalog once (the engine answers from its cache and refreshes in the background). */
 export function loadSessionCatalog(): Promise<void> {
-  loading ??= (async () => {
-    updatesDuringLoad = [];
-    const result = await api.getSessionCatalog({});
-    const pending = updatesDuringLoad;
-    updatesDuringLoad = null;
-    if (!result.ok) {
-      useSessionCatalogStore.setState({ error: result.error.message });
-      loading = null;
+  loading ??= loadPages(++loadGeneration, 1);
+  return loading;
+}
+
+/** `restarts`: how many times a listing the engine no longer keeps (too many windows loading at once) is asked for anew. */
+async function loadPages(generation: number, restarts: number): Promise<void> {
+  byKey = new Map();
+  touchedDuringLoad = new Set();
+  awaitingFirstPage = true;
+  const first = await api.getSessionCatalog({ limit: FIRST_LISTING_PAGE });
+  if (generation !== loadGeneration) return;
+  awaitingFirstPage = false;
+  if (!first.ok) {
+    touchedDuringLoad = null;
+    useSessionCatalogStore.setState({ error: first.error.message });
+    loading = null;
+    return;
+  }
+  addPage(first.value.sessions);
+  let listed = first.value.sessions.length;
+  const { snapshot, total } = first.value;
+  useSessionCatalogStore.setState({
+    loaded: true,
+    error: null,
+    listingTotal: snapshot === null ? null : total,
+    building: first.value.building,
+    progress: first.value.progress,
+  });
+  publish();
+  while (snapshot !== null && listed < total) {
+    const page = await api.getSessionCatalog({ snapshot, offset: listed, limit: LATER_LISTING_PAGE });
+    if (generation !== loadGeneration) return;
+    if (!page.ok && page.error.code === 'NOT_FOUND' && restarts > 0) {
+      loading = loadPages(++loadGeneration, restarts - 1);
       return;
     }
-    byKey = new Map(result.value.sessions.map((entry) => [sessionKey(entry), entry]));
-    for (const update of pending) applyUpdate(update);
-    useSessionCatalogStore.setState({ loaded: true, error: null, building: result.value.building, progress: result.value.progress });
+    if (!page.ok) {
+      useSessionCatalogStore.setState({ error: `Only ${listed} of ${total} sessions could be listed: ${page.error.message}` });
+      break;
+    }
+    if (page.value.sessions.length === 0) break;
+    addPage(page.value.sessions);
+    listed += page.value.sessions.length;
     publish();
-  })();
-  return loading;
+  }
+  touchedDuringLoad = null;
+  useSessionCatalogStore.setState({ listingTotal: null });
 }
 
 export async function refreshSessionCatalog(): Promise<void> {
@@ -73,13 +135,11 @@ export async function cancelCatalogBuild(): Promise<void> {
 }
 
 api.onSessionUpdated((update) => {
-  if (updatesDuringLoad) {
-    updatesDuringLoad.push(update);
-    return;
-  }
-  if (!useSessionCatalogStore.getState().loaded) return;
+  const { loaded } = useSessionCatalogStore.getState();
+  // Before any listing was asked for there is nothing to update; one on its way takes the update over its pages.
+  if (!loaded && touchedDuringLoad === null) return;
   applyUpdate(update);
-  publish();
+  if (loaded && !awaitingFirstPage) publish();
 });
 
 api.onCatalogProgress((progress) => useSessionCatalogStore.setState({ progress, building: progress.running }));

@@ -27,7 +27,7 @@ export class EngineApi {
   private readonly listeners = new Map<string, ((payload: unknown) => void)[]>();
   private readonly stopEvents: () => void;
 
-  private constructor(private readonly engine: Engine) {
+  private constructor(readonly engine: Engine) {
     this.handlers = createRequestHandlers(engine);
     this.stopEvents = engine.subscribe((event, payload) => {
       for (const listener of this.listeners.get(subscriberName(event)) ?? []) listener(payload);
