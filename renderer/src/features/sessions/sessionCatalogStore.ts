@@ -81,6 +81,8 @@ export function loadSessionCatalog(): Promise<void> {
 
 /** `restarts`: how many times a listing the engine no longer keeps (too many windows loading at once) is asked for anew. */
 async function loadPages(generation: number, restarts: number): Promise<void> {
+  // What is shown now stays if the first page cannot be had (after a reconnection, say).
+  const shown = byKey;
   byKey = new Map();
   touchedDuringLoad = new Set();
   awaitingFirstPage = true;
@@ -88,6 +90,7 @@ async function loadPages(generation: number, restarts: number): Promise<void> {
   if (generation !== loadGeneration) return;
   awaitingFirstPage = false;
   if (!first.ok) {
+    byKey = shown;
     touchedDuringLoad = null;
     useSessionCatalogStore.setState({ error: first.error.message });
     loading = null;
