@@ -11,10 +11,12 @@ export const BACKGROUND_HEAP_GROWTH_PERCENT = 50;
 
 /**
  * Holds V8's heap growth to `BACKGROUND_HEAP_GROWTH_PERCENT` while any background pass runs, and gives it back to V8
- * when the last one ends. The flag is read at each collection, so it applies from the next one on; it is the
- * process's, shared by every engine and thread in it, which is why the passes hold it together instead of each
- * setting it. The catalog's build runs outside it: its scan threads' young garbage is not what this bounds, and its
- * throughput is a figure of its own.
+ * when the last one ends. The flag is read at each collection, so it applies from the next one on; it is the process's,
+ * shared by every engine and thread in it, which is why the passes hold it together instead of each setting it. V8
+ * takes a flag at run time only when its flags were not frozen at start: Node starts it with
+ * `--no-freeze-flags-after-init`, and so does Electron for its main process (always since electron/electron#42414,
+ * before any `--js-flags`), where a frozen flag would end the process instead of throwing. The catalog's build runs
+ * outside it: its scan threads' young garbage is not what this bounds, and its throughput is a figure of its own.
  */
 export class BackgroundHeapGrowth {
   private holders = 0;
