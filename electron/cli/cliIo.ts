@@ -3,6 +3,8 @@ export interface CliIo {
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
   readonly env: NodeJS.ProcessEnv;
+  /** The installed command's script, when this is its own process (not a test calling in): a command may start it again. */
+  readonly entryScript?: string;
 }
 
 /** A user mistake or a refused operation: printed to stderr without a stack, with this exit code. */

@@ -6,5 +6,6 @@ const exitCode = await runCli(process.argv.slice(2), {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
   env: process.env,
+  entryScript: process.argv[1],
 });
 process.exitCode = exitCode;

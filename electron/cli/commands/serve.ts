@@ -9,6 +9,7 @@ import { defaultDataDir } from '../../core/home/dataDir';
 import { TOKEN_PATTERN } from '../../../shared/contract/webShellAccess';
 import { createAccessToken, isLoopbackHost } from '../../server/requestAuth';
 import { WebShellServer } from '../../server/WebShellServer';
+import { relaunchForAllocator, shouldRelaunchForAllocator, stopWhenParentIsGone } from '../allocatorRelaunch';
 import { CliError, type CliIo } from '../cliIo';
 
 export const DEFAULT_PORT = 7420;
@@ -34,8 +35,8 @@ export interface RunningServe {
   readonly stop: () => Promise<void>;
 }
 
-/** Starts the web shell; resolves once it listens. The caller decides how long it runs. */
-export async function startServe(argv: readonly string[], io: CliIo): Promise<RunningServe> {
+/** The options and the token, checked: a mistake in them throws a `CliError`. */
+function servingOptions(argv: readonly string[], env: NodeJS.ProcessEnv) {
   const { values } = parseArgs({
     args: [...argv],
     options: {
@@ -48,8 +49,12 @@ export async function startServe(argv: readonly string[], io: CliIo): Promise<Ru
   const port = values.port === undefined ? DEFAULT_PORT : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new CliError(`--port must be a number from 0 to 65535, not ${values.port}`, 2);
-  const host = values.host ?? '127.0.0.1';
-  const token = accessTokenFrom(io.env);
+  return { values, port, host: values.host ?? '127.0.0.1', token: accessTokenFrom(env) };
+}
+
+/** Starts the web shell; resolves once it listens. The caller decides how long it runs. */
+export async function startServe(argv: readonly string[], io: CliIo): Promise<RunningServe> {
+  const { values, port, host, token } = servingOptions(argv, io.env);
   const appRoot = findAppRoot(import.meta.dirname);
   const staticDir = appRoot ? join(appRoot, 'out', 'renderer') : null;
   if (!staticDir || !existsSync(join(staticDir, 'index.html'))) {
@@ -116,12 +121,20 @@ export async function startServe(argv: readonly string[], io: CliIo): Promise<Ru
 
 /** `ccmem serve [--port P] [--host H] [--read-only]`: runs until interrupted. */
 export async function runServe(argv: readonly string[], io: CliIo): Promise<number> {
+  if (shouldRelaunchForAllocator(io.env, io.entryScript)) {
+    // A mistake in the options or the token is said here, before a second process starts.
+    servingOptions(argv, io.env);
+    return relaunchForAllocator(io.entryScript as string, ['serve', ...argv], io.env);
+  }
   const running = await startServe(argv, io);
+  let stopWatchingParent = (): void => undefined;
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
+    stopWatchingParent = stopWhenParentIsGone(io.env, stop);
   });
+  stopWatchingParent();
   await running.stop();
   return 0;
 }

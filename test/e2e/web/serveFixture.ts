@@ -10,6 +10,8 @@ export interface ServedApp {
   /** The URL `ccmem serve` printed, token included. */
   readonly url: string;
   readonly output: () => string;
+  /** The `ccmem serve` process the test started (on Linux it runs the engine in a process it starts). */
+  readonly pid: number;
 }
 
 /**
@@ -46,9 +48,10 @@ export async function startServe(
   return {
     url,
     output: () => output,
+    pid: child.pid as number,
     stop: () =>
       new Promise<void>((resolveStop) => {
-        if (child.exitCode !== null) return resolveStop();
+        if (child.exitCode !== null || child.signalCode !== null) return resolveStop();
         child.once('exit', () => resolveStop());
         child.kill('SIGTERM');
       }),
