@@ -18,6 +18,12 @@ interface Header {
   readonly sha1?: unknown;
 }
 
+/** The header line at the start of these bytes, and where it ends; null when they start with no header line. */
+function headerLine(bytes: Buffer): { readonly header: Header; readonly end: number } | null {
+  const end = bytes.indexOf(0x0a);
+  return end < 0 ? null : { header: JSON.parse(bytes.toString('utf8', 0, end)) as Header, end };
+}
+
 function sha1(bytes: Uint8Array): string {
   return createHash('sha1').update(bytes).digest('hex');
 }
@@ -47,11 +53,10 @@ export async function readChecksummedJson(path: string, format: string | number,
     const stats = await fs.stat(path);
     if (stats.size > maxBytes) return null;
     const bytes = await fs.readFile(path);
-    const headerEnd = bytes.indexOf(0x0a);
-    if (headerEnd < 0) return null;
-    const header = JSON.parse(bytes.toString('utf8', 0, headerEnd)) as Header;
-    const body = bytes.subarray(headerEnd + 1);
-    if (header.format !== format || header.sha1 !== sha1(body)) return null;
+    const line = headerLine(bytes);
+    if (!line) return null;
+    const body = bytes.subarray(line.end + 1);
+    if (line.header.format !== format || line.header.sha1 !== sha1(body)) return null;
     // ASCII reads the same in both; files written before bodies were kept to ASCII are UTF-8.
     return JSON.parse(isAscii(body) ? body.toString('latin1') : body.toString('utf8')) as unknown;
   } catch {
@@ -76,10 +81,8 @@ export async function checksummedJsonHash(path: string): Promise<string | null> 
     try {
       const head = Buffer.alloc(MAX_HEADER_BYTES);
       const { bytesRead } = await handle.read(head, 0, MAX_HEADER_BYTES, 0);
-      const headerEnd = head.subarray(0, bytesRead).indexOf(0x0a);
-      if (headerEnd < 0) return null;
-      const header = JSON.parse(head.toString('utf8', 0, headerEnd)) as Header;
-      return typeof header.sha1 === 'string' ? header.sha1 : null;
+      const line = headerLine(head.subarray(0, bytesRead));
+      return typeof line?.header.sha1 === 'string' ? line.header.sha1 : null;
     } finally {
       await handle.close();
     }
