@@ -1,12 +1,10 @@
 import { createScenarioHome, type ScenarioHome } from '../../fixtures/scenarioHome';
-import { seededUuid } from '../../fixtures/sessionLines';
-import { userPrompt } from '../../fixtures/transcriptLines';
+import { writeLongSessionList } from '../../fixtures/longSessionList';
 import { FIRST_LISTING_PAGE, LATER_LISTING_PAGE } from '../../../shared/model/catalog';
 import { expect, serveEnv, startServe, test } from './serveFixture';
 
 /** More than the listing's first page, so a warm start lists them in pages. */
 const SESSIONS = 450;
-const T0 = Date.parse('2026-09-01T10:00:00.000Z');
 
 test.describe('a long session list', () => {
   let home: ScenarioHome;
@@ -14,11 +12,7 @@ test.describe('a long session list', () => {
   test.beforeAll(async () => {
     home = await createScenarioHome({ prefix: 'ccmem-e2e-listing-pages-' });
     const project = home.project(home.workPath('shop'));
-    for (let i = 0; i < SESSIONS; i++) {
-      const sessionId = seededUuid(`listing:${i}`);
-      const timestamp = new Date(T0 + i * 60_000).toISOString();
-      await project.rawFile(`${sessionId}.jsonl`, `${userPrompt(`Task number ${i}`, { sessionId, timestamp })}\n`);
-    }
+    await writeLongSessionList(project, SESSIONS);
   });
 
   test.afterAll(async () => {

@@ -20,14 +20,6 @@ async function isRunning(pid: number): Promise<boolean> {
   return status !== null && !/^State:\s+Z/m.test(status);
 }
 
-async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
-  for (let waited = 0; waited < timeoutMs; waited += 100) {
-    if (await check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return check();
-}
-
 test.describe('ccmem serve on Linux: the engine in a process started with the allocator setting', () => {
   test.skip(process.platform !== 'linux', 'the setting is glibc’s; other systems serve from the one process');
   let scenario: StandardScenario;
@@ -56,14 +48,14 @@ test.describe('ccmem serve on Linux: the engine in a process started with the al
     } finally {
       await served.stop();
     }
-    expect(await until(async () => !(await isRunning(engine)), 5_000)).toBe(true);
+    await expect.poll(() => isRunning(engine), { timeout: 5_000 }).toBe(false);
   });
 
   test('a server whose launcher was killed outright stops by itself and frees its port', async () => {
     const served = await startServe(serveEnv(scenario.home));
     const [engine] = await childrenOf(served.pid);
     process.kill(served.pid, 'SIGKILL');
-    expect(await until(async () => !(await isRunning(engine)), 5_000)).toBe(true);
+    await expect.poll(() => isRunning(engine), { timeout: 5_000 }).toBe(false);
     await expect(fetch(served.url)).rejects.toThrow();
   });
 });

@@ -3,31 +3,22 @@ import { FIRST_LISTING_PAGE } from '../../../shared/model/catalog';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type * as SessionCatalogStore from '../../../renderer/src/features/sessions/sessionCatalogStore';
 import { createScenarioHome, type ScenarioHome } from '../../fixtures/scenarioHome';
-import { seededUuid } from '../../fixtures/sessionLines';
-import { userPrompt } from '../../fixtures/transcriptLines';
+import { longListSessionId as idOf, writeLongSessionList } from '../../fixtures/longSessionList';
 import { EngineApi } from './support/engineApi';
 import { PageWindow } from './support/pageWindow';
 
 /** More than the first page holds, so the listing comes in two pages. */
 const SESSIONS = 450;
-const T0 = Date.parse('2026-09-01T10:00:00.000Z');
-
-const idOf = (i: number) => seededUuid(`listing:${i}`);
-
 let home: ScenarioHome;
 let engine: EngineApi;
 let store: typeof SessionCatalogStore;
 /** Session number → transcript path; the higher the number, the newer the session. */
-const files: string[] = [];
+let files: string[] = [];
 
 beforeAll(async () => {
   home = await createScenarioHome({ prefix: 'ccmem-listing-pages-' });
   const project = home.project(home.workPath('shop'));
-  for (let i = 0; i < SESSIONS; i++) {
-    const sessionId = idOf(i);
-    const timestamp = new Date(T0 + i * 60_000).toISOString();
-    files.push(await project.rawFile(`${sessionId}.jsonl`, `${userPrompt(`task ${i}`, { sessionId, timestamp })}\n`));
-  }
+  files = await writeLongSessionList(project, SESSIONS);
   engine = await EngineApi.start(home);
   // What the last run saved: the listing answers from it at once.
   await engine.engine.catalog.buildNow();
