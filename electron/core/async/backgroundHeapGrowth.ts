@@ -1,4 +1,5 @@
 import { setFlagsFromString } from 'node:v8';
+import { collectGarbageNow } from './fullGarbageCollection';
 
 /**
  * How far past what survived its last full collection V8 lets the heap grow while background work runs. Left to
@@ -10,6 +11,19 @@ import { setFlagsFromString } from 'node:v8';
 export const BACKGROUND_HEAP_GROWTH_PERCENT = 50;
 
 /**
+ * The least time between two collections made when a pass starts (see `during`): passes start again as the home changes
+ * (the archive's run after sessions change, the keeper's after a catalog build), and each such collection pauses the
+ * engine's thread (39–78 ms on the large bench home, where the live heap is about 64 MB).
+ */
+export const MIN_MS_BETWEEN_START_COLLECTIONS = 60_000;
+
+export interface BackgroundHeapGrowthHooks {
+  readonly setV8Flags?: (flags: string) => void;
+  readonly collectGarbage?: () => void;
+  readonly now?: () => number;
+}
+
+/**
  * Holds V8's heap growth to `BACKGROUND_HEAP_GROWTH_PERCENT` while any background pass runs, and gives it back to V8
  * when the last one ends. The flag is read at each collection, so it applies from the next one on; it is the process's,
  * shared by every engine and thread in it, which is why the passes hold it together instead of each setting it. V8
@@ -17,11 +31,26 @@ export const BACKGROUND_HEAP_GROWTH_PERCENT = 50;
  * `--no-freeze-flags-after-init`, and so does Electron for its main process (always since electron/electron#42414,
  * before any `--js-flags`), where a frozen flag would end the process instead of throwing. The catalog's build runs
  * outside it: its scan threads' young garbage is not what this bounds, and its throughput is a figure of its own.
+ *
+ * The heap's limit is worked out at each full collection and kept until the next, so a pass that starts after a
+ * collection made without the hold (the catalog build's last one) would run under a limit of up to 4× what survived
+ * it until V8 next collects: the large home's line index keeper went on for four seconds that way, from 70 to 220 MB
+ * of heap, in 6 of 13 first starts of `ccmem serve` (a peak of 339–393 MB against 280–296). So when the first pass
+ * starts holding, the heap is collected at once and its limit set under the hold (at most once a
+ * `MIN_MS_BETWEEN_START_COLLECTIONS`).
  */
 export class BackgroundHeapGrowth {
   private holders = 0;
+  private lastStartCollection = -Infinity;
+  private readonly setV8Flags: (flags: string) => void;
+  private readonly collectGarbage: () => void;
+  private readonly now: () => number;
 
-  constructor(private readonly setV8Flags: (flags: string) => void = setFlagsFromString) {}
+  constructor(hooks: BackgroundHeapGrowthHooks = {}) {
+    this.setV8Flags = hooks.setV8Flags ?? setFlagsFromString;
+    this.collectGarbage = hooks.collectGarbage ?? collectGarbageNow;
+    this.now = hooks.now ?? performance.now.bind(performance);
+  }
 
   /** Whether a background pass holds the heap's growth now. */
   get held(): boolean {
@@ -30,13 +59,21 @@ export class BackgroundHeapGrowth {
 
   /** Runs one background pass with the heap's growth held. */
   async during<T>(pass: () => Promise<T>): Promise<T> {
-    if (this.holders++ === 0) this.setV8Flags(`--heap-growing-percent=${BACKGROUND_HEAP_GROWTH_PERCENT}`);
+    if (this.holders++ === 0) this.hold();
     try {
       return await pass();
     } finally {
       // 0 is V8's own default: the growth it works out from how fast it collects.
       if (--this.holders === 0) this.setV8Flags('--heap-growing-percent=0');
     }
+  }
+
+  private hold(): void {
+    this.setV8Flags(`--heap-growing-percent=${BACKGROUND_HEAP_GROWTH_PERCENT}`);
+    const now = this.now();
+    if (now - this.lastStartCollection < MIN_MS_BETWEEN_START_COLLECTIONS) return;
+    this.lastStartCollection = now;
+    this.collectGarbage();
   }
 }
 
