@@ -58,7 +58,7 @@ const coreLevelOf = (folder) => coreLevels.findIndex((level) => level.includes(f
 
 /**
  * Third-party packages the product wraps in exactly one place; importing them anywhere else in the product is an error.
- * Tests may use them directly (a test's WebSocket client, say).
+ * Tests and the bench may use them directly (a WebSocket client of the web shell, say): they are not the product.
  */
 const wrappedPackages = {
   yaml: 'electron/core/memory/frontmatter.ts',
@@ -101,7 +101,7 @@ const layerBoundaries = {
       if (typeof source !== 'string') return;
       const report = (/** @type {string} */ message) => context.report({ node, messageId: 'layer', data: { message } });
       for (const [pkg, home] of Object.entries(wrappedPackages)) {
-        if (rel.startsWith('test/')) break;
+        if (rel.startsWith('test/') || rel.startsWith('bench/')) break;
         if ((source === pkg || source.startsWith(`${pkg}/`)) && !rel.startsWith(home))
           report(`'${pkg}' is wrapped in ${home}; import that wrapper instead`);
       }

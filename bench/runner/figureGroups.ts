@@ -24,6 +24,7 @@ import { runCcusageSession } from './ccusageRun';
 import { withCpuCompetitor } from './cpuCompetitor';
 import type { FigureId } from './figures';
 import { runProbe } from './runProbe';
+import { measureServeFirstStart } from './serveFirstStart';
 import { percentile } from './sampleStats';
 import { timeCommand } from './timedCommand';
 
@@ -177,6 +178,19 @@ export const FIGURE_GROUPS: readonly FigureGroup[] = [
       });
       context.keepAppData(dataDir);
       return { enginePeakRssMB: output.peakRssMB, engineBackgroundPeakRssMB: output.peakRssWithBackgroundMB };
+    },
+  },
+  {
+    name: 'serve first start',
+    figures: ['servePeakRssMB'],
+    note: 'the built `ccmem serve --port 0` (out/cli/index.js, as installed) with an empty app data folder, as a user starts it: a WebSocket client asks getHome and the timeline’s first page as the page does, then getArchiveStatus every 250 ms until the archive’s first run is done (it follows the catalog build and the saved line indexes); the figure is the serving process’s VmHWM then (on Linux the process `ccmem serve` starts with glibc’s mmap threshold fixed, see allocatorRelaunch.ts)',
+    async measure(context) {
+      const output = await measureServeFirstStart({
+        cli: await context.builtCli(),
+        root: context.home.root,
+        dataDir: context.newDataDir('serve'),
+      });
+      return { servePeakRssMB: output.peakRssMB };
     },
   },
   {

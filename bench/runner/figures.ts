@@ -39,6 +39,7 @@ export const FIGURES = {
   memoryReviewWarmMs: { label: 'memory review, 1,000 topic files (warm)', unit: 'ms' },
   enginePeakRssMB: { label: 'engine peak RSS (first start)', unit: 'MB' },
   engineBackgroundPeakRssMB: { label: 'engine peak RSS (first start and the background work after it)', unit: 'MB' },
+  servePeakRssMB: { label: 'ccmem serve peak RSS (first start and the background work after it)', unit: 'MB' },
   catalogBuildPeakRssMB: { label: 'catalog cold build peak RSS', unit: 'MB' },
   dreamGateCheckMeanMs: { label: 'reviewed-dream gate check per session change, mean', unit: 'ms' },
   dreamGateCheckP99Ms: { label: 'reviewed-dream gate check per session change, p99', unit: 'ms' },
