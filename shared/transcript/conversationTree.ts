@@ -360,12 +360,15 @@ export class ConversationTree {
     for (let current = end; current >= 0; current = this.parent[current]) path.push(current);
     path.reverse();
     const nodes = this.spliceParallelSiblings(path);
-    const onBranch = new Set(nodes);
+    // Flags by node, not a set: a big transcript's branch is most of its lines.
+    const onBranch = new Uint8Array(this.nodes.length);
+    for (const node of nodes) onBranch[node] = 1;
     const forks: ForkAt[] = [];
     nodes.forEach((node, position) => {
       const alternatives: BranchStart[] = [];
-      for (const child of this.children(node)) {
-        if (onBranch.has(child)) continue;
+      for (let c = this.childrenStart[node]; c < this.childrenStart[node + 1]; c++) {
+        const child = this.childList[c];
+        if (onBranch[child] === 1) continue;
         alternatives.push({ start: child, leaf: this.newestTerminal[child], size: this.subtreeSize[child] });
       }
       if (alternatives.length > 0) forks.push({ position, alternatives });
@@ -380,48 +383,59 @@ export class ConversationTree {
    * last member on the path.
    */
   private spliceParallelSiblings(path: readonly number[]): number[] {
-    const seen = new Set(path);
-    const groups = new Map<string, number[]>();
-    const resultsByParent = new Map<number, number[]>();
-    for (let i = 0; i < this.nodes.length; i++) {
-      const node = this.nodes[i];
-      if (node.type === 'assistant' && node.messageId !== null) {
-        const group = groups.get(node.messageId);
-        if (group) group.push(i);
-        else groups.set(node.messageId, [i]);
-      } else if (node.type === 'user' && node.toolResultIds.length > 0 && this.parent[i] >= 0) {
-        const list = resultsByParent.get(this.parent[i]);
-        if (list) list.push(i);
-        else resultsByParent.set(this.parent[i], [i]);
-      }
-    }
+    const seen = new Uint8Array(this.nodes.length);
+    for (const node of path) seen[node] = 1;
+    // Each message id's last call on the path is where its missed siblings and results go. Only the calls on the path
+    // and the assistant lines off it are looked at: on a big transcript almost every line is on the path, and grouping
+    // every line by message id made a map as big as the transcript, for the few calls a walk misses.
     const anchorOf = new Map<string, number>();
     for (const node of path) {
       const messageId = this.nodes[node].messageId;
       if (this.nodes[node].type === 'assistant' && messageId !== null) anchorOf.set(messageId, node);
     }
-    const inserts = new Map<number, number[]>();
-    for (const [messageId, anchor] of anchorOf) {
-      const group = groups.get(messageId) ?? [anchor];
-      // Only within the anchor's own tree: another conversation in the file may repeat a message id.
-      const sameTree = group.filter((member) => this.root[member] === this.root[anchor]);
-      const siblings = sameTree.filter((member) => !seen.has(member));
-      const results: number[] = [];
-      for (const member of sameTree) {
-        for (const result of resultsByParent.get(member) ?? []) if (!seen.has(result)) results.push(result);
+    const recoveredOf = new Map<number, { readonly siblings: number[]; readonly results: number[] }>();
+    const recoveredFor = (anchor: number) => {
+      let recovered = recoveredOf.get(anchor);
+      if (!recovered) recoveredOf.set(anchor, (recovered = { siblings: [], results: [] }));
+      return recovered;
+    };
+    /** A group member's results that the path missed. */
+    const collectResults = (member: number, anchor: number): void => {
+      for (let c = this.childrenStart[member]; c < this.childrenStart[member + 1]; c++) {
+        const child = this.childList[c];
+        const node = this.nodes[child];
+        if (seen[child] === 0 && node.type === 'user' && node.toolResultIds.length > 0) recoveredFor(anchor).results.push(child);
       }
-      if (siblings.length === 0 && results.length === 0) continue;
-      const byTime = (a: number, b: number) => (this.time[a] !== this.time[b] ? this.time[a] - this.time[b] : a - b);
+    };
+    for (const node of path) {
+      const messageId = this.nodes[node].messageId;
+      if (this.nodes[node].type !== 'assistant' || messageId === null) continue;
+      const anchor = anchorOf.get(messageId) as number;
+      // Only within the anchor's own tree: another conversation in the file may repeat a message id.
+      if (this.root[node] === this.root[anchor]) collectResults(node, anchor);
+    }
+    for (let i = 0; i < this.nodes.length; i++) {
+      if (seen[i] === 1 || this.nodes[i].type !== 'assistant') continue;
+      const messageId = this.nodes[i].messageId;
+      const anchor = messageId === null ? undefined : anchorOf.get(messageId);
+      if (anchor === undefined || this.root[i] !== this.root[anchor]) continue;
+      recoveredFor(anchor).siblings.push(i);
+      collectResults(i, anchor);
+    }
+    const inserts = new Map<number, number[]>();
+    const byTime = (a: number, b: number) => (this.time[a] !== this.time[b] ? this.time[a] - this.time[b] : a - b);
+    for (const [anchor, { siblings, results }] of recoveredOf) {
       const recovered = [...siblings.sort(byTime), ...results.sort(byTime)];
-      for (const node of recovered) seen.add(node);
+      for (const node of recovered) seen[node] = 1;
       inserts.set(anchor, recovered);
     }
     // PreToolUse hook results hang off the tool call beside its result, so a single-parent walk leaves them on a
     // dead-end fork: put each such leaf right after its call (the viewer shows it under the call).
     for (const node of path) {
-      for (const child of this.children(node)) {
-        if (seen.has(child) || !isToolHook(this.nodes[child]) || this.childrenStart[child] !== this.childrenStart[child + 1]) continue;
-        seen.add(child);
+      for (let c = this.childrenStart[node]; c < this.childrenStart[node + 1]; c++) {
+        const child = this.childList[c];
+        if (seen[child] === 1 || !isToolHook(this.nodes[child]) || this.childrenStart[child] !== this.childrenStart[child + 1]) continue;
+        seen[child] = 1;
         const list = inserts.get(node);
         if (list) list.push(child);
         else inserts.set(node, [child]);

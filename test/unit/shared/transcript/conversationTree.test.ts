@@ -144,6 +144,22 @@ describe('ConversationTree', () => {
     expect(branch.forks).toEqual([]);
   });
 
+  it('splices back a parallel call the walk missed, with its result, when the next turn hangs off the first call’s result', () => {
+    const records = [
+      entry('user', 'u', null),
+      assistantChunk('call1', 'u', 'msg', { type: 'tool_use', id: 't1', name: 'Read' }),
+      assistantChunk('call2', 'call1', 'msg', { type: 'tool_use', id: 't2', name: 'Read' }),
+      toolResult('r1', 'call1', 't1'),
+      toolResult('r2', 'call2', 't2'),
+      entry('assistant', 'next', 'r1'),
+    ];
+    const tree = new ConversationTree(indexLines(records));
+    const branch = tree.branchTo(tree.liveLeaf({ sidechain: false }));
+    // The path is u, call1, r1, next: the missed call and its result follow the group's last call on it.
+    expect(branch.nodes.map((node) => tree.nodes[node].uuid)).toEqual(['u', 'call1', 'call2', 'r2', 'r1', 'next']);
+    expect(branch.forks).toEqual([]);
+  });
+
   it('keeps sidechain roots (Claude Code 1.0 inline sub-agents) off the main branch and finds their own leaf', () => {
     const records = [
       entry('user', 'u', null),
