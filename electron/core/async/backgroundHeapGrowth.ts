@@ -35,7 +35,7 @@ export interface BackgroundHeapGrowthHooks {
  * The heap's limit is worked out at each full collection and kept until the next, so a pass that starts after a
  * collection made without the hold (the catalog build's last one) would run under a limit of up to 4× what survived
  * it until V8 next collects: the large home's line index keeper went on for four seconds that way, from 70 to 220 MB
- * of heap, in 6 of 13 first starts of `ccmem serve` (a peak of 339–393 MB against 280–296). So when the first pass
+ * of heap, in 3 of 9 first starts of `ccmem serve` (a peak of 354–393 MB against 280–295). So when the first pass
  * starts holding, the heap is collected at once and its limit set under the hold (at most once a
  * `MIN_MS_BETWEEN_START_COLLECTIONS`).
  */
