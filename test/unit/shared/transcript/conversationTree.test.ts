@@ -128,36 +128,32 @@ describe('ConversationTree', () => {
     expect(liveBranchUuids(records)).toEqual(['u', 'a', 'boundary', 'summary', 'u2']);
   });
 
-  it('splices parallel tool calls and their results back in instead of showing them as forks', () => {
-    // Claude Code 2.1.128 (a572bd87 line 261-264): the second tool_use hangs off the first, each result off its own call.
+  /**
+   * Two parallel tool calls as Claude Code 2.1.128 writes them (a572bd87 line 261-264): the second tool_use hangs off
+   * the first, each result off its own call; the next turn hangs off `nextParent`. Returns the live branch's uuids.
+   */
+  function parallelCallsBranch(nextParent: string): string[] {
     const records = [
       entry('user', 'u', null),
       assistantChunk('call1', 'u', 'msg', { type: 'tool_use', id: 't1', name: 'Read' }),
       assistantChunk('call2', 'call1', 'msg', { type: 'tool_use', id: 't2', name: 'Read' }),
       toolResult('r1', 'call1', 't1'),
       toolResult('r2', 'call2', 't2'),
-      entry('assistant', 'next', 'r2'),
+      entry('assistant', 'next', nextParent),
     ];
     const tree = new ConversationTree(indexLines(records));
     const branch = tree.branchTo(tree.liveLeaf({ sidechain: false }));
-    expect(branch.nodes.map((node) => tree.nodes[node].uuid)).toEqual(['u', 'call1', 'call2', 'r1', 'r2', 'next']);
     expect(branch.forks).toEqual([]);
+    return branch.nodes.map((node) => tree.nodes[node].uuid as string);
+  }
+
+  it('splices parallel tool calls and their results back in instead of showing them as forks', () => {
+    expect(parallelCallsBranch('r2')).toEqual(['u', 'call1', 'call2', 'r1', 'r2', 'next']);
   });
 
   it('splices back a parallel call the walk missed, with its result, when the next turn hangs off the first call’s result', () => {
-    const records = [
-      entry('user', 'u', null),
-      assistantChunk('call1', 'u', 'msg', { type: 'tool_use', id: 't1', name: 'Read' }),
-      assistantChunk('call2', 'call1', 'msg', { type: 'tool_use', id: 't2', name: 'Read' }),
-      toolResult('r1', 'call1', 't1'),
-      toolResult('r2', 'call2', 't2'),
-      entry('assistant', 'next', 'r1'),
-    ];
-    const tree = new ConversationTree(indexLines(records));
-    const branch = tree.branchTo(tree.liveLeaf({ sidechain: false }));
     // The path is u, call1, r1, next: the missed call and its result follow the group's last call on it.
-    expect(branch.nodes.map((node) => tree.nodes[node].uuid)).toEqual(['u', 'call1', 'call2', 'r2', 'r1', 'next']);
-    expect(branch.forks).toEqual([]);
+    expect(parallelCallsBranch('r1')).toEqual(['u', 'call1', 'call2', 'r2', 'r1', 'next']);
   });
 
   it('keeps sidechain roots (Claude Code 1.0 inline sub-agents) off the main branch and finds their own leaf', () => {
