@@ -1,6 +1,6 @@
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { collectGarbageNow } from '../../../../electron/core/async/fullGarbageCollection';
+import { collectGarbageNow, fetchFullCollection } from '../../../../electron/core/async/fullGarbageCollection';
 
 /** A WeakRef to an object nothing else holds; a WeakRef keeps its target until the job that made it has ended. */
 function unreachable(): WeakRef<object> {
@@ -18,6 +18,12 @@ describe('collectGarbageNow', () => {
 
   it('leaves no gc function to contexts made afterwards', () => {
     collectGarbageNow();
+    expect(runInNewContext('typeof gc')).toBe('undefined');
+  });
+
+  it('does nothing, without failing, where a context made under --expose-gc has no gc', () => {
+    const collect = fetchFullCollection(() => undefined);
+    expect(() => collect()).not.toThrow();
     expect(runInNewContext('typeof gc')).toBe('undefined');
   });
 });
