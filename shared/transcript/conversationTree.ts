@@ -388,11 +388,18 @@ export class ConversationTree {
     // Each message id's last call on the path is where its missed siblings and results go. Only the calls on the path
     // and the assistant lines off it are looked at: on a big transcript almost every line is on the path, and grouping
     // every line by message id made a map as big as the transcript, for the few calls a walk misses.
-    const anchorOf = new Map<string, number>();
+    // The path's calls and their message ids, each id read once (a big transcript's line index decodes it on every read).
+    const calls: number[] = [];
+    const callIds: string[] = [];
     for (const node of path) {
+      if (this.nodes[node].type !== 'assistant') continue;
       const messageId = this.nodes[node].messageId;
-      if (this.nodes[node].type === 'assistant' && messageId !== null) anchorOf.set(messageId, node);
+      if (messageId === null) continue;
+      calls.push(node);
+      callIds.push(messageId);
     }
+    const anchorOf = new Map<string, number>();
+    calls.forEach((node, index) => anchorOf.set(callIds[index], node));
     const recoveredOf = new Map<number, { readonly siblings: number[]; readonly results: number[] }>();
     const recoveredFor = (anchor: number) => {
       let recovered = recoveredOf.get(anchor);
@@ -407,13 +414,11 @@ export class ConversationTree {
         if (seen[child] === 0 && node.type === 'user' && node.toolResultIds.length > 0) recoveredFor(anchor).results.push(child);
       }
     };
-    for (const node of path) {
-      const messageId = this.nodes[node].messageId;
-      if (this.nodes[node].type !== 'assistant' || messageId === null) continue;
-      const anchor = anchorOf.get(messageId) as number;
+    calls.forEach((node, index) => {
+      const anchor = anchorOf.get(callIds[index]) as number;
       // Only within the anchor's own tree: another conversation in the file may repeat a message id.
       if (this.root[node] === this.root[anchor]) collectResults(node, anchor);
-    }
+    });
     for (let i = 0; i < this.nodes.length; i++) {
       if (seen[i] === 1 || this.nodes[i].type !== 'assistant') continue;
       const messageId = this.nodes[i].messageId;
