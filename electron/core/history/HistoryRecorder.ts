@@ -380,16 +380,18 @@ export class HistoryRecorder {
     const held = new Set(list.filter((t) => this.heldForOwnWrite(spellings(t.path))).map((t) => t.path));
     if (held.size > 0) list = list.filter((t) => !held.has(t.path));
     if (list.length === 0) return { state, entries: [], notes: [] };
-    const changes: ObservedChange[] = list.map((t) => ({
-      path: t.path,
-      absolutePaths: spellings(t.path),
-      before: t.before,
-      after: t.after,
-      afterText: t.afterText,
-      timeMs: t.timeMs,
-      timeKnown: t.timeKnown,
-      sinceMs,
-    }));
+    const changes: ObservedChange[] = [];
+    for (const t of list)
+      changes.push({
+        path: t.path,
+        absolutePaths: spellings(t.path),
+        before: t.before,
+        after: t.after,
+        afterText: t.after === null ? null : await this.versions.textOf({ hash: t.after, text: t.afterText }),
+        timeMs: t.timeMs,
+        timeKnown: t.timeKnown,
+        sinceMs,
+      });
     const earliest = Math.min(...changes.map((c) => (c.timeKnown ? c.timeMs : c.sinceMs)));
     const window = { fromMs: Math.max(earliest - EVIDENCE_LOOKBACK_MS, now - TRANSCRIPT_RETENTION_MS), toMs: now + EVIDENCE_LOOKAHEAD_MS };
     const files = await transcriptsTouchedSince(await attributionSources(folder, this.folderCache), window.fromMs);

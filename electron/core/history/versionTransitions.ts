@@ -5,7 +5,8 @@ export interface Capture {
   /** Relative to the memory folder, forward slashes. */
   readonly path: string;
   readonly hash: string | null;
-  readonly text: string | null;
+  /** As `FileVersionRead.text`: undefined when the read found the file as an earlier read left it. */
+  readonly text: string | null | undefined;
   readonly size: number | null;
   readonly timeMs: number;
 }
@@ -15,7 +16,8 @@ export interface Transition {
   readonly path: string;
   readonly before: string | null;
   readonly after: string | null;
-  readonly afterText: string | null;
+  /** Undefined when the version was read before and its text is not held (`VersionReader.textOf`). */
+  readonly afterText: string | null | undefined;
   /** The file's mtime, or when a deletion was seen. */
   readonly timeMs: number;
   /** False for a deletion noticed only now: it happened some time since the last look. */
