@@ -16,7 +16,7 @@ import {
 import { CatalogBuild, type CatalogBuildHost, type CatalogBuildOptions, type CatalogBuildResult } from './CatalogBuild';
 import type { ReadContext } from './catalogReadContext';
 import { CatalogStore } from './catalogStore';
-import { summarizeAggregate, type FileSummary } from './fileSummary';
+import { summarizeAggregate, withSharedEmptyLists, type FileSummary } from './fileSummary';
 import { memoryPathMatcher } from './memoryPathMatcher';
 import type { ScanDone, ScanJob } from './scanWorkerProtocol';
 import { ScanOffload } from './ScanOffload';
@@ -152,6 +152,12 @@ function readAgentMeta(path: string, size: number): AgentMeta | null {
   }
 }
 
+/** A cached file as loaded, its summary's empty lists shared (see `withSharedEmptyLists`). */
+function withSummaryListsShared(file: CachedFile): CachedFile {
+  const summary = withSharedEmptyLists(file.summary);
+  return summary === file.summary ? file : { ...file, summary };
+}
+
 function sameVersion(a: { fileId: string; size: number; mtimeNs: string }, b: { fileId: string; size: number; mtimeNs: string }): boolean {
   return a.fileId === b.fileId && a.size === b.size && a.mtimeNs === b.mtimeNs;
 }
@@ -241,7 +247,7 @@ export class SessionCatalog {
         return false;
       }
       if (this.entries.size > 0 && !this.entriesFromListing) return false;
-      this.files = new Map(index.files.map((file) => [file.path, file]));
+      this.files = new Map(index.files.map((file) => [file.path, withSummaryListsShared(file)]));
       this.metas = new Map(index.metas.map((meta) => [meta.path, meta]));
       this.sessions = new Map(index.sessions.map((s) => [sessionKeyOf(s.configRoot, s.slug, s.sessionId), s]));
       this.otherSummaries = null;
@@ -527,7 +533,7 @@ export class SessionCatalog {
       tailHex: read.tailHex,
       memoryKey,
       isSubagentFile,
-      summary: read.summary as CachedFile['summary'],
+      summary: withSharedEmptyLists(read.summary as CachedFile['summary']),
     };
     this.files.set(file.path, record);
     if (read.stateText === null) return record;

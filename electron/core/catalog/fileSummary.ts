@@ -91,3 +91,20 @@ export function summarizeAggregate(aggregate: TranscriptAggregate): FileSummary 
     })),
   };
 }
+
+const NO_ITEMS: readonly never[] = Object.freeze([]);
+
+/**
+ * The summary with each empty list replaced by one shared, frozen empty list. The catalog keeps a summary for every
+ * transcript, and most leave most of their twelve lists empty (no memory reads or writes, no compactions, no links …):
+ * on the large bench home, 10,000 summaries held about 3 MB of empty lists of their own (32 bytes each).
+ */
+export function withSharedEmptyLists(summary: FileSummary): FileSummary {
+  let shared: Record<string, unknown> | null = null;
+  for (const [key, value] of Object.entries(summary)) {
+    if (!Array.isArray(value) || value.length > 0 || (value as unknown) === NO_ITEMS) continue;
+    shared ??= { ...summary };
+    shared[key] = NO_ITEMS;
+  }
+  return (shared as FileSummary | null) ?? summary;
+}
