@@ -102,6 +102,16 @@ describe('JsonlLog', () => {
     ]);
     expect(await log.load()).toEqual([{ n: 1 }, { n: 3 }]);
   });
+
+  it('reads every line whole, blank lines between and text beyond ASCII in them, and the lines appended since', async () => {
+    const path = join(dir, 'text.jsonl');
+    const isText = (v: unknown): v is { t: string } => typeof (v as { t?: unknown })?.t === 'string';
+    await appendFile(path, '{"t":"café"}\n\n  \n{"t":"日本語 🍵"}\n{"t":"Ω"}\n');
+    const log = new JsonlLog(path, isText);
+    expect(await log.load()).toEqual([{ t: 'café' }, { t: '日本語 🍵' }, { t: 'Ω' }]);
+    await log.append([{ t: 'ünïcode' }]);
+    expect((await log.load()).map((record) => record.t)).toEqual(['café', '日本語 🍵', 'Ω', 'ünïcode']);
+  });
 });
 
 describe('versionTransitions', () => {
