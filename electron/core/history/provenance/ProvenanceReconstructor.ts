@@ -16,6 +16,7 @@ import { EMPTY_CARRY, EvidenceScanner, type ScanContext } from './evidenceScanne
 import { EvidenceStore, type ScanStateData, type TranscriptReadState } from './evidenceStore';
 import type { EvidenceRecord } from './memoryEvidence';
 import { MemoryPathResolver } from './memoryPathResolver';
+import { SessionPrompts } from './sessionPrompts';
 import type { ReconstructedLog, ReconstructedNote } from './reconstructedLog';
 import type { TranscriptFeed, TranscriptProject, TranscriptRef } from './transcriptFeed';
 import { buildVersionChain, type Anchor, type ChainVersion, type FrontmatterStamp, type KnownText } from './versionChains';
@@ -43,6 +44,12 @@ export interface ReconstructionReport {
 
 /** Progress is reported at most this often. */
 const PROGRESS_MS = 200;
+/**
+ * A scan appends its evidence to the store this many records at a time instead of all at its end: a first scan of the
+ * large bench home holds 8 MB of records otherwise. Records appended before a scan is stopped are found again with
+ * the same ids on the next one (the store keeps each id once), since the read positions are saved only at the end.
+ */
+const EVIDENCE_APPEND_BATCH = 2000;
 
 function stampOf(text: string): FrontmatterStamp | null {
   const { data } = parseFrontmatter(text);
@@ -157,9 +164,9 @@ export class ProvenanceReconstructor {
     const files: Record<string, TranscriptReadState> = { ...state.files };
     const projects = new Map<string, TranscriptProject>();
     for (const folder of folders) for (const source of folder.sources) projects.set(source.dir, source);
-    const refs = await this.options.feed.list([...projects.values()]);
-    // Main files first: their prompts give their sub-agents' writes a turn.
-    refs.sort((a, b) => Number(a.agentId !== null) - Number(b.agentId !== null) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    const listed = await this.options.feed.list([...projects.values()]);
+    const prompts = new SessionPrompts(listed);
+    const refs = prompts.readingOrder(listed);
 
     const starts = new Map<string, { offset: number; lines: number; carry: TranscriptReadState['carry'] }>();
     let bytesTotal = 0;
@@ -170,21 +177,14 @@ export class ProvenanceReconstructor {
     }
     this.report({ bytesTotal });
 
-    const prompts = new Map<string, { uuid: string; timeMs: number }[]>();
     const context: ScanContext = {
       isMemoryPath: (path, cwd) => resolver.looksLikeMemory(path, cwd),
       extraNeedles: folders
         .filter((f) => !f.memoryDir.includes('memory'))
         .map((f) => Buffer.from(JSON.stringify(f.memoryDir).slice(1, -1))),
-      onPrompt: (sessionId, uuid, timeMs) => {
-        const list = prompts.get(sessionId) ?? [];
-        list.push({ uuid, timeMs });
-        prompts.set(sessionId, list);
-      },
+      onPrompt: (sessionId, uuid, timeMs) => prompts.add(sessionId, { uuid, timeMs }),
       parentTurnAt: (sessionId, timeMs) => {
-        let found: { uuid: string; timeMs: number } | null = null;
-        for (const prompt of prompts.get(sessionId) ?? [])
-          if (prompt.timeMs <= timeMs && (!found || prompt.timeMs >= found.timeMs)) found = prompt;
+        const found = prompts.latestAtOrBefore(sessionId, timeMs);
         if (found) return found.uuid;
         const parent = refs.find((r) => r.agentId === null && r.sessionId === sessionId);
         const carried = parent ? files[parent.path]?.carry.lastPrompt : null;
@@ -193,27 +193,38 @@ export class ProvenanceReconstructor {
     };
 
     const fresh: EvidenceRecord[] = [];
+    let appended = 0;
     let bytesRead = 0;
     let transcriptsRead = 0;
     let reportedAt = 0;
     for (const ref of refs) {
       signal?.throwIfAborted();
       const start = starts.get(ref.path) ?? { offset: 0, lines: 0, carry: EMPTY_CARRY };
-      if (ref.size <= start.offset) continue;
+      if (ref.size <= start.offset) {
+        prompts.done(ref);
+        continue;
+      }
       const scanner = new EvidenceScanner(ref, start.carry, context);
       let read;
       try {
         read = await this.options.feed.readLines(ref, start, (line, n) => scanner.line(line, n), signal);
       } catch (error) {
         if (signal?.aborted) throw error;
+        prompts.done(ref);
         continue; // Gone or unreadable since it was listed: it is read next time, if it is still there.
       }
+      prompts.done(ref);
       for (const request of scanner.backupRequests) {
         const bytes = await this.options.feed.readBackup(ref.configRoot, request.source.sessionId, request.backupFileName as string);
         const text = bytes === null ? null : decodeText(bytes);
         fresh.push({ ...request, text, unreadable: text === null });
       }
       fresh.push(...scanner.records);
+      if (fresh.length >= EVIDENCE_APPEND_BATCH) {
+        await this.store.log.append(fresh);
+        appended += fresh.length;
+        fresh.length = 0;
+      }
       files[ref.path] = { offset: read.offset, lines: read.lines, tail: read.tail.toString('base64'), carry: scanner.carry() };
       bytesRead += read.offset - start.offset;
       transcriptsRead++;
@@ -228,7 +239,7 @@ export class ProvenanceReconstructor {
     // The evidence is durable before the read positions that skip it next time.
     await this.store.log.append(fresh);
     await this.store.writeState({ v: 1, files, locks });
-    return fresh.length;
+    return appended + fresh.length;
   }
 
   /** Where to read a transcript from: where the last read stopped, unless the file was rewritten since. */
