@@ -2,6 +2,8 @@ import { appendFile, readdir, readFile, rm, truncate, writeFile } from 'node:fs/
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TranscriptArchive } from '../../../electron/core/history/archive/TranscriptArchive';
+import { ARCHIVE_MANIFEST_FORMAT } from '../../../electron/core/history/archive/archiveModel';
+import { readChecksummedJson, writeChecksummedJsonText } from '../../../electron/core/fs/checksummedJsonFile';
 import { createScenarioHome, type ProjectBuilder, type ScenarioHome } from '../../fixtures/scenarioHome';
 import { seededUuid, type SessionFacts } from '../../fixtures/sessionLines';
 import { snapshotTree } from '../../fixtures/treeSnapshot';
@@ -107,6 +109,54 @@ describe('TranscriptArchive', () => {
     await writeFile(session.file, now);
     expect(await archive.update([candidate()])).toMatchObject({ filesRewritten: 1 });
     expect(fingerprint(await readArchived(archive, session.file))).toEqual(fingerprint(now));
+  });
+
+  it('archives anew a transcript that grew with other first bytes, and one changed in bytes it had fewer of before', async () => {
+    await archive.update([candidate()]);
+    // One of the first bytes changed, then more lines: longer, but not what was archived.
+    const changed = await readFile(session.file);
+    changed[100] = changed[100] === 0x41 ? 0x42 : 0x41;
+    await writeFile(session.file, Buffer.concat([changed, Buffer.from(`${userPrompt('later', { sessionId: session.sessionId })}\n`)]));
+    expect(await archive.update([candidate()])).toMatchObject({ filesArchived: 1, filesRewritten: 1 });
+    expect(fingerprint(await readArchived(archive, session.file))).toEqual(fingerprint(await fileBytes(session.file)));
+
+    // A transcript shorter than the head the archive checks: it grows (an append), then one of the bytes it gained
+    // within that head changes (a rewrite).
+    const tiny = join(project.dir, `${seededUuid('tiny')}.jsonl`);
+    const tinyCandidate = () => candidate(tiny, { sessionId: seededUuid('tiny') });
+    await writeFile(tiny, '{"type":"summary"}\n');
+    await archive.update([tinyCandidate()]);
+    await appendFile(tiny, `${metadata({ sessionId: seededUuid('tiny') })}\n`);
+    expect(await archive.update([tinyCandidate()])).toMatchObject({ filesArchived: 1, filesRewritten: 0 });
+    const grown = await readFile(tiny);
+    grown[40] = grown[40] === 0x41 ? 0x42 : 0x41;
+    await writeFile(tiny, Buffer.concat([grown, Buffer.from(`${userPrompt('again', { sessionId: seededUuid('tiny') })}\n`)]));
+    expect(await archive.update([tinyCandidate()])).toMatchObject({ filesArchived: 1, filesRewritten: 1 });
+    expect(fingerprint(await readArchived(archive, tiny))).toEqual(fingerprint(await fileBytes(tiny)));
+  });
+
+  it('reads a manifest that kept first bytes as hex, appends to its files, and saves stamps from then on', async () => {
+    await archive.update([candidate()]);
+    await archive.dispose();
+    const manifest = join(archiveDir, 'manifest.json');
+    const body = (await readChecksummedJson(manifest, ARCHIVE_MANIFEST_FORMAT, 1e9)) as { files: Record<string, unknown>[] };
+    const head = (await fileBytes(session.file)).subarray(0, 256).toString('hex');
+    const older = { ...body, files: body.files.map(({ headStamp: _stamp, ...file }) => ({ ...file, head })) };
+    await writeChecksummedJsonText(manifest, ARCHIVE_MANIFEST_FORMAT, [JSON.stringify(older)]);
+
+    const reopened = new TranscriptArchive(archiveDir);
+    const added = `${userPrompt('after the upgrade', { sessionId: session.sessionId })}\n`;
+    await appendFile(session.file, added);
+    expect(await reopened.update([candidate()])).toMatchObject({
+      filesArchived: 1,
+      filesRewritten: 0,
+      bytesArchived: Buffer.byteLength(added),
+    });
+    expect(fingerprint(await readArchived(reopened, session.file))).toEqual(fingerprint(await fileBytes(session.file)));
+    await reopened.dispose();
+    const saved = await readFile(manifest, 'utf8');
+    expect(saved).toContain('"headStamp":"256:');
+    expect(saved).not.toContain('"head":');
   });
 
   it('keeps a transcript Claude Code deleted, and says since when', async () => {

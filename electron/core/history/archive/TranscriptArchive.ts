@@ -8,6 +8,7 @@ import type { ArchivedSearchTarget } from '../../search/searchCorpus';
 import type { ArchivedSubagentFile, ArchivedTranscriptInfo, TranscriptArchiveLookup } from '../../transcripts/transcriptSources';
 import { ArchivedFileSource, readFrame } from './ArchivedFileSource';
 import { encodeMetaFrame } from './archiveFrames';
+import { headStampLength, headStampOf, NO_HEAD } from './archiveHeadStamp';
 import { fileHistoryDir, generationOf, transcriptDataFileName, transcriptsDir } from './archiveDataFiles';
 import { manifestPath, readManifest, writeManifest } from './archiveManifestFile';
 import { acquireArchiveLock } from './archiveWriteLock';
@@ -495,9 +496,8 @@ export class TranscriptArchive implements TranscriptArchiveLookup {
 
   /** Whether the bytes the archive holds are still the file's first bytes (an append-only transcript keeps them). */
   private async prefixUnchanged(source: FileHandle, record: ArchivedFileRecord): Promise<boolean> {
-    const headLength = record.head.length / 2;
-    const head = await readExactly(source, headLength, 0);
-    if (head.toString('hex') !== record.head) return false;
+    const head = await readExactly(source, headStampLength(record.headStamp), 0);
+    if (headStampOf(head) !== record.headStamp) return false;
     const tailLength = record.tail.length / 2;
     const tail = await readExactly(source, tailLength, record.bytes - tailLength);
     return tail.toString('hex') === record.tail;
@@ -544,7 +544,7 @@ export class TranscriptArchive implements TranscriptArchiveLookup {
         bytes: 0,
         compressedBytes: descriptionFrame.length,
         frames: [],
-        head: '',
+        headStamp: NO_HEAD,
         tail: '',
         lineStart: 0,
         source: identity,

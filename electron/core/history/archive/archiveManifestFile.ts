@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { readChecksummedJson, writeChecksummedJsonText } from '../../fs/checksummedJsonFile';
-import { ARCHIVE_MANIFEST_FORMAT, type ArchiveManifest } from './archiveModel';
+import { headStampFromHex } from './archiveHeadStamp';
+import { ARCHIVE_MANIFEST_FORMAT, type ArchivedFileRecord, type ArchiveManifest } from './archiveModel';
 
 /** A manifest this large is not one the archive wrote (a million sessions would not reach it). */
 const MAX_MANIFEST_BYTES = 1024 * 1024 * 1024;
@@ -19,7 +20,29 @@ export async function readManifest(dir: string): Promise<ArchiveManifest | null>
   // Loaded only for a manifest that is there: zod alone costs a one-shot command reading a transcript ~60 ms to load.
   const { manifestSchema } = await import('./archiveManifestSchema');
   const parsed = manifestSchema.safeParse(body);
-  return parsed.success ? parsed.data : null;
+  return parsed.success ? withHeadStamps(parsed.data) : null;
+}
+
+type ParsedFile = { readonly headStamp?: string; readonly head?: string } & Omit<ArchivedFileRecord, 'headStamp'>;
+type ParsedManifest = Omit<ArchiveManifest, 'files'> & { readonly files: readonly ParsedFile[] };
+
+function isStamped(file: ParsedFile): file is ArchivedFileRecord {
+  return file.headStamp !== undefined && file.head === undefined;
+}
+
+/**
+ * The manifest with every file's first bytes as a stamp: manifests before stamps kept them as hex, and are converted
+ * here (a loop over the files, not a step of the schema, which would cost every load a copy of every record). A file
+ * that names them both ways, or neither, makes the manifest one the archive did not write.
+ */
+function withHeadStamps(manifest: ParsedManifest): ArchiveManifest | null {
+  if (manifest.files.every(isStamped)) return { ...manifest, files: manifest.files };
+  const files: ArchivedFileRecord[] = [];
+  for (const { head, headStamp, ...file } of manifest.files) {
+    if ((head === undefined) === (headStamp === undefined)) return null;
+    files.push({ ...file, headStamp: headStamp ?? headStampFromHex(head ?? '') });
+  }
+  return { ...manifest, files };
 }
 
 function* manifestJson(manifest: ArchiveManifest): Generator<string> {

@@ -22,7 +22,15 @@ const fileSchema = z.strictObject({
   bytes: count,
   compressedBytes: count,
   frames: z.array(frameSchema),
-  head: z.string(),
+  headStamp: z
+    .string()
+    .regex(/^(?:|\d+:[A-Za-z0-9_-]{43})$/)
+    .optional(),
+  /** What manifests kept before head stamps: the bytes as hex. */
+  head: z
+    .string()
+    .regex(/^(?:[0-9a-f]{2})*$/)
+    .optional(),
   tail: z.string(),
   lineStart: count,
   source: identitySchema,

@@ -1,4 +1,5 @@
 import type { SubagentMeta } from '../../layout/subagentFiles';
+import type { HeadStamp } from './archiveHeadStamp';
 
 /** Where a transcript lives in Claude Code's layout: the session's own file, or a sub-agent's in one of two layouts. */
 export type ArchivedLayout = 'session' | 'subagents-folder' | 'sibling';
@@ -42,8 +43,11 @@ export interface ArchivedFileRecord {
   /** The data file's size. */
   readonly compressedBytes: number;
   readonly frames: readonly FrameRef[];
-  /** Hex of the first bytes and of the last bytes archived: if either changed on disk, the file was rewritten. */
-  readonly head: string;
+  /**
+   * The first bytes archived, as a stamp (see archiveHeadStamp.ts), and hex of the last bytes archived: if either
+   * changed on disk, the file was rewritten.
+   */
+  readonly headStamp: HeadStamp;
   readonly tail: string;
   /** Where the last line of the archived bytes starts (the next run reads it again to find file-history snapshots). */
   readonly lineStart: number;

@@ -13,6 +13,7 @@ import {
   type WalkedDataFile,
 } from './archiveDataFiles';
 import { FRAME_HEADER_BYTES } from './archiveFrames';
+import { headStampOf, NO_HEAD, type HeadStamp } from './archiveHeadStamp';
 import {
   FRAME_AT,
   FRAME_LENGTH,
@@ -52,8 +53,8 @@ function endOf(frames: readonly FrameRef[]): number {
 }
 
 /** Head and tail of the archived bytes, decoded from the first and last frames (the rare path: after a crash). */
-async function headAndTail(dataPath: string, frames: readonly FrameRef[]): Promise<{ head: string; tail: string }> {
-  if (frames.length === 0) return { head: '', tail: '' };
+async function headAndTail(dataPath: string, frames: readonly FrameRef[]): Promise<{ headStamp: HeadStamp; tail: string }> {
+  if (frames.length === 0) return { headStamp: NO_HEAD, tail: '' };
   const handle = await open(dataPath, 'r');
   try {
     const first = await readFrame(handle, frames[0]);
@@ -61,7 +62,7 @@ async function headAndTail(dataPath: string, frames: readonly FrameRef[]): Promi
     const previous = frames.length > 1 ? await readFrame(handle, frames[frames.length - 2]) : Buffer.alloc(0);
     const ending = Buffer.concat([previous, last]);
     return {
-      head: first.subarray(0, HEAD_BYTES).toString('hex'),
+      headStamp: headStampOf(first.subarray(0, HEAD_BYTES)),
       tail: ending.subarray(Math.max(0, ending.length - TAIL_BYTES)).toString('hex'),
     };
   } finally {
@@ -78,7 +79,7 @@ async function trimmed(record: ArchivedFileRecord, dataPath: string, walked: Wal
     frames.push(frame);
   }
   const bytes = endOf(frames);
-  const { head, tail } = await headAndTail(dataPath, frames);
+  const { headStamp, tail } = await headAndTail(dataPath, frames);
   const last = frames.at(-1);
   const compressedBytes = last ? last[FRAME_POSITION] + FRAME_HEADER_BYTES + last[FRAME_STORED] : walked.descriptionEnd;
   await fs.truncate(dataPath, compressedBytes);
@@ -88,7 +89,7 @@ async function trimmed(record: ArchivedFileRecord, dataPath: string, walked: Wal
     frames,
     bytes,
     compressedBytes,
-    head,
+    headStamp,
     tail,
     lineStart: Math.min(record.lineStart, bytes),
     source: { ...record.source, fileId: '' },
@@ -154,7 +155,7 @@ export async function rebuildManifest(dir: string, now: string): Promise<Archive
     const known = byPath.get(description.path);
     if (known && generationOf(known.dataFile) > generationOf(name)) continue;
     const bytes = endOf(walked.frames);
-    const { head, tail } = await headAndTail(dataPath, walked.frames).catch(() => ({ head: '', tail: '' }));
+    const { headStamp, tail } = await headAndTail(dataPath, walked.frames).catch(() => ({ headStamp: NO_HEAD, tail: '' }));
     byPath.set(description.path, {
       path: description.path,
       configRoot: description.configRoot,
@@ -166,7 +167,7 @@ export async function rebuildManifest(dir: string, now: string): Promise<Archive
       bytes,
       compressedBytes: walked.validBytes,
       frames: walked.frames,
-      head,
+      headStamp,
       tail,
       lineStart: bytes,
       source: { fileId: '', size: bytes, mtimeNs: '0', mtimeMs: Date.parse(description.createdAt) || 0 },

@@ -4,6 +4,7 @@ import { readFrame } from './ArchivedFileSource';
 import { encodeDataFrame, FRAME_HEADER_BYTES, MAX_FRAME_BYTES } from './archiveFrames';
 import { generationOf, transcriptDataFileName, transcriptsDir } from './archiveDataFiles';
 import type { ArchivedFileRecord, FrameRef, SourceIdentity } from './archiveModel';
+import { headStampLength, headStampOf } from './archiveHeadStamp';
 import { HEAD_BYTES, TAIL_BYTES } from './archiveRecovery';
 import type { SnapshotLineCollector } from './fileHistorySnapshots';
 
@@ -48,22 +49,20 @@ export async function writeFrames({
   const frames = [...record.frames];
   let position = record.compressedBytes;
   let at = from;
-  let head = record.head;
   let lineStart = record.lineStart;
   const buffer = Buffer.allocUnsafe(Math.min(MAX_FRAME_BYTES, Math.max(1, identity.size - from)));
   let last = Buffer.alloc(0);
+  let firstBytes: Buffer | null = null;
   while (at < identity.size && !signal?.aborted) {
     const { bytesRead } = await source.read(buffer, 0, Math.min(buffer.length, identity.size - at), at);
     if (bytesRead === 0) break;
     const slice = buffer.subarray(0, bytesRead);
     collector.push(slice);
+    // A copy: the read buffer is reused for the next frame.
+    if (at === 0) firstBytes = Buffer.from(slice.subarray(0, HEAD_BYTES));
     const { frame, crc } = await encodeDataFrame(slice);
     await data.write(frame, 0, frame.length, position);
     frames.push([at, position, bytesRead, frame.length - FRAME_HEADER_BYTES, crc]);
-    if (head.length < HEAD_BYTES * 2)
-      head = Buffer.concat([Buffer.from(head, 'hex'), slice])
-        .subarray(0, HEAD_BYTES)
-        .toString('hex');
     const newline = slice.lastIndexOf(0x0a);
     if (newline >= 0) lineStart = at + newline + 1;
     // A copy: the read buffer is reused for the next frame.
@@ -72,6 +71,14 @@ export async function writeFrames({
     at += bytesRead;
     onBytes(bytesRead);
   }
+  // A head shorter than it can be now (a new file, or one that had fewer bytes when it was last archived) is stamped
+  // again: from the first frame this call wrote, or else from the file, whose bytes before `from` were just checked.
+  const headLength = Math.min(HEAD_BYTES, at);
+  let headStamp = record.headStamp;
+  if (headStampLength(headStamp) !== headLength)
+    headStamp = headStampOf(
+      firstBytes && firstBytes.length >= headLength ? firstBytes.subarray(0, headLength) : await readExactly(source, headLength, 0),
+    );
   const tail =
     at === record.bytes
       ? record.tail
@@ -83,7 +90,7 @@ export async function writeFrames({
     bytes: at,
     compressedBytes: position,
     frames,
-    head,
+    headStamp,
     tail,
     lineStart,
     // Stopped early (cancelled, or the file shrank while read): the next run compares and goes on from here.
