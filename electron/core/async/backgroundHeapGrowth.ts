@@ -29,11 +29,12 @@ export interface BackgroundHeapGrowthHooks {
  * shared by every engine and thread in it, which is why the passes hold it together instead of each setting it. V8
  * takes a flag at run time only when its flags were not frozen at start: Node starts it with
  * `--no-freeze-flags-after-init`, and so does Electron for its main process (always since electron/electron#42414,
- * before any `--js-flags`), where a frozen flag would end the process instead of throwing. The catalog's build runs
- * outside it: its scan threads' young garbage is not what this bounds, and its throughput is a figure of its own.
+ * before any `--js-flags`), where a frozen flag would end the process instead of throwing. An engine's catalog builds
+ * hold it too (CatalogService): they overlap the other passes, and their last seconds on the engine's thread grow
+ * the heap as a pass does. A one-shot command's build runs outside it: nothing else runs beside it.
  *
  * The heap's limit is worked out at each full collection and kept until the next, so a pass that starts after a
- * collection made without the hold (the catalog build's last one) would run under a limit of up to 4× what survived
+ * collection made without the hold (a one-shot build's last one, or V8's own when idle) would run under a limit of up to 4× what survived
  * it until V8 next collects: the large home's line index keeper went on for four seconds that way, from 70 to 220 MB
  * of heap, in 3 of 9 first starts of `ccmem serve` (a peak of 354–393 MB against 280–295). So when the first pass
  * starts holding, the heap is collected at once and its limit set under the hold (at most once a

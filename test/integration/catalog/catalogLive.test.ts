@@ -1,3 +1,4 @@
+import { backgroundHeapGrowth } from '../../../electron/core/async/backgroundHeapGrowth';
 import { appendFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -46,6 +47,18 @@ describe('live catalog: a session updates in place as Claude Code appends', () =
     await live.dispose();
     home.dispose();
     await scenario.home.cleanup();
+  });
+
+  it('builds in the background with the heap’s growth held, and gives it back after', async () => {
+    const heldWhileBuilding: boolean[] = [];
+    service.onDidProgress((progress) => {
+      if (progress.running) heldWhileBuilding.push(backgroundHeapGrowth.held);
+    });
+    await service.listing({});
+    await settled(service);
+    expect(heldWhileBuilding.length).toBeGreaterThan(0);
+    expect(heldWhileBuilding.every(Boolean)).toBe(true);
+    expect(backgroundHeapGrowth.held).toBe(false);
   });
 
   it('serves the cache at once, refreshes in the background, then follows appends, new sessions and deletions', async () => {
