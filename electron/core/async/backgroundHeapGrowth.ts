@@ -34,10 +34,10 @@ export interface BackgroundHeapGrowthHooks {
  * the heap as a pass does. A one-shot command's build runs outside it: nothing else runs beside it.
  *
  * The heap's limit is worked out at each full collection and kept until the next, so a pass that starts after a
- * collection made without the hold (a one-shot build's last one, or V8's own when idle) would run under a limit of up to 4× what survived
- * it until V8 next collects: the large home's line index keeper went on for four seconds that way, from 70 to 220 MB
- * of heap, in 3 of 9 first starts of `ccmem serve` (a peak of 354–393 MB against 280–295). So when the first pass
- * starts holding, the heap is collected at once and its limit set under the hold (at most once a
+ * collection made without the hold (V8's own, between passes) would run under a limit of up to 4× what survived it
+ * until V8 next collects: the large home's line index keeper went on for four seconds that way, from 70 to 220 MB of
+ * heap, in 3 of 9 first starts of `ccmem serve` (a peak of 354–393 MB against 280–295). So when the first pass starts
+ * holding, the heap is collected at once and its limit set under the hold (at most once a
  * `MIN_MS_BETWEEN_START_COLLECTIONS`).
  */
 export class BackgroundHeapGrowth {
