@@ -126,7 +126,7 @@ describe('TranscriptArchive', () => {
     const tinyCandidate = () => candidate(tiny, { sessionId: seededUuid('tiny') });
     await writeFile(tiny, '{"type":"summary"}\n');
     await archive.update([tinyCandidate()]);
-    await appendFile(tiny, `${metadata({ sessionId: seededUuid('tiny') })}\n`);
+    await appendFile(tiny, `${metadata('custom-title', { customTitle: 'Tiny', sessionId: seededUuid('tiny') })}\n`);
     expect(await archive.update([tinyCandidate()])).toMatchObject({ filesArchived: 1, filesRewritten: 0 });
     const grown = await readFile(tiny);
     grown[40] = grown[40] === 0x41 ? 0x42 : 0x41;
