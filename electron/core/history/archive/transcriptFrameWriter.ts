@@ -52,14 +52,13 @@ export async function writeFrames({
   let lineStart = record.lineStart;
   const buffer = Buffer.allocUnsafe(Math.min(MAX_FRAME_BYTES, Math.max(1, identity.size - from)));
   let last = Buffer.alloc(0);
-  let firstBytes: Buffer | null = null;
+  let headStamp = record.headStamp;
   while (at < identity.size && !signal?.aborted) {
     const { bytesRead } = await source.read(buffer, 0, Math.min(buffer.length, identity.size - at), at);
     if (bytesRead === 0) break;
     const slice = buffer.subarray(0, bytesRead);
     collector.push(slice);
-    // A copy: the read buffer is reused for the next frame.
-    if (at === 0) firstBytes = Buffer.from(slice.subarray(0, HEAD_BYTES));
+    if (at === 0) headStamp = headStampOf(slice.subarray(0, HEAD_BYTES));
     const { frame, crc } = await encodeDataFrame(slice);
     await data.write(frame, 0, frame.length, position);
     frames.push([at, position, bytesRead, frame.length - FRAME_HEADER_BYTES, crc]);
@@ -71,14 +70,10 @@ export async function writeFrames({
     at += bytesRead;
     onBytes(bytesRead);
   }
-  // A head shorter than it can be now (a new file, or one that had fewer bytes when it was last archived) is stamped
-  // again: from the first frame this call wrote, or else from the file, whose bytes before `from` were just checked.
+  // A head shorter than it can be now (the file had fewer bytes when it was last archived) is stamped again from the
+  // file, whose bytes before `from` were just checked.
   const headLength = Math.min(HEAD_BYTES, at);
-  let headStamp = record.headStamp;
-  if (headStampLength(headStamp) !== headLength)
-    headStamp = headStampOf(
-      firstBytes && firstBytes.length >= headLength ? firstBytes.subarray(0, headLength) : await readExactly(source, headLength, 0),
-    );
+  if (headStampLength(headStamp) < headLength) headStamp = headStampOf(await readExactly(source, headLength, 0));
   const tail =
     at === record.bytes
       ? record.tail

@@ -210,10 +210,10 @@ export class ProvenanceReconstructor {
         read = await this.options.feed.readLines(ref, start, (line, n) => scanner.line(line, n), signal);
       } catch (error) {
         if (signal?.aborted) throw error;
-        prompts.done(ref);
         continue; // Gone or unreadable since it was listed: it is read next time, if it is still there.
+      } finally {
+        prompts.done(ref);
       }
-      prompts.done(ref);
       for (const request of scanner.backupRequests) {
         const bytes = await this.options.feed.readBackup(ref.configRoot, request.source.sessionId, request.backupFileName as string);
         const text = bytes === null ? null : decodeText(bytes);
