@@ -9,11 +9,18 @@ export interface ColdFirstPageInput {
   readonly dataDir: string;
   /** The built catalog scan worker, as the app shells pass it. */
   readonly scanWorker: string;
+  /**
+   * When the window asks: `'at-once'` as the engine starts (the desktop app, whose window loads while the home is
+   * found), or `'after-discovery'` once the whole home is found (`ccmem serve`, with the browser opened later).
+   */
+  readonly ask: 'at-once' | 'after-discovery';
 }
 
 export interface ColdFirstPageOutput {
   /** From creating the engine to the projects list and every session of the project the UI opens on, in its timeline. */
   readonly firstPageMs: number;
+  /** From the window's first ask (`getHome`) to the same page. */
+  readonly askedToFirstPageMs: number;
   /** From creating the engine to the `homeChanged` that brings the whole projects list. */
   readonly wholeHomeMs: number;
   /** Projects the first page listed, of all; sessions on it. */
@@ -24,13 +31,14 @@ export interface ColdFirstPageOutput {
 
 /**
  * The app's first start on a home (empty app data), in a new process, seen as the UI sees it: the engine as the web
- * shell creates it (watching the home), `getHome({})`, the project it opens on (the first listed), then
+ * shell creates it (watching the home), `getHome({})` (at once, or once the home is found), the project it opens on (the first listed), then
  * `getSessionCatalog({})` and the `sessionUpdated` events applied on top, as the timeline's store does. The first page
  * is useful once the timeline holds every session of that project; the rest of the home goes on in the background.
  */
-serveProbe<ColdFirstPageInput, ColdFirstPageOutput>(async ({ root, dataDir, scanWorker }) => {
+serveProbe<ColdFirstPageInput, ColdFirstPageOutput>(async ({ root, dataDir, scanWorker, ask }) => {
   const started = performance.now();
   const engine = await createWebShellEngine({ root, dataDir, watch: true, scanWorker });
+  if (ask === 'after-discovery') await engine.home.getHome();
   const timeline = new Map<string, SessionCatalogEntry>();
   let opened: { slug: string; configRoot: string; sessions: number } | null = null;
   let wholeHomeAt: number | null = null;
@@ -58,6 +66,7 @@ serveProbe<ColdFirstPageInput, ColdFirstPageOutput>(async ({ root, dataDir, scan
     if (event === 'catalogProgress' && !(payload as CatalogProgress).running && listed && opened && openedRows() < opened.sessions)
       settle?.reject(new Error(`the catalog finished with ${openedRows()} of the ${opened.sessions} sessions of ${opened.slug} listed`));
   });
+  const asked = performance.now();
   const home = await engine.handlers.getHome({});
   const first = home.projects[0];
   if (!first) throw new Error('the first answer listed no project');
@@ -78,6 +87,7 @@ serveProbe<ColdFirstPageInput, ColdFirstPageOutput>(async ({ root, dataDir, scan
   void engine.dispose();
   return {
     firstPageMs: firstPageAt - started,
+    askedToFirstPageMs: firstPageAt - asked,
     // Pushed before the discovery's own answer; a home found whole at the first answer was never pushed in parts.
     wholeHomeMs: (wholeHomeAt ?? performance.now()) - started,
     firstPageProjects: home.projects.length,

@@ -195,15 +195,26 @@ export const FIGURE_GROUPS: readonly FigureGroup[] = [
   },
   {
     name: 'cold first page',
-    figures: ['coldStartFirstPageMs', 'coldStartWholeHomeMs'],
-    note: 'a new process with an empty app data folder: createEngine as the web shell does (watching the home), getHome({}), then getSessionCatalog({}) with the sessionUpdated events applied on top as the timeline’s store does; first page = the projects list and every session of the project the UI opens on (the first listed) in the timeline; whole list = the homeChanged that ends the streamed discovery',
+    figures: ['coldStartFirstPageMs', 'coldStartWholeHomeMs', 'coldStartAskedLateFirstPageMs'],
+    note: 'a new process with an empty app data folder: createEngine as the web shell does (watching the home), getHome({}), then getSessionCatalog({}) with the sessionUpdated events applied on top as the timeline’s store does; first page = the projects list and every session of the project the UI opens on (the first listed) in the timeline; whole list = the homeChanged that ends the streamed discovery; asked once the home is found = another new process whose window asks only after the whole home is found (`ccmem serve` with the browser opened later), timed from that ask',
     async measure(context) {
-      const output = await runProbe<ColdFirstPageInput, ColdFirstPageOutput>('coldFirstPage', {
+      const atOnce = await runProbe<ColdFirstPageInput, ColdFirstPageOutput>('coldFirstPage', {
         root: context.home.root,
         dataDir: context.newDataDir('cold-first-page'),
         scanWorker: context.scanWorker,
+        ask: 'at-once',
       });
-      return { coldStartFirstPageMs: output.firstPageMs, coldStartWholeHomeMs: output.wholeHomeMs };
+      const askedLate = await runProbe<ColdFirstPageInput, ColdFirstPageOutput>('coldFirstPage', {
+        root: context.home.root,
+        dataDir: context.newDataDir('cold-first-page-asked-late'),
+        scanWorker: context.scanWorker,
+        ask: 'after-discovery',
+      });
+      return {
+        coldStartFirstPageMs: atOnce.firstPageMs,
+        coldStartWholeHomeMs: atOnce.wholeHomeMs,
+        coldStartAskedLateFirstPageMs: askedLate.askedToFirstPageMs,
+      };
     },
   },
   {

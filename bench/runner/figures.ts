@@ -11,6 +11,7 @@ export const FIGURES = {
   catalogToCcusageBusyRatio: { label: 'busy machine: catalog time / ccusage time', unit: 'ratio' },
   coldStartFirstPageMs: { label: 'cold start to first useful page', unit: 'ms' },
   coldStartWholeHomeMs: { label: 'cold start to the whole projects list', unit: 'ms' },
+  coldStartAskedLateFirstPageMs: { label: 'cold start, asked once the home is found: first useful page', unit: 'ms' },
   warmStartFirstPageMs: { label: 'warm start to first timeline page', unit: 'ms' },
   warmStartListingMs: { label: 'warm start: the listing request alone', unit: 'ms' },
   searchFirstHitMs: { label: 'search: first hit', unit: 'ms' },

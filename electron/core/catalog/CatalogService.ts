@@ -65,7 +65,7 @@ export class CatalogService {
   private pendingSiblings = new Map<string, { configRoot: string; slug: string; path: string }>();
   private liveTimer: NodeJS.Timeout | null = null;
   private readonly subscriptions = new DisposableStore();
-  /** Rows from discovery's read of the newest project on a first start, until the catalog lists each (see `provisionalEntry`). */
+  /** Rows from discovery's reads for sessions a running build has not listed yet, until it lists each (see `provisionalEntry`). */
   private readonly provisional = new Map<string, SessionCatalogEntry>();
   private readonly timelineEmitter = new Emitter<SessionUpdate>();
   private readonly snapshots = new ListingSnapshots();
@@ -127,6 +127,7 @@ export class CatalogService {
     }
     await this.catalog.loadFirstListing();
     if (!this.refreshedOnce) void this.refresh();
+    if (this.refreshing !== null) this.addDiscoveredSessions(request);
     const provisional = [...this.provisional.values()].filter(
       (entry) => (request.configRoot ?? entry.configRoot) === entry.configRoot && (request.slug ?? entry.slug) === entry.slug,
     );
@@ -211,6 +212,23 @@ export class CatalogService {
     const newest = first.projects[0];
     if (first.discovering === null || !newest || signal.aborted) return;
     this.showProvisional(newest);
+  }
+
+  /**
+   * While a build runs, a listing holds every session discovery has read that the catalog has not, as discovery read
+   * it: on a first start whose discovery was done before the window asked (the browser opened after `ccmem serve`
+   * started), the timeline stayed empty until the build reached the project's files, ~2 s on 1 GB. The answer
+   * carries them, a page at a time; the build's updates replace each, and the end of the build drops what is left.
+   */
+  private addDiscoveredSessions(request: CatalogFilter): void {
+    for (const project of this.options.home.projectsReadSoFar()) {
+      if ((request.configRoot ?? project.configRoot) !== project.configRoot || (request.slug ?? project.slug) !== project.slug) continue;
+      for (const info of this.options.home.sessionsReadSoFar(project) ?? []) {
+        const key = sessionKeyOf(project.configRoot, project.slug, info.sessionId);
+        if (this.provisional.has(key) || this.catalog.get(project.configRoot, project.slug, info.sessionId)) continue;
+        this.provisional.set(key, provisionalEntry(project.configRoot, project.slug, info));
+      }
+    }
   }
 
   /** Lists a project's sessions as discovery read them, for the time the catalog takes to read them in full. */

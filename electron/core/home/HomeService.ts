@@ -163,6 +163,11 @@ export class HomeService {
     return home?.sessions.get(projectKey(ref.configRoot, ref.slug)) ?? null;
   }
 
+  /** The projects discovery has read so far, without waiting for it: the discovered home, else the part streamed so far. */
+  projectsReadSoFar(): readonly ProjectSummary[] {
+    return (this.discovered ?? this.part?.home)?.projects ?? [];
+  }
+
   /**
    * The sessions of one project folder as discovery lists them (legacy summaries in other files of the folder title
    * them too): from the discovered home when there is one, else read from that folder alone, so looking one session

@@ -90,4 +90,34 @@ describe('the app’s first start (empty app data)', () => {
     ).toEqual(catalog.map((entry) => entry.sessionId).sort());
     expect(catalog).toHaveLength(5);
   });
+
+  it('lists every session discovery read when the window asks after discovery is done, until the build reads each', async () => {
+    // The web shell's way: the engine starts with the command, the browser opens later, when the home is found.
+    const engine = await createTestEngine(home, { shell: 'web', readOnly: true, watch: true });
+    engines.push(engine);
+    const updates: SessionUpdate[] = [];
+    engine.subscribe((event, payload) => {
+      if (event === 'sessionUpdated') updates.push(payload as SessionUpdate);
+    });
+    const whole = await engine.home.getHome();
+    expect(whole.discovering).toBeNull();
+
+    const first = await engine.handlers.getSessionCatalog({ limit: 3 });
+    expect(first.building).toBe(true);
+    expect(first.total).toBe(5);
+    expect(first.snapshot).not.toBeNull();
+    const rest = await engine.handlers.getSessionCatalog({ snapshot: first.snapshot ?? '', offset: 3, limit: 3 });
+    const timeline = new Timeline();
+    timeline.apply({ updated: [...first.sessions, ...rest.sessions], removed: [] });
+    expect(timeline.all()).toHaveLength(5);
+    expect(new Set(timeline.of(newest.slug).map((row) => row.title))).toEqual(new Set(['Login form', 'Signup form']));
+    // Read by the build before this listing or not yet: each row is either the catalog's or discovery's.
+    const catalogued = new Set(engine.catalog.catalog.list().map((entry) => entry.sessionId));
+    for (const row of timeline.all()) expect(row.provisional === true).toBe(!catalogued.has(row.sessionId));
+
+    await engine.catalog.buildNow();
+    for (const update of updates.splice(0)) timeline.apply(update);
+    expect(timeline.all().filter((row) => row.provisional)).toEqual([]);
+    expect(timeline.all()).toHaveLength(5);
+  });
 });
