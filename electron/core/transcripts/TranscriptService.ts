@@ -2,8 +2,7 @@ import { promises as fs } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 import type { SessionQuickInfo } from '../../../shared/model/session';
 import { CodedError } from '../../../shared/result';
-import type { IndexedLine } from '../../../shared/transcript/indexedLine';
-import { lineFates, type UnreachableLine } from '../../../shared/transcript/lineReachability';
+import { lineFates, type LineFate, type UnreachableLine } from '../../../shared/transcript/lineReachability';
 import { resumeCommands, isWindowsPath } from '../../../shared/transcript/resumeCommand';
 import type { TranscriptUsage } from '../../../shared/transcript/turnUsage';
 import { parseSessionMemorySections } from '../../../shared/transcript/sessionMemorySections';
@@ -127,10 +126,10 @@ function linksByCall(subagents: readonly LinkedSubagent[]): Map<string, Subagent
 }
 
 /** The user and assistant lines of the file shown that no branch reaches, with the reason (at most a few hundred). */
-function unreachableLines(lines: readonly IndexedLine[], view: ResolvedView, scope: ConversationScope): UnreachableLine[] {
+function unreachableLines(fates: ReadonlyMap<number, LineFate>, scope: ConversationScope): UnreachableLine[] {
   if (scope.kind === 'inline-agent') return [];
   const out: UnreachableLine[] = [];
-  for (const [line, fate] of lineFates(lines, view.tree, view.branch, scope.kind === 'agent-file')) {
+  for (const [line, fate] of fates) {
     if (fate.kind === 'unreachable') out.push({ line, reason: fate.reason });
     if (out.length >= MAX_UNREACHABLE_LISTED) break;
   }
@@ -246,6 +245,9 @@ export class TranscriptService {
     const archived = (await this.sources.archivedOnly(session.path)) !== null;
     const lines = target.document.lines;
     const tree = view.tree;
+    // Every message line's fate, once: the list of unreachable lines and their count both come from it (a walk of
+    // every line, ~50 ms on 200 MB, which the outline made twice).
+    const fates = lineFates(lines, tree, view.branch, target.scope.kind === 'agent-file');
     const outline: TranscriptOutline = {
       sessionId: ref.sessionId,
       configRoot: ref.configRoot,
@@ -270,7 +272,7 @@ export class TranscriptService {
       forks: await forkPoints(target.document, view),
       otherRoots: await otherRoots(target.document, view, target.scope),
       compactions: await this.compactions(target.document, view),
-      unreachable: unreachableLines(lines, view, target.scope),
+      unreachable: unreachableLines(fates, target.scope),
       mainTranscript: session.mainTranscript,
       subagents: subagents.map((agent) =>
         toSummary(agent, agent.callLine !== null ? (mainView.rows.rowOfLine.get(agent.callLine) ?? null) : null),
@@ -282,9 +284,7 @@ export class TranscriptService {
         badLines: lines.filter((line) => line.unreadable !== null).length,
         tooLongLines: lines.filter((line) => line.unreadable === 'too-long').length,
         ...tree.stats,
-        unreachableLines: [...lineFates(lines, tree, view.branch, target.scope.kind === 'agent-file').values()].filter(
-          (fate) => fate.kind === 'unreachable',
-        ).length,
+        unreachableLines: [...fates.values()].filter((fate) => fate.kind === 'unreachable').length,
       },
       hasSessionMemory: (await this.sessionMemoryPath(session)) !== null,
       resume: resumeCommands(ref.sessionId, info.cwd),
@@ -511,21 +511,20 @@ export class TranscriptService {
   private async subagents(session: OpenSession): Promise<LinkedSubagent[]> {
     const version = `${session.document.generation}:${session.document.lines.length}`;
     if (session.subagents?.version === version) return session.subagents.list;
-    const files = await findSubagentFiles(session.path, session.ref.sessionId, this.siblingOwners);
-    const list = await linkSubagents(
-      session.document,
-      [...files, ...(await this.archivedSubagentFiles(session.ref, files))],
-      this.sources.open,
-    );
+    // The archive's list (its manifest read on the first ask) and the disk's are looked up side by side.
+    const [files, archived] = await Promise.all([
+      findSubagentFiles(session.path, session.ref.sessionId, this.siblingOwners),
+      this.archivedSubagents(session.ref),
+    ]);
+    const onDisk = new Set(files.map((file) => file.path));
+    const list = await linkSubagents(session.document, [...files, ...archived.filter((file) => !onDisk.has(file.path))], this.sources.open);
     session.subagents = { version, list };
     return list;
   }
 
-  /** Sub-agent transcripts of the session that only the archive still holds (the disk's are listed already). */
-  private async archivedSubagentFiles(ref: SessionRef, onDisk: readonly SubagentFile[]): Promise<SubagentFile[]> {
-    const archived = (await this.sources.archive?.archivedSubagents(ref.configRoot, ref.slug, ref.sessionId)) ?? [];
-    const found = new Set(onDisk.map((file) => file.path));
-    return archived.filter((file) => !found.has(file.path));
+  /** Sub-agent transcripts of the session the archive holds; those still on disk are read from there. */
+  private async archivedSubagents(ref: SessionRef): Promise<readonly SubagentFile[]> {
+    return (await this.sources.archive?.archivedSubagents(ref.configRoot, ref.slug, ref.sessionId)) ?? [];
   }
 
   /** The document and scope a view reads from: the session file, or a sub-agent's file or inline run. */

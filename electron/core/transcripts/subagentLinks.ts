@@ -1,4 +1,5 @@
 import { helperAgentType, workflowRunOf } from '../../../shared/claude/sessionFiles';
+import { mapLimit } from '../async/mapLimit';
 import { openFromDisk, type SourceOpener } from '../fs/randomAccessSource';
 import type { SubagentLayout } from '../../../shared/transcript/transcriptOutline';
 import type { SubagentFile } from '../layout/subagentFiles';
@@ -50,6 +51,12 @@ function promptOf(record: JsonObject | undefined): string | null {
   }
   return null;
 }
+
+/**
+ * A session can have hundreds of sub-agent files (458 in the bench's largest): read one after the other, their first
+ * records took ~190 ms of the transcript's first open.
+ */
+const FIRST_RECORD_READS_IN_FLIGHT = 16;
 
 /** The first record of a file, read up to its first newline in growing steps. */
 async function readFirstRecord(path: string, opener: SourceOpener): Promise<JsonObject | undefined> {
@@ -122,11 +129,14 @@ export async function linkSubagents(
     if (line.resultAgentId !== null && line.toolResultIds.length > 0) byResult.set(line.resultAgentId, line.toolResultIds[0]);
     if (line.progressAgentId !== null && line.parentToolUseId !== null) byProgress.set(line.progressAgentId, line.parentToolUseId);
   }
-  const calls = await agentCalls(main);
-  const callById = new Map(calls.map((call) => [call.id, call]));
-
   const inlineRoots = tree.roots().filter((root) => tree.nodes[root].isSidechain);
-  const inlineRecords = await main.readRecords(inlineRoots.map((root) => tree.nodes[root].line));
+  // Three sets of reads that wait on the file system alone, so they overlap.
+  const [calls, inlineRecords, firstRecords] = await Promise.all([
+    agentCalls(main),
+    main.readRecords(inlineRoots.map((root) => tree.nodes[root].line)),
+    mapLimit(files, FIRST_RECORD_READS_IN_FLIGHT, (file) => readFirstRecord(file.path, opener)),
+  ]);
+  const callById = new Map(calls.map((call) => [call.id, call]));
   interface Candidate {
     readonly agentId: string;
     readonly layout: SubagentLayout;
@@ -149,18 +159,17 @@ export async function linkSubagents(
       toolUseId: null,
     });
   }
-  for (const file of files) {
-    const first = await readFirstRecord(file.path, opener);
+  files.forEach((file, index) => {
     candidates.push({
       agentId: file.agentId,
       layout: file.layout,
       path: file.path,
       rootUuid: null,
       meta: file.meta,
-      first,
+      first: firstRecords[index],
       toolUseId: null,
     });
-  }
+  });
 
   const claimed = new Set<string>();
   for (const candidate of candidates) {

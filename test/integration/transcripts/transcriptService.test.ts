@@ -279,6 +279,73 @@ describe('TranscriptService sub-agent layouts', () => {
   });
 });
 
+describe('TranscriptService sub-agents linked by their first prompt', () => {
+  let home: ScenarioHome;
+  afterAll(async () => home?.cleanup());
+
+  it('links each of many sub-agent files to the call whose prompt is its first message', async () => {
+    home = await createScenarioHome({ prefix: 'ccmem-prompt-links-' });
+    const project = home.project(home.workPath('many-agents'));
+    const sessionId = seededUuid('prompt-links-session');
+    const envelope = { cwd: project.cwd, version: '2.1.30', gitBranch: 'main', userType: 'external', sessionId };
+    const prompts = Array.from({ length: 12 }, (_, index) => `Survey part ${index} of the repo`);
+    const main = [
+      {
+        parentUuid: null,
+        isSidechain: false,
+        type: 'user',
+        message: { role: 'user', content: 'Survey everything' },
+        uuid: seededUuid('p0'),
+        timestamp: '2026-01-01T10:00:00.000Z',
+        ...envelope,
+      },
+      {
+        parentUuid: seededUuid('p0'),
+        isSidechain: false,
+        type: 'assistant',
+        message: {
+          id: 'msg_calls',
+          role: 'assistant',
+          content: prompts.map((prompt, index) => ({
+            type: 'tool_use',
+            id: `toolu_call_${index}`,
+            name: 'Task',
+            input: { description: `Part ${index}`, prompt, subagent_type: 'general-purpose' },
+          })),
+        },
+        uuid: seededUuid('p1'),
+        timestamp: '2026-01-01T10:00:01.000Z',
+        ...envelope,
+      },
+    ];
+    await project.rawFile(`${sessionId}.jsonl`, `${main.map((line) => JSON.stringify(line)).join('\n')}\n`);
+    // No meta.json and no result naming the agent: only each file's first prompt ties it to its call. The file names
+    // sort in another order than the calls.
+    for (const [index, prompt] of prompts.entries()) {
+      const agentId = `a${String(prompts.length - index).padStart(2, '0')}`;
+      const first = {
+        parentUuid: null,
+        isSidechain: true,
+        type: 'user',
+        message: { role: 'user', content: prompt },
+        uuid: seededUuid(prompt),
+        timestamp: '2026-01-01T10:00:02.000Z',
+        ...envelope,
+      };
+      await project.rawFile(`${sessionId}/subagents/agent-${agentId}.jsonl`, `${JSON.stringify(first)}\n`);
+    }
+
+    const service = new TranscriptService(homeService(home), null);
+    const outline = await service.outline({ configRoot: home.root, slug: project.slug, sessionId }, LIVE_VIEW);
+    expect(outline.subagents).toHaveLength(prompts.length);
+    for (const agent of outline.subagents) {
+      const index = prompts.length - Number(agent.agentId.slice(1));
+      expect(agent).toMatchObject({ toolUseId: `toolu_call_${index}`, description: `Part ${index}`, layout: 'subagents-folder' });
+    }
+    service.dispose();
+  });
+});
+
 describe('TranscriptService across files', () => {
   let home: ScenarioHome;
   afterAll(async () => home?.cleanup());
