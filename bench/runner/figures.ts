@@ -23,6 +23,10 @@ export const FIGURES = {
   largestTranscriptUsageMs: { label: 'largest transcript: usage chart (turn by turn), first ask', unit: 'ms' },
   largestTranscriptFindMs: { label: 'largest transcript: find a text it does not hold', unit: 'ms' },
   largestTranscriptAfterFirstStartMs: { label: 'open largest transcript after the first start: first page', unit: 'ms' },
+  largestTranscriptViewerAfterFirstStartMs: {
+    label: 'open largest transcript after the first start, through the viewer’s requests: first page',
+    unit: 'ms',
+  },
   cliTranscriptFirstByteMs: { label: 'ccmem transcript <small session>: first byte', unit: 'ms' },
   cliSearchOneShotMs: { label: 'ccmem search, one-shot, text found nowhere', unit: 'ms' },
   grepSearchMs: { label: 'grep -r -F, the same text over the config root', unit: 'ms' },
