@@ -22,10 +22,13 @@ export interface TranscriptViewerOpenOutput {
 /**
  * Opening a transcript as the viewer does, through the engine's requests: `openTranscript` (the outline: title,
  * branches, compactions, sub-agents linked to their calls, resume commands), then `readTranscriptPage` of the first
- * rows. The engine is the web shell's, not watching, in a new process over a copy of the first start's app data.
+ * rows. The engine is the web shell's, not watching, in a new process over a copy of the first start's app data, with
+ * the home found first, as the window has it before a transcript can be opened.
  */
 serveProbe<TranscriptViewerOpenInput, TranscriptViewerOpenOutput>(async ({ root, dataDir, path, pageRows }) => {
   const engine = await createWebShellEngine({ root, dataDir, watch: false });
+  // The window has the home before it opens a transcript: the outline reads a session's title from its listing.
+  await engine.home.getHome();
   const ref = { configRoot: root, slug: basename(dirname(path)), sessionId: basename(path, '.jsonl') };
   const started = performance.now();
   const outline = await engine.handlers.openTranscript({ ...ref, view: LIVE_VIEW, focusLine: null });

@@ -13,10 +13,11 @@ const MAX_META_BYTES = 64 * 1024;
 const SIBLING_FIRST_READ_BYTES = 4 * 1024;
 const SIBLING_HEAD_BYTES = 64 * 1024;
 /**
- * A 2.0 project folder can hold hundreds of sibling agent files, each read for its session: one after the other, the
- * waits for the file system added up to ~45 ms for 50 files on a one-shot `ccmem transcript`.
+ * A session's subagents folder can hold hundreds of files, each with a meta.json to read, and a 2.0 project folder
+ * hundreds of sibling agent files, each read for its session: one after the other, the waits for the file system added
+ * up to ~45 ms for 50 siblings on a one-shot `ccmem transcript`.
  */
-const SIBLING_READS_IN_FLIGHT = 16;
+const AGENT_FILE_READS_IN_FLIGHT = 16;
 const SESSION_ID_FIELD = /"sessionId"\s*:\s*"([0-9a-fA-F-]{36})"/;
 
 /** The `agent-<id>.meta.json` sidecar (Claude Code ≥ 2.1.8x); unknown keys are ignored. */
@@ -107,7 +108,7 @@ export async function findSubagentFiles(
   const projectDir = dirname(sessionPath);
   const inFolder = await mapLimit(
     await agentFilesUnder(join(projectDir, sessionId, 'subagents')),
-    SIBLING_READS_IN_FLIGHT,
+    AGENT_FILE_READS_IN_FLIGHT,
     async (path): Promise<SubagentFile> => ({
       agentId: AGENT_FILE.exec(basename(path))?.[1] ?? basename(path),
       path,
@@ -121,7 +122,7 @@ export async function findSubagentFiles(
   } catch {
     siblings = [];
   }
-  const besideSession = await mapLimit(siblings, SIBLING_READS_IN_FLIGHT, async (name): Promise<SubagentFile | null> => {
+  const besideSession = await mapLimit(siblings, AGENT_FILE_READS_IN_FLIGHT, async (name): Promise<SubagentFile | null> => {
     const path = join(projectDir, name);
     if ((await siblingSessionId(path, siblingOwners)) !== sessionId) return null;
     return { agentId: AGENT_FILE.exec(name)?.[1] ?? name, path, layout: 'sibling-file', meta: await readMeta(path) };

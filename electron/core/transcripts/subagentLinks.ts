@@ -64,8 +64,9 @@ async function readFirstRecord(path: string, opener: SourceOpener): Promise<Json
     const handle = await opener(path);
     try {
       const size = (await handle.stat()).size;
-      for (let length = 64 * 1024; ; length *= 4) {
-        const buffer = Buffer.alloc(Math.min(length, FIRST_LINE_LIMIT, size));
+      // Most first lines (a prompt) end within 8 KB; only the bytes read are looked at, so the buffer is not zeroed.
+      for (let length = 8 * 1024; ; length *= 4) {
+        const buffer = Buffer.allocUnsafe(Math.min(length, FIRST_LINE_LIMIT, size));
         const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
         const end = buffer.subarray(0, bytesRead).indexOf(0x0a);
         if (end < 0 && bytesRead < size && length < FIRST_LINE_LIMIT) continue;

@@ -288,7 +288,11 @@ describe('TranscriptService sub-agents linked by their first prompt', () => {
     const project = home.project(home.workPath('many-agents'));
     const sessionId = seededUuid('prompt-links-session');
     const envelope = { cwd: project.cwd, version: '2.1.30', gitBranch: 'main', userType: 'external', sessionId };
-    const prompts = Array.from({ length: 12 }, (_, index) => `Survey part ${index} of the repo`);
+    // One prompt is longer than a first read of the file, so its first line is read in growing steps.
+    const prompts = Array.from(
+      { length: 12 },
+      (_, index) => `Survey part ${index} of the repo${index === 5 ? ' in depth'.repeat(3000) : ''}`,
+    );
     const main = [
       {
         parentUuid: null,
