@@ -23,6 +23,11 @@ export interface UnreachableLine {
   readonly reason: UnreachableReason;
 }
 
+/** The fates every line of their kind shares, made once. */
+const LIVE: LineFate = Object.freeze({ kind: 'live' });
+const NO_UUID: LineFate = Object.freeze({ kind: 'unreachable', reason: 'no-uuid' });
+const DUPLICATE_UUID: LineFate = Object.freeze({ kind: 'unreachable', reason: 'duplicate-uuid' });
+
 function isMessage(line: IndexedLine): boolean {
   return line.unreadable === null && (line.type === 'user' || line.type === 'assistant');
 }
@@ -38,25 +43,30 @@ export function lineFates(
   branch: Branch | null,
   sidechainIsMain = false,
 ): Map<number, LineFate> {
-  const onBranch = new Set(branch?.nodes ?? []);
+  const onBranch = new Uint8Array(tree.size);
+  for (const node of branch?.nodes ?? []) onBranch[node] = 1;
   const fates = new Map<number, LineFate>();
+  // The tree's nodes are lines of the file in file order, one a uuid, so a line's node (if it has one) is found by
+  // walking both in step: a uuid lookup per line cost a map of every uuid, ~100 ms with the rest on 500 MB.
+  let next = 0;
   for (const line of lines) {
     if (!isMessage(line)) continue;
     if (line.uuid === null) {
-      fates.set(line.line, { kind: 'unreachable', reason: 'no-uuid' });
+      fates.set(line.line, NO_UUID);
       continue;
     }
-    const node = tree.indexOfUuid(line.uuid);
-    if (node === undefined || tree.nodes[node].line !== line.line) {
-      fates.set(line.line, { kind: 'unreachable', reason: 'duplicate-uuid' });
+    while (next < tree.size && tree.nodes[next].line < line.line) next++;
+    if (next >= tree.size || tree.nodes[next].line !== line.line) {
+      fates.set(line.line, DUPLICATE_UUID);
       continue;
     }
-    if (onBranch.has(node)) {
-      fates.set(line.line, { kind: 'live' });
+    const node = next;
+    if (onBranch[node] === 1) {
+      fates.set(line.line, LIVE);
       continue;
     }
     const root = tree.rootOf(node);
-    if (tree.nodes[root].isSidechain && !sidechainIsMain && !onBranch.has(root)) {
+    if (tree.nodes[root].isSidechain && !sidechainIsMain && onBranch[root] !== 1) {
       fates.set(line.line, { kind: 'sub-agent', rootUuid: tree.nodes[root].uuid as string });
     } else {
       // The newest end below the line: the branch that ends there goes through it.
