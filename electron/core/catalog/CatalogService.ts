@@ -41,6 +41,11 @@ function sessionKeyString(key: SessionKey): string {
   return sessionKeyOf(key.configRoot, key.slug, key.sessionId);
 }
 
+/** Whether a session or project is one a listing of `filter` (one config root, one project or all) takes. */
+function inFilter(filter: CatalogFilter, item: { readonly configRoot: string; readonly slug: string }): boolean {
+  return (filter.configRoot ?? item.configRoot) === item.configRoot && (filter.slug ?? item.slug) === item.slug;
+}
+
 /** The session a path under `<root>/projects/<slug>/<sessionId>/…` belongs to (sub-agents, meta.json, session memory). */
 function sessionOfNestedPath(path: string, configRoot: string): SessionKey | null {
   const prefix = `${configRoot}${sep}projects${sep}`;
@@ -128,9 +133,7 @@ export class CatalogService {
     await this.catalog.loadFirstListing();
     if (!this.refreshedOnce) void this.refresh();
     if (this.refreshing !== null) this.addDiscoveredSessions(request);
-    const provisional = [...this.provisional.values()].filter(
-      (entry) => (request.configRoot ?? entry.configRoot) === entry.configRoot && (request.slug ?? entry.slug) === entry.slug,
-    );
+    const provisional = [...this.provisional.values()].filter((entry) => inFilter(request, entry));
     const sessions = [...this.catalog.list(request), ...provisional].sort(newestFirst);
     const morePages = request.limit !== undefined && sessions.length > request.limit;
     return this.page(sessions, 0, request.limit, morePages ? this.snapshots.keep(sessions) : null);
@@ -221,26 +224,29 @@ export class CatalogService {
    * carries them, a page at a time; the build's updates replace each, and the end of the build drops what is left.
    */
   private addDiscoveredSessions(request: CatalogFilter): void {
-    for (const project of this.options.home.projectsReadSoFar()) {
-      if ((request.configRoot ?? project.configRoot) !== project.configRoot || (request.slug ?? project.slug) !== project.slug) continue;
-      for (const info of this.options.home.sessionsReadSoFar(project) ?? []) {
-        const key = sessionKeyOf(project.configRoot, project.slug, info.sessionId);
-        if (this.provisional.has(key) || this.catalog.get(project.configRoot, project.slug, info.sessionId)) continue;
-        this.provisional.set(key, provisionalEntry(project.configRoot, project.slug, info));
-      }
-    }
+    for (const project of this.options.home.projectsReadSoFar()) if (inFilter(request, project)) this.provisionalRowsOf(project);
   }
 
   /** Lists a project's sessions as discovery read them, for the time the catalog takes to read them in full. */
   private showProvisional(project: ProjectSummary): void {
+    const rows = this.provisionalRowsOf(project);
+    if (rows.length > 0) this.timelineEmitter.fire({ updated: rows, removed: [] });
+  }
+
+  /** A provisional row for each session of a project that discovery read and the catalog has not (kept until it has). */
+  private provisionalRowsOf(project: ProjectSummary): SessionCatalogEntry[] {
     const rows: SessionCatalogEntry[] = [];
     for (const info of this.options.home.sessionsReadSoFar(project) ?? []) {
       if (this.catalog.get(project.configRoot, project.slug, info.sessionId)) continue;
-      const row = provisionalEntry(project.configRoot, project.slug, info);
-      this.provisional.set(sessionKeyString(row), row);
+      const key = sessionKeyOf(project.configRoot, project.slug, info.sessionId);
+      let row = this.provisional.get(key);
+      if (!row) {
+        row = provisionalEntry(project.configRoot, project.slug, info);
+        this.provisional.set(key, row);
+      }
       rows.push(row);
     }
-    if (rows.length > 0) this.timelineEmitter.fire({ updated: rows, removed: [] });
+    return rows;
   }
 
   /** Once a build ends (whole, cancelled or failed), rows the catalog did not list go: the catalog's listing is the truth. */
