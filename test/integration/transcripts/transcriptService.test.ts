@@ -10,6 +10,7 @@ import { LIVE_VIEW, type TranscriptViewSpec } from '../../../shared/transcript/t
 import { createScenarioHome, type ScenarioHome } from '../../fixtures/scenarioHome';
 import { seededUuid } from '../../fixtures/sessionLines';
 import { snapshotTree } from '../../fixtures/treeSnapshot';
+import { assistantChunk, userPrompt } from '../../fixtures/transcriptLines';
 import { writeRichSession, type RichSession } from './richSession';
 import { createTestHomeService } from '../../fixtures/testEngine';
 
@@ -200,11 +201,14 @@ describe('TranscriptService on a scenario home', () => {
 });
 
 describe('TranscriptService sub-agent layouts', () => {
-  let home: ScenarioHome;
-  afterAll(async () => home?.cleanup());
+  const homes: ScenarioHome[] = [];
+  afterAll(async () => {
+    for (const home of homes) await home.cleanup();
+  });
 
   it('finds a 2.0 sibling agent file by the session id inside it, and an orphan subagents folder stays harmless', async () => {
-    home = await createScenarioHome({ prefix: 'ccmem-sibling-' });
+    const home = await createScenarioHome({ prefix: 'ccmem-sibling-' });
+    homes.push(home);
     const project = home.project(home.workPath('legacy'));
     const sessionId = seededUuid('sibling-session');
     const otherSession = seededUuid('other-session');
@@ -277,66 +281,37 @@ describe('TranscriptService sub-agent layouts', () => {
     expect(rows.map(entryText)).toEqual(['Scan the repo']);
     service.dispose();
   });
-});
-
-describe('TranscriptService sub-agents linked by their first prompt', () => {
-  let home: ScenarioHome;
-  afterAll(async () => home?.cleanup());
 
   it('links each of many sub-agent files to the call whose prompt is its first message', async () => {
-    home = await createScenarioHome({ prefix: 'ccmem-prompt-links-' });
+    const home = await createScenarioHome({ prefix: 'ccmem-prompt-links-' });
+    homes.push(home);
     const project = home.project(home.workPath('many-agents'));
     const sessionId = seededUuid('prompt-links-session');
-    const envelope = { cwd: project.cwd, version: '2.1.30', gitBranch: 'main', userType: 'external', sessionId };
+    const envelope = { cwd: project.cwd, version: '2.1.30', sessionId };
     // One prompt is longer than a first read of the file, so its first line is read in growing steps.
     const prompts = Array.from(
       { length: 12 },
       (_, index) => `Survey part ${index} of the repo${index === 5 ? ' in depth'.repeat(3000) : ''}`,
     );
-    const main = [
-      {
-        parentUuid: null,
-        isSidechain: false,
-        type: 'user',
-        message: { role: 'user', content: 'Survey everything' },
-        uuid: seededUuid('p0'),
-        timestamp: '2026-01-01T10:00:00.000Z',
-        ...envelope,
-      },
-      {
-        parentUuid: seededUuid('p0'),
-        isSidechain: false,
-        type: 'assistant',
-        message: {
-          id: 'msg_calls',
-          role: 'assistant',
-          content: prompts.map((prompt, index) => ({
-            type: 'tool_use',
-            id: `toolu_call_${index}`,
-            name: 'Task',
-            input: { description: `Part ${index}`, prompt, subagent_type: 'general-purpose' },
-          })),
-        },
-        uuid: seededUuid('p1'),
-        timestamp: '2026-01-01T10:00:01.000Z',
-        ...envelope,
-      },
-    ];
-    await project.rawFile(`${sessionId}.jsonl`, `${main.map((line) => JSON.stringify(line)).join('\n')}\n`);
+    // The calls, one content block a line as Claude Code writes a response, each line chained to the one before.
+    const lines = [userPrompt('Survey everything', { ...envelope, uuid: seededUuid('p0') })];
+    for (const [index, prompt] of prompts.entries()) {
+      const block = {
+        type: 'tool_use',
+        id: `toolu_call_${index}`,
+        name: 'Task',
+        input: { description: `Part ${index}`, prompt, subagent_type: 'general-purpose' },
+      };
+      const uuids = { parentUuid: seededUuid(`p${index}`), uuid: seededUuid(`p${index + 1}`) };
+      lines.push(assistantChunk({ ...envelope, ...uuids, messageId: 'msg_calls', usage: { output: 1 }, block }));
+    }
+    await project.rawFile(`${sessionId}.jsonl`, `${lines.join('\n')}\n`);
     // No meta.json and no result naming the agent: only each file's first prompt ties it to its call. The file names
     // sort in another order than the calls.
     for (const [index, prompt] of prompts.entries()) {
       const agentId = `a${String(prompts.length - index).padStart(2, '0')}`;
-      const first = {
-        parentUuid: null,
-        isSidechain: true,
-        type: 'user',
-        message: { role: 'user', content: prompt },
-        uuid: seededUuid(prompt),
-        timestamp: '2026-01-01T10:00:02.000Z',
-        ...envelope,
-      };
-      await project.rawFile(`${sessionId}/subagents/agent-${agentId}.jsonl`, `${JSON.stringify(first)}\n`);
+      const first = userPrompt(prompt, { ...envelope, uuid: seededUuid(prompt), isSidechain: true });
+      await project.rawFile(`${sessionId}/subagents/agent-${agentId}.jsonl`, `${first}\n`);
     }
 
     const service = new TranscriptService(homeService(home), null);
