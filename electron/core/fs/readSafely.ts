@@ -137,6 +137,23 @@ export async function readHead(path: string, maxBytes: number): Promise<FileSlic
   }
 }
 
+/**
+ * `readHead` with blocking calls, for callers that read hundreds of small files in a row (a session's sub-agents'
+ * meta files): through the thread pool, the open, stat, read and close of each cost four promises and four hops
+ * between threads, ~100 ms for 1,324 files where these calls take ~25 ms. The caller yields between files.
+ */
+export function readHeadSync(path: string, maxBytes: number): FileSlice {
+  const fd = openSync(path, 'r');
+  try {
+    const stats = fstatSync(fd);
+    const buffer = Buffer.allocUnsafe(Math.min(maxBytes, stats.size));
+    const bytesRead = readSync(fd, buffer, 0, buffer.length, 0);
+    return { bytes: buffer.subarray(0, bytesRead), size: stats.size, mtimeMs: stats.mtimeMs };
+  } finally {
+    closeSync(fd);
+  }
+}
+
 export interface HeadAndTail extends FileSlice {
   /** The last `maxBytes` of the file; the same bytes as the head when the file is small. */
   readonly tail: Buffer;
@@ -203,9 +220,17 @@ export function readHeadAndTailSync(path: string, maxBytes: number, into?: Windo
   }
 }
 
-/** Reads a small text file whole (settings, MEMORY.md, meta.json), refusing anything larger than `maxBytes`. */
-export async function readSmallText(path: string, maxBytes: number): Promise<string> {
-  const slice = await readHead(path, maxBytes + 1);
+function smallText(slice: FileSlice, maxBytes: number): string {
   if (slice.size > maxBytes) throw new Error(`file is larger than ${maxBytes} bytes`);
   return slice.bytes.toString('utf8');
+}
+
+/** Reads a small text file whole (settings, MEMORY.md, meta.json), refusing anything larger than `maxBytes`. */
+export async function readSmallText(path: string, maxBytes: number): Promise<string> {
+  return smallText(await readHead(path, maxBytes + 1), maxBytes);
+}
+
+/** `readSmallText` with blocking calls (see `readHeadSync`). */
+export function readSmallTextSync(path: string, maxBytes: number): string {
+  return smallText(readHeadSync(path, maxBytes + 1), maxBytes);
 }

@@ -1,8 +1,8 @@
-import { promises as fs } from 'node:fs';
+import { promises as fs, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { SubagentLayout } from '../../../shared/transcript/transcriptOutline';
-import { mapLimit } from '../async/mapLimit';
-import { readHead, readSmallText } from '../fs/readSafely';
+import { yieldWhenSliceIsUsed } from '../async/timeSlices';
+import { readHeadSync, readSmallTextSync } from '../fs/readSafely';
 
 const AGENT_FILE = /^agent-(.+)\.jsonl$/;
 const MAX_META_BYTES = 64 * 1024;
@@ -12,12 +12,6 @@ const MAX_META_BYTES = 64 * 1024;
  */
 const SIBLING_FIRST_READ_BYTES = 4 * 1024;
 const SIBLING_HEAD_BYTES = 64 * 1024;
-/**
- * A session's subagents folder can hold hundreds of files, each with a meta.json to read, and a 2.0 project folder
- * hundreds of sibling agent files, each read for its session: one after the other, the waits for the file system added
- * up to ~45 ms for 50 siblings on a one-shot `ccmem transcript`.
- */
-const AGENT_FILE_READS_IN_FLIGHT = 16;
 const SESSION_ID_FIELD = /"sessionId"\s*:\s*"([0-9a-fA-F-]{36})"/;
 
 /** The `agent-<id>.meta.json` sidecar (Claude Code ≥ 2.1.8x); unknown keys are ignored. */
@@ -38,10 +32,14 @@ export interface SubagentFile {
   readonly meta: SubagentMeta | null;
 }
 
-/** The `.meta.json` beside a sub-agent transcript, as far as it can be read (it is optional). */
-export async function readMeta(jsonlPath: string): Promise<SubagentMeta | null> {
+/**
+ * The `.meta.json` beside a sub-agent transcript, as far as it can be read (it is optional). Read with blocking calls:
+ * a session's subagents folder can hold hundreds (1,324 in the bench's largest), and through the thread pool their
+ * reads cost four times as long; callers reading many yield between them.
+ */
+export function readMetaSync(jsonlPath: string): SubagentMeta | null {
   try {
-    const value: unknown = JSON.parse(await readSmallText(jsonlPath.replace(/\.jsonl$/, '.meta.json'), MAX_META_BYTES));
+    const value: unknown = JSON.parse(readSmallTextSync(jsonlPath.replace(/\.jsonl$/, '.meta.json'), MAX_META_BYTES));
     if (!value || typeof value !== 'object') return null;
     const meta = value as Record<string, unknown>;
     const text = (key: string) => (typeof meta[key] === 'string' ? (meta[key] as string) : null);
@@ -75,16 +73,19 @@ async function agentFilesUnder(folder: string): Promise<string[]> {
 /** Remembers which session each sibling agent file belongs to, keyed by path and valid for one mtime. */
 export type SiblingOwnerCache = Map<string, { readonly mtimeMs: number; readonly sessionId: string | null }>;
 
-/** The session a legacy sibling agent file belongs to: the `sessionId` on its first line. */
-async function siblingSessionId(path: string, cache: SiblingOwnerCache): Promise<string | null> {
+/**
+ * The session a legacy sibling agent file belongs to: the `sessionId` on its first line. Blocking, like `readMetaSync`:
+ * a 2.0 project folder can hold hundreds of sibling files.
+ */
+function siblingSessionId(path: string, cache: SiblingOwnerCache): string | null {
   try {
-    const stats = await fs.stat(path);
+    const stats = statSync(path);
     const cached = cache.get(path);
     if (cached?.mtimeMs === stats.mtimeMs) return cached.sessionId;
-    let head = await readHead(path, SIBLING_FIRST_READ_BYTES);
+    let head = readHeadSync(path, SIBLING_FIRST_READ_BYTES);
     let match = SESSION_ID_FIELD.exec(head.bytes.toString('latin1'));
     if (match === null && head.size > head.bytes.length) {
-      head = await readHead(path, SIBLING_HEAD_BYTES);
+      head = readHeadSync(path, SIBLING_HEAD_BYTES);
       match = SESSION_ID_FIELD.exec(head.bytes.toString('latin1'));
     }
     const sessionId = match?.[1] ?? null;
@@ -106,26 +107,27 @@ export async function findSubagentFiles(
   siblingOwners: SiblingOwnerCache = new Map(),
 ): Promise<SubagentFile[]> {
   const projectDir = dirname(sessionPath);
-  const inFolder = await mapLimit(
-    await agentFilesUnder(join(projectDir, sessionId, 'subagents')),
-    AGENT_FILE_READS_IN_FLIGHT,
-    async (path): Promise<SubagentFile> => ({
+  const found: SubagentFile[] = [];
+  for (const path of await agentFilesUnder(join(projectDir, sessionId, 'subagents'))) {
+    await yieldWhenSliceIsUsed();
+    found.push({
       agentId: AGENT_FILE.exec(basename(path))?.[1] ?? basename(path),
       path,
       layout: 'subagents-folder',
-      meta: await readMeta(path),
-    }),
-  );
+      meta: readMetaSync(path),
+    });
+  }
   let siblings: string[] = [];
   try {
     siblings = (await fs.readdir(projectDir)).filter((name) => AGENT_FILE.test(name)).sort();
   } catch {
     siblings = [];
   }
-  const besideSession = await mapLimit(siblings, AGENT_FILE_READS_IN_FLIGHT, async (name): Promise<SubagentFile | null> => {
+  for (const name of siblings) {
+    await yieldWhenSliceIsUsed();
     const path = join(projectDir, name);
-    if ((await siblingSessionId(path, siblingOwners)) !== sessionId) return null;
-    return { agentId: AGENT_FILE.exec(name)?.[1] ?? name, path, layout: 'sibling-file', meta: await readMeta(path) };
-  });
-  return [...inFolder, ...besideSession.filter((file) => file !== null)];
+    if (siblingSessionId(path, siblingOwners) !== sessionId) continue;
+    found.push({ agentId: AGENT_FILE.exec(name)?.[1] ?? name, path, layout: 'sibling-file', meta: readMetaSync(path) });
+  }
+  return found;
 }

@@ -1,5 +1,8 @@
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { helperAgentType, workflowRunOf } from '../../../shared/claude/sessionFiles';
 import { mapLimit } from '../async/mapLimit';
+import { yieldWhenSliceIsUsed } from '../async/timeSlices';
+import { errnoCode } from '../fs/errno';
 import { openFromDisk, type SourceOpener } from '../fs/randomAccessSource';
 import type { SubagentLayout } from '../../../shared/transcript/transcriptOutline';
 import type { SubagentFile } from '../layout/subagentFiles';
@@ -52,26 +55,65 @@ function promptOf(record: JsonObject | undefined): string | null {
   return null;
 }
 
-/**
- * A session can have hundreds of sub-agent files (458 in the bench's largest): read one after the other, their first
- * records took ~190 ms of the transcript's first open.
- */
-const FIRST_RECORD_READS_IN_FLIGHT = 16;
+/** Most first lines (a prompt) end within this; a longer one is read again in growing steps. */
+const FIRST_READ_BYTES = 8 * 1024;
+/** Archived first records (their files gone from disk) are read through the archive this many at a time. */
+const ARCHIVED_READS_IN_FLIGHT = 16;
+/** What `firstRecordIn` answers when the bytes read end before the first line does. */
+const READ_FURTHER = Symbol('read further');
+/** What `readFirstRecordFromDisk` answers for a file that is not on disk (the archive may hold it). */
+const NOT_ON_DISK = Symbol('not on disk');
 
-/** The first record of a file, read up to its first newline in growing steps. */
+/** The first record in the first `bytes` of a file of `size` bytes, or READ_FURTHER when its line goes on. */
+function firstRecordIn(bytes: Buffer, size: number, asked: number): JsonObject | undefined | typeof READ_FURTHER {
+  const end = bytes.indexOf(0x0a);
+  if (end < 0 && bytes.length < size && asked < FIRST_LINE_LIMIT) return READ_FURTHER;
+  try {
+    const value: unknown = JSON.parse(bytes.toString('utf8', 0, end < 0 ? bytes.length : end));
+    return isObject(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The first record of a file on disk, with blocking calls: a session can have hundreds of sub-agent files (1,324 in
+ * the bench's largest), and through the thread pool each file's open, stat, read and close cost ~4 times as long
+ * (~100 against ~25 ms for all of them). The caller yields between files. Only the bytes read are looked at, so the
+ * buffers are not zeroed.
+ */
+function readFirstRecordFromDisk(path: string): JsonObject | undefined | typeof NOT_ON_DISK {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (error) {
+    return errnoCode(error) === 'ENOENT' ? NOT_ON_DISK : undefined;
+  }
+  try {
+    const size = fstatSync(fd).size;
+    for (let asked = FIRST_READ_BYTES; ; asked *= 4) {
+      const buffer = Buffer.allocUnsafe(Math.min(asked, FIRST_LINE_LIMIT, size));
+      const record = firstRecordIn(buffer.subarray(0, readSync(fd, buffer, 0, buffer.length, 0)), size, asked);
+      if (record !== READ_FURTHER) return record;
+    }
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The first record of a file through `opener` (the archived copy of a file Claude Code deleted). */
 async function readFirstRecord(path: string, opener: SourceOpener): Promise<JsonObject | undefined> {
   try {
     const handle = await opener(path);
     try {
       const size = (await handle.stat()).size;
-      // Most first lines (a prompt) end within 8 KB; only the bytes read are looked at, so the buffer is not zeroed.
-      for (let length = 8 * 1024; ; length *= 4) {
-        const buffer = Buffer.allocUnsafe(Math.min(length, FIRST_LINE_LIMIT, size));
+      for (let asked = FIRST_READ_BYTES; ; asked *= 4) {
+        const buffer = Buffer.allocUnsafe(Math.min(asked, FIRST_LINE_LIMIT, size));
         const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-        const end = buffer.subarray(0, bytesRead).indexOf(0x0a);
-        if (end < 0 && bytesRead < size && length < FIRST_LINE_LIMIT) continue;
-        const value: unknown = JSON.parse(buffer.toString('utf8', 0, end < 0 ? bytesRead : end));
-        return isObject(value) ? value : undefined;
+        const record = firstRecordIn(buffer.subarray(0, bytesRead), size, asked);
+        if (record !== READ_FURTHER) return record;
       }
     } finally {
       await handle.close();
@@ -79,6 +121,21 @@ async function readFirstRecord(path: string, opener: SourceOpener): Promise<Json
   } catch {
     return undefined;
   }
+}
+
+/** The first record of each file: from disk where it is, else through `opener`. */
+async function readFirstRecords(files: readonly SubagentFile[], opener: SourceOpener): Promise<(JsonObject | undefined)[]> {
+  const records: (JsonObject | undefined)[] = [];
+  const elsewhere: number[] = [];
+  for (const file of files) {
+    await yieldWhenSliceIsUsed();
+    const record = readFirstRecordFromDisk(file.path);
+    if (record === NOT_ON_DISK) elsewhere.push(records.length);
+    records.push(record === NOT_ON_DISK ? undefined : record);
+  }
+  const archived = await mapLimit(elsewhere, ARCHIVED_READS_IN_FLIGHT, (index) => readFirstRecord(files[index].path, opener));
+  elsewhere.forEach((index, k) => (records[index] = archived[k]));
+  return records;
 }
 
 interface AgentCall {
@@ -131,11 +188,11 @@ export async function linkSubagents(
     if (line.progressAgentId !== null && line.parentToolUseId !== null) byProgress.set(line.progressAgentId, line.parentToolUseId);
   }
   const inlineRoots = tree.roots().filter((root) => tree.nodes[root].isSidechain);
-  // Three sets of reads that wait on the file system alone, so they overlap.
+  // The session file's reads are asked first: the thread pool serves them while the sub-agents' first records are read.
   const [calls, inlineRecords, firstRecords] = await Promise.all([
     agentCalls(main),
     main.readRecords(inlineRoots.map((root) => tree.nodes[root].line)),
-    mapLimit(files, FIRST_RECORD_READS_IN_FLIGHT, (file) => readFirstRecord(file.path, opener)),
+    readFirstRecords(files, opener),
   ]);
   const callById = new Map(calls.map((call) => [call.id, call]));
   interface Candidate {

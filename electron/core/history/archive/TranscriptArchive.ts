@@ -26,7 +26,7 @@ import { archiveSessionKey, archiveTotals, backupBytesOf, sessionGroups, type Ar
 import { archiveFileHistoryBackup } from './fileHistoryBackupWriter';
 import { needsRepack, readExactly, repackDataFile, writeFrames } from './transcriptFrameWriter';
 import { SnapshotLineCollector } from './fileHistorySnapshots';
-import { readMeta as readSubagentMeta } from '../../layout/subagentFiles';
+import { readMetaSync } from '../../layout/subagentFiles';
 
 /** A long run saves the manifest this often, so a crash loses at most this much work (the frames are re-archived). */
 const SAVE_EVERY_MS = 10_000;
@@ -516,7 +516,7 @@ export class TranscriptArchive implements TranscriptArchiveLookup {
     const generation = previous ? generationOf(previous.dataFile) + 1 : 0;
     const dataFile = transcriptDataFileName(candidate.path, generation);
     const now = new Date().toISOString();
-    const meta = candidate.layout === 'session' ? null : await readSubagentMeta(candidate.path);
+    const meta = candidate.layout === 'session' ? null : readMetaSync(candidate.path);
     const description: DataFileDescription = {
       kind: 'transcript',
       path: candidate.path,
