@@ -1,6 +1,6 @@
-import { appendFile, readdir, readFile, rm, truncate, writeFile } from 'node:fs/promises';
+import { appendFile, open, readdir, readFile, rm, truncate, writeFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TranscriptArchive } from '../../../electron/core/history/archive/TranscriptArchive';
 import { ARCHIVE_MANIFEST_FORMAT } from '../../../electron/core/history/archive/archiveModel';
 import { readChecksummedJson, writeChecksummedJsonText } from '../../../electron/core/fs/checksummedJsonFile';
@@ -62,6 +62,35 @@ describe('TranscriptArchive', () => {
     expect(fingerprint(await readArchived(archive, session.file))).toEqual(fingerprint(await fileBytes(session.file)));
     expect(fingerprint(await readArchived(archive, session.file, 1_000_003))).toEqual(fingerprint(await fileBytes(session.file)));
     expect(await snapshotTree(home.root)).toEqual(before);
+  });
+
+  it('answers reads in flight together from one decode of each frame they touch', async () => {
+    await appendFile(session.file, `${bigPrompt(session.sessionId, 2_600_000, 'together')}\n`);
+    await archive.update([candidate()]);
+    const bytes = await fileBytes(session.file);
+    const source = (await archive.openSource(session.file))!;
+    const handle = await open(session.file);
+    const fileHandleRead = vi.spyOn(Object.getPrototypeOf(handle) as FileHandle, 'read');
+    await handle.close();
+    try {
+      // Eight reads inside the first frame, then eight across the first two, all asked at once.
+      const spans = [
+        ...Array.from({ length: 8 }, (_, i) => [i * 1000, 900]),
+        ...Array.from({ length: 8 }, (_, i) => [1_000_000 + i * 20_000, 60_000]),
+      ];
+      const read = await Promise.all(
+        spans.map(async ([at, length]) => {
+          const buffer = Buffer.alloc(length);
+          const { bytesRead } = await source.read(buffer, 0, length, at);
+          return buffer.subarray(0, bytesRead);
+        }),
+      );
+      expect(read.map((chunk, i) => chunk.equals(bytes.subarray(spans[i][0], spans[i][0] + spans[i][1])))).toEqual(spans.map(() => true));
+      expect(fileHandleRead).toHaveBeenCalledTimes(2);
+    } finally {
+      fileHandleRead.mockRestore();
+      await source.close();
+    }
   });
 
   it('skips a file whose version it holds, and appends only what a growing file gained', async () => {

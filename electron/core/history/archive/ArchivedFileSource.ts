@@ -48,7 +48,8 @@ function deviceAndInode(fileId: string): { dev: number; ino: number } {
  * with: later appends to the archive are seen by the next open.
  */
 export class ArchivedFileSource implements RandomAccessSource {
-  private readonly decoded: { index: number; bytes: Buffer }[] = [];
+  /** Frames decoded or being decoded: reads in flight together that touch one frame decode it once. */
+  private readonly decoded: { index: number; bytes: Promise<Buffer> }[] = [];
 
   private constructor(
     private readonly handle: FileHandle,
@@ -85,12 +86,18 @@ export class ArchivedFileSource implements RandomAccessSource {
     return this.handle.close();
   }
 
-  private async frameBytes(index: number): Promise<Buffer> {
+  private frameBytes(index: number): Promise<Buffer> {
     const cached = this.decoded.find((entry) => entry.index === index);
     if (cached) return cached.bytes;
-    const bytes = await readFrame(this.handle, this.frames[index]);
-    this.decoded.push({ index, bytes });
+    const bytes = readFrame(this.handle, this.frames[index]);
+    const entry = { index, bytes };
+    this.decoded.push(entry);
     if (this.decoded.length > CACHED_FRAMES) this.decoded.shift();
+    // A frame that failed to decode is not kept: the next read tries it again.
+    bytes.catch(() => {
+      const at = this.decoded.indexOf(entry);
+      if (at >= 0) this.decoded.splice(at, 1);
+    });
     return bytes;
   }
 }
