@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { readChecksummedJson, writeChecksummedJsonText } from '../../fs/checksummedJsonFile';
 import { headStampFromHex } from './archiveHeadStamp';
+import { isManifestBody, type ManifestBody, type ManifestFileRecord } from './archiveManifestShape';
 import { ARCHIVE_MANIFEST_FORMAT, type ArchivedFileRecord, type ArchiveManifest } from './archiveModel';
 
 /** A manifest this large is not one the archive wrote (a million sessions would not reach it). */
@@ -17,16 +18,10 @@ export function manifestPath(dir: string): string {
 export async function readManifest(dir: string): Promise<ArchiveManifest | null> {
   const body = await readChecksummedJson(manifestPath(dir), ARCHIVE_MANIFEST_FORMAT, MAX_MANIFEST_BYTES);
   if (body === null) return null;
-  // Loaded only for a manifest that is there: zod alone costs a one-shot command reading a transcript ~60 ms to load.
-  const { manifestSchema } = await import('./archiveManifestSchema');
-  const parsed = manifestSchema.safeParse(body);
-  return parsed.success ? withHeadStamps(parsed.data) : null;
+  return isManifestBody(body) ? withHeadStamps(body) : null;
 }
 
-type ParsedFile = { readonly headStamp?: string; readonly head?: string } & Omit<ArchivedFileRecord, 'headStamp'>;
-type ParsedManifest = Omit<ArchiveManifest, 'files'> & { readonly files: readonly ParsedFile[] };
-
-function isStamped(file: ParsedFile): file is ArchivedFileRecord {
+function isStamped(file: ManifestFileRecord): file is ArchivedFileRecord {
   return file.headStamp !== undefined && file.head === undefined;
 }
 
@@ -35,7 +30,7 @@ function isStamped(file: ParsedFile): file is ArchivedFileRecord {
  * here (a loop over the files, not a step of the schema, which would cost every load a copy of every record). A file
  * that names them both ways, or neither, makes the manifest one the archive did not write.
  */
-function withHeadStamps(manifest: ParsedManifest): ArchiveManifest | null {
+function withHeadStamps(manifest: ManifestBody): ArchiveManifest | null {
   if (manifest.files.every(isStamped)) return { ...manifest, files: manifest.files };
   const files: ArchivedFileRecord[] = [];
   for (const { head, headStamp, ...file } of manifest.files) {
