@@ -226,28 +226,24 @@ export class TranscriptService {
 
   async outline(ref: SessionRef, spec: TranscriptViewSpec, focusLine: number | null = null): Promise<TranscriptOutline> {
     const session = await this.session(ref, focusLine === null ? 'first-screen' : 'complete');
-    const subagents = await this.subagents(session);
-    let target = await this.target(session, spec, subagents);
-    let view = target.document.resolve(target.scope, spec);
-    let actualSpec = spec;
-    if (focusLine !== null && !view.rows.rowOfLine.has(focusLine)) {
-      // A line off the shown branch: show the branch through it instead.
-      const node = view.tree.nodes.findIndex((line) => line.line === focusLine);
-      if (node >= 0) {
-        actualSpec = { ...spec, leafUuid: view.tree.nodes[view.tree.newestTerminalOf(node)].uuid };
-        target = await this.target(session, actualSpec, subagents);
-        view = target.document.resolve(target.scope, actualSpec);
-      }
-    }
+    // The session's own facts wait on small files only: they are read while the sub-agents are linked.
+    const [facts, { subagents, target, view, actualSpec }] = await Promise.all([
+      this.sessionFacts(session),
+      this.shownView(session, spec, focusLine),
+    ]);
     const mainView = session.document.resolve(MAIN_SCOPE, { ...LIVE_VIEW, showMeta: spec.showMeta, showMetadata: spec.showMetadata });
-    const info = await this.quickInfo(session);
-    const cwdExists = await directoryExists(info.cwd);
-    const archived = (await this.sources.archivedOnly(session.path)) !== null;
+    const { info, cwdExists, archived, hasSessionMemory } = facts;
     const lines = target.document.lines;
     const tree = view.tree;
     // Every message line's fate, once: the list of unreachable lines and their count both come from it (a walk of
     // every line, ~50 ms on 200 MB, which the outline made twice).
     const fates = lineFates(lines, tree, view.branch, target.scope.kind === 'agent-file');
+    // Each reads a few entries by offset; asked together, their reads overlap.
+    const [forks, roots, compactions] = await Promise.all([
+      forkPoints(target.document, view),
+      otherRoots(target.document, view, target.scope),
+      this.compactions(target.document, view),
+    ]);
     const outline: TranscriptOutline = {
       sessionId: ref.sessionId,
       configRoot: ref.configRoot,
@@ -269,9 +265,9 @@ export class TranscriptService {
       view: actualSpec,
       rowCount: view.rows.lines.length,
       isLiveBranch: view.isLive,
-      forks: await forkPoints(target.document, view),
-      otherRoots: await otherRoots(target.document, view, target.scope),
-      compactions: await this.compactions(target.document, view),
+      forks,
+      otherRoots: roots,
+      compactions,
       unreachable: unreachableLines(fates, target.scope),
       mainTranscript: session.mainTranscript,
       subagents: subagents.map((agent) =>
@@ -286,13 +282,40 @@ export class TranscriptService {
         ...tree.stats,
         unreachableLines: [...fates.values()].filter((fate) => fate.kind === 'unreachable').length,
       },
-      hasSessionMemory: (await this.sessionMemoryPath(session)) !== null,
+      hasSessionMemory,
       resume: resumeCommands(ref.sessionId, info.cwd),
       archived,
       resumeUnavailable: archived ? ARCHIVED_RESUME_REASON : null,
     };
     this.indexInBackground(session);
     return outline;
+  }
+
+  /** What the outline tells of the session whatever the view: title, place, whether it is archived, its memory. */
+  private async sessionFacts(session: OpenSession) {
+    const [info, archived, sessionMemory] = await Promise.all([
+      this.quickInfo(session),
+      this.sources.archivedOnly(session.path),
+      this.sessionMemoryPath(session),
+    ]);
+    return { info, cwdExists: await directoryExists(info.cwd), archived: archived !== null, hasSessionMemory: sessionMemory !== null };
+  }
+
+  /** The view asked for, resolved, with the session's sub-agents; a focus line off its branch shows the branch through it. */
+  private async shownView(session: OpenSession, spec: TranscriptViewSpec, focusLine: number | null) {
+    const subagents = await this.subagents(session);
+    let target = await this.target(session, spec, subagents);
+    let view = target.document.resolve(target.scope, spec);
+    let actualSpec = spec;
+    if (focusLine !== null && !view.rows.rowOfLine.has(focusLine)) {
+      const node = view.tree.nodes.findIndex((line) => line.line === focusLine);
+      if (node >= 0) {
+        actualSpec = { ...spec, leafUuid: view.tree.nodes[view.tree.newestTerminalOf(node)].uuid };
+        target = await this.target(session, actualSpec, subagents);
+        view = target.document.resolve(target.scope, actualSpec);
+      }
+    }
+    return { subagents, target, view, actualSpec };
   }
 
   async page(ref: SessionRef, spec: TranscriptViewSpec, start: number, limit: number): Promise<TranscriptPage> {

@@ -1,24 +1,31 @@
 import type { BranchStart } from '../../../shared/transcript/conversationTree';
 import { entryPreview } from '../../../shared/transcript/entryText';
+import type { TranscriptEntry } from '../../../shared/transcript/transcriptEntry';
 import type { BranchChoice, ForkPoint } from '../../../shared/transcript/transcriptOutline';
 import type { ConversationScope, ResolvedView, TranscriptDocument } from './TranscriptDocument';
 
 /** Fork and root previews are read for at most this many choices; the rest show without one. */
 const MAX_PREVIEWS = 300;
 
+/**
+ * The first entries of some lists of starts, for their previews (at most MAX_PREVIEWS a list), read together: a file
+ * with many forks read them one fork after the other, the engine waiting on each read.
+ */
+function readPreviews(document: TranscriptDocument, view: ResolvedView, lists: readonly (readonly BranchStart[])[]) {
+  return document.readEntries(lists.flatMap((starts) => starts.slice(0, MAX_PREVIEWS).map((start) => view.tree.nodes[start.start].line)));
+}
+
 /** The branches a reader can switch to from some starts: each with its first entry's preview, size and leaf. */
-async function choices(
-  document: TranscriptDocument,
+function choices(
   view: ResolvedView,
   starts: readonly BranchStart[],
   current: number | null,
-): Promise<BranchChoice[]> {
+  previews: ReadonlyMap<number, TranscriptEntry>,
+): BranchChoice[] {
   const tree = view.tree;
-  const withPreview = starts.slice(0, MAX_PREVIEWS).map((start) => tree.nodes[start.start].line);
-  const entries = await document.readEntries(withPreview);
-  return starts.map((start) => {
+  return starts.map((start, index) => {
     const first = tree.nodes[start.start];
-    const entry = entries.get(first.line);
+    const entry = index < MAX_PREVIEWS ? previews.get(first.line) : undefined;
     return {
       leafUuid: tree.nodes[start.leaf].uuid as string,
       firstLine: first.line,
@@ -36,7 +43,7 @@ export async function forkPoints(document: TranscriptDocument, view: ResolvedVie
   const tree = view.tree;
   const branchNodes = view.branch.nodes;
   const onBranch = new Set(branchNodes);
-  const points: ForkPoint[] = [];
+  const forks: { row: number; starts: BranchStart[]; currentChild: number | null }[] = [];
   for (const fork of view.branch.forks) {
     const node = branchNodes[fork.position];
     const currentChild = tree.children(node).find((child) => onBranch.has(child)) ?? null;
@@ -44,10 +51,14 @@ export async function forkPoints(document: TranscriptDocument, view: ResolvedVie
     if (currentChild !== null) starts.push({ start: currentChild, leaf: view.branch.leaf, size: tree.subtreeSizeOf(currentChild) });
     starts.sort((a, b) => a.start - b.start);
     const row = view.rows.rowOfLine.get(tree.nodes[node].line);
-    if (row === undefined) continue;
-    points.push({ row, choices: await choices(document, view, starts, currentChild) });
+    if (row !== undefined) forks.push({ row, starts, currentChild });
   }
-  return points;
+  const previews = await readPreviews(
+    document,
+    view,
+    forks.map((fork) => fork.starts),
+  );
+  return forks.map((fork) => ({ row: fork.row, choices: choices(view, fork.starts, fork.currentChild, previews) }));
 }
 
 /** The conversations of the file that the shown branch is not part of (other roots of the scope's side). */
@@ -59,5 +70,5 @@ export async function otherRoots(document: TranscriptDocument, view: ResolvedVie
     .roots()
     .filter((root) => root !== shownRoot && (scope.kind === 'agent-file' || !tree.nodes[root].isSidechain))
     .map((root) => ({ start: root, leaf: tree.newestTerminalOf(root), size: tree.subtreeSizeOf(root) }));
-  return choices(document, view, roots, null);
+  return choices(view, roots, null, await readPreviews(document, view, [roots]));
 }
