@@ -1,4 +1,4 @@
-import { promises as fs, statSync } from 'node:fs';
+import { promises as fs, statSync, type Dirent } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { SubagentLayout } from '../../../shared/transcript/transcriptOutline';
 import { yieldWhenSliceIsUsed } from '../async/timeSlices';
@@ -56,18 +56,25 @@ export function readMetaSync(jsonlPath: string): SubagentMeta | null {
   }
 }
 
-/** `agent-*.jsonl` files under a folder, at any depth (workflow runs nest them in `workflows/<runId>/`). */
+/**
+ * `agent-*.jsonl` files under a folder, at any depth (workflow runs nest them in `workflows/<runId>/`), in path order.
+ * Walked folder by folder with entry types: a recursive `readdir` stats every entry to find the folders (~30 ms for
+ * 2,648 entries).
+ */
 async function agentFilesUnder(folder: string): Promise<string[]> {
-  let names: string[];
+  let entries: Dirent[];
   try {
-    names = await fs.readdir(folder, { recursive: true });
+    entries = await fs.readdir(folder, { withFileTypes: true });
   } catch {
     return [];
   }
-  return names
-    .filter((name) => AGENT_FILE.test(basename(name)))
-    .map((name) => join(folder, name))
-    .sort();
+  const found: string[] = [];
+  for (const entry of entries) {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) found.push(...(await agentFilesUnder(path)));
+    else if (AGENT_FILE.test(entry.name)) found.push(path);
+  }
+  return found.sort();
 }
 
 /** Remembers which session each sibling agent file belongs to, keyed by path and valid for one mtime. */
