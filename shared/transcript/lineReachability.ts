@@ -8,10 +8,8 @@ export type UnreachableReason =
   /** It has no uuid, so nothing can link to it (shown raw where it stands in the file). */
   | 'no-uuid';
 
-/** Where a user or assistant line of a file can be read. */
+/** Where a user or assistant line of a file off the branch shown can be read. */
 export type LineFate =
-  /** On the branch shown. */
-  | { readonly kind: 'live' }
   /** On another branch: the view whose `leafUuid` is this shows it (a fork's alternative, another root). */
   | { readonly kind: 'branch'; readonly leafUuid: string }
   /** In a sub-agent run written inline in the session (Claude Code 1.0), starting at this uuid. */
@@ -24,7 +22,6 @@ export interface UnreachableLine {
 }
 
 /** The fates every line of their kind shares, made once. */
-const LIVE: LineFate = Object.freeze({ kind: 'live' });
 const NO_UUID: LineFate = Object.freeze({ kind: 'unreachable', reason: 'no-uuid' });
 const DUPLICATE_UUID: LineFate = Object.freeze({ kind: 'unreachable', reason: 'duplicate-uuid' });
 
@@ -35,7 +32,9 @@ function isMessage(line: IndexedLine): boolean {
 /**
  * Accounts for every user and assistant line of a file against the branch shown (of the main conversation, or of
  * a sub-agent's own file when `sidechainIsMain`): on it, on another branch (named by the leaf that opens it), in an
- * inline sub-agent run, or unreachable with the reason. Nothing is silently gone.
+ * inline sub-agent run, or unreachable with the reason. Nothing is silently gone. The map holds the lines off the
+ * branch: a line it does not name is on it (most lines of a big file, which a map entry each cost ~20 ms and their
+ * garbage on 500 MB).
  */
 export function lineFates(
   lines: readonly IndexedLine[],
@@ -61,10 +60,7 @@ export function lineFates(
       continue;
     }
     const node = next;
-    if (onBranch[node] === 1) {
-      fates.set(line.line, LIVE);
-      continue;
-    }
+    if (onBranch[node] === 1) continue;
     const root = tree.rootOf(node);
     if (tree.nodes[root].isSidechain && !sidechainIsMain && onBranch[root] !== 1) {
       fates.set(line.line, { kind: 'sub-agent', rootUuid: tree.nodes[root].uuid as string });
