@@ -138,35 +138,49 @@ async function readFirstRecords(files: readonly SubagentFile[], opener: SourceOp
   return records;
 }
 
+/** An Agent/Task call of the session file, as its line index knows it. */
 interface AgentCall {
   readonly id: string;
   readonly line: number;
+}
+
+/** What a call's input says of the run it starts. */
+interface AgentCallInput {
   readonly agentType: string | null;
   readonly description: string | null;
   readonly prompt: string | null;
 }
 
-/** Every Agent/Task call in the session file, with the input facts that identify its run. */
-async function agentCalls(main: TranscriptDocument): Promise<AgentCall[]> {
-  const lines = main.lines.filter((line) => line.toolUses.some((use) => AGENT_TOOLS.has(use.name)));
-  const records = await main.readRecords(lines.map((line) => line.line));
+/** Every Agent/Task call in the session file, from its line index (no read). */
+function agentCalls(main: TranscriptDocument): AgentCall[] {
   const calls: AgentCall[] = [];
-  for (const line of lines) {
-    const message = records.get(line.line)?.message;
+  for (const line of main.lines) {
+    for (const use of line.toolUses) if (AGENT_TOOLS.has(use.name)) calls.push({ id: use.id, line: line.line });
+  }
+  return calls;
+}
+
+/**
+ * The input of every Agent/Task call, read from the session file: one read and one parse per call (1,324 over 500 MB
+ * in the bench's largest), so only asked when a run's meta.json does not already tell its type, description and call.
+ */
+async function agentCallInputs(main: TranscriptDocument, calls: readonly AgentCall[]): Promise<Map<string, AgentCallInput>> {
+  const records = await main.readRecords(new Set(calls.map((call) => call.line)));
+  const inputs = new Map<string, AgentCallInput>();
+  for (const record of records.values()) {
+    const message = record.message;
     const content = isObject(message) && Array.isArray(message.content) ? message.content : [];
     for (const block of content) {
       if (!isObject(block) || block.type !== 'tool_use' || !AGENT_TOOLS.has(String(block.name))) continue;
       const input = isObject(block.input) ? block.input : {};
-      calls.push({
-        id: String(block.id),
-        line: line.line,
+      inputs.set(String(block.id), {
         agentType: text(input.subagent_type),
         description: text(input.description),
         prompt: text(input.prompt),
       });
     }
   }
-  return calls;
+  return inputs;
 }
 
 /**
@@ -189,11 +203,11 @@ export async function linkSubagents(
   }
   const inlineRoots = tree.roots().filter((root) => tree.nodes[root].isSidechain);
   // The session file's reads are asked first: the thread pool serves them while the sub-agents' first records are read.
-  const [calls, inlineRecords, firstRecords] = await Promise.all([
-    agentCalls(main),
+  const [inlineRecords, firstRecords] = await Promise.all([
     main.readRecords(inlineRoots.map((root) => tree.nodes[root].line)),
     readFirstRecords(files, opener),
   ]);
+  const calls = agentCalls(main);
   const callById = new Map(calls.map((call) => [call.id, call]));
   interface Candidate {
     readonly agentId: string;
@@ -240,11 +254,17 @@ export async function linkSubagents(
       candidate.toolUseId = id;
     }
   }
+  const unclaimed = calls.some((call) => !claimed.has(call.id));
+  const needsInput = (candidate: Candidate): boolean =>
+    candidate.toolUseId === null
+      ? unclaimed && !!promptOf(candidate.first)?.trim()
+      : callById.has(candidate.toolUseId) && (candidate.meta?.agentType == null || candidate.meta.description == null);
+  const inputs = candidates.some(needsInput) ? await agentCallInputs(main, calls) : new Map<string, AgentCallInput>();
   for (const candidate of candidates) {
     if (candidate.toolUseId !== null) continue;
     const prompt = promptOf(candidate.first)?.trim();
     if (!prompt) continue;
-    const call = calls.find((c) => !claimed.has(c.id) && c.prompt?.trim() === prompt);
+    const call = calls.find((c) => !claimed.has(c.id) && inputs.get(c.id)?.prompt?.trim() === prompt);
     if (call) {
       candidate.toolUseId = call.id;
       claimed.add(call.id);
@@ -253,11 +273,12 @@ export async function linkSubagents(
 
   return candidates.map((candidate) => {
     const call = candidate.toolUseId !== null ? callById.get(candidate.toolUseId) : undefined;
+    const input = call ? inputs.get(call.id) : undefined;
     const parentAgentId = candidate.meta?.parentAgentId ?? null;
     return {
       agentId: candidate.agentId,
-      agentType: candidate.meta?.agentType ?? call?.agentType ?? helperAgentType(candidate.agentId),
-      description: candidate.meta?.description ?? call?.description ?? null,
+      agentType: candidate.meta?.agentType ?? input?.agentType ?? helperAgentType(candidate.agentId),
+      description: candidate.meta?.description ?? input?.description ?? null,
       layout: candidate.layout,
       path: candidate.path,
       rootUuid: candidate.rootUuid,

@@ -10,7 +10,7 @@ import { LIVE_VIEW, type TranscriptViewSpec } from '../../../shared/transcript/t
 import { createScenarioHome, type ScenarioHome } from '../../fixtures/scenarioHome';
 import { seededUuid } from '../../fixtures/sessionLines';
 import { snapshotTree } from '../../fixtures/treeSnapshot';
-import { assistantChunk, userPrompt } from '../../fixtures/transcriptLines';
+import { assistantChunk, toolResult, userPrompt } from '../../fixtures/transcriptLines';
 import { writeRichSession, type RichSession } from './richSession';
 import { createTestHomeService } from '../../fixtures/testEngine';
 
@@ -321,6 +321,54 @@ describe('TranscriptService sub-agent layouts', () => {
       const index = prompts.length - Number(agent.agentId.slice(1));
       expect(agent).toMatchObject({ toolUseId: `toolu_call_${index}`, description: `Part ${index}`, layout: 'subagents-folder' });
     }
+    service.dispose();
+  });
+  it('takes a run’s type and description from its call where its meta.json does not tell them, and from meta.json where it does', async () => {
+    const home = await createScenarioHome({ prefix: 'ccmem-call-inputs-' });
+    homes.push(home);
+    const project = home.project(home.workPath('call-inputs'));
+    const sessionId = seededUuid('call-inputs-session');
+    const envelope = { cwd: project.cwd, version: '2.1.90', sessionId };
+    const runs = [
+      // Linked by its meta.json, which names only the call.
+      { agentId: 'ameta', meta: { toolUseId: 'toolu_meta' } },
+      // No meta.json: linked by the tool result that names it.
+      { agentId: 'aresult', meta: null },
+      // meta.json tells everything: the call's input is not needed.
+      { agentId: 'afull', meta: { toolUseId: 'toolu_full', agentType: 'Explore', description: 'From meta' } },
+    ];
+    const lines = [userPrompt('Split the work', { ...envelope, uuid: seededUuid('c0') })];
+    for (const [index, run] of runs.entries()) {
+      const id = `toolu_${run.agentId.slice(1)}`;
+      const input = { description: `Call ${index}`, prompt: `Work ${index}`, subagent_type: `type-${index}` };
+      lines.push(
+        assistantChunk({
+          ...envelope,
+          parentUuid: seededUuid(`c${2 * index}`),
+          uuid: seededUuid(`c${2 * index + 1}`),
+          messageId: `msg_${index}`,
+          usage: { output: 1 },
+          block: { type: 'tool_use', id, name: 'Agent', input },
+        }),
+        toolResult(id, 'done', {
+          ...envelope,
+          parentUuid: seededUuid(`c${2 * index + 1}`),
+          uuid: seededUuid(`c${2 * index + 2}`),
+          toolUseResult: { status: 'completed', agentId: run.agentId, content: [{ type: 'text', text: 'done' }] },
+        }),
+      );
+      const first = userPrompt(`Work ${index}`, { ...envelope, uuid: seededUuid(`run-${index}`), isSidechain: true });
+      await project.rawFile(`${sessionId}/subagents/agent-${run.agentId}.jsonl`, `${first}\n`);
+      if (run.meta) await project.rawFile(`${sessionId}/subagents/agent-${run.agentId}.meta.json`, JSON.stringify(run.meta));
+    }
+    await project.rawFile(`${sessionId}.jsonl`, `${lines.join('\n')}\n`);
+
+    const service = new TranscriptService(homeService(home), null);
+    const outline = await service.outline({ configRoot: home.root, slug: project.slug, sessionId }, LIVE_VIEW);
+    const byId = new Map(outline.subagents.map((agent) => [agent.agentId, agent]));
+    expect(byId.get('ameta')).toMatchObject({ toolUseId: 'toolu_meta', agentType: 'type-0', description: 'Call 0', row: 1 });
+    expect(byId.get('aresult')).toMatchObject({ toolUseId: 'toolu_result', agentType: 'type-1', description: 'Call 1' });
+    expect(byId.get('afull')).toMatchObject({ toolUseId: 'toolu_full', agentType: 'Explore', description: 'From meta' });
     service.dispose();
   });
 });
