@@ -1,6 +1,7 @@
 import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
+import { readWholeFile } from './readSafely';
 import { replaceFileAtomically, type ReplaceOptions } from './replaceFileAtomically';
 
 /** Body pieces are gathered into writes of about this many characters: few system calls, no large string. */
@@ -50,9 +51,8 @@ function asciiJsonBytes(json: string): Buffer {
 /** The parsed body, or null when the file is missing, too large, of another format or not what we wrote. */
 export async function readChecksummedJson(path: string, format: string | number, maxBytes: number): Promise<unknown> {
   try {
-    const stats = await fs.stat(path);
-    if (stats.size > maxBytes) return null;
-    const bytes = await fs.readFile(path);
+    const bytes = await readWholeFile(path, maxBytes);
+    if (bytes === null) return null;
     const line = headerLine(bytes);
     if (!line) return null;
     const body = bytes.subarray(line.end + 1);

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
+import { readWholeFile } from '../fs/readSafely';
 import { replaceFileAtomically } from '../fs/replaceFileAtomically';
 import { decodeLineIndex, encodeLineIndex, type LineIndexSnapshot } from './lineIndexCodec';
 
@@ -88,13 +89,13 @@ export class SavedLineIndexes {
   /** The saved index of a transcript, or null when there is none or it is not one we wrote whole. */
   async load(transcriptPath: string): Promise<SavedLineIndex | null> {
     const file = this.fileOf(transcriptPath);
-    let bytes: Buffer;
+    let bytes: Buffer | null;
     try {
-      if ((await fs.stat(file)).size > this.options.maxTotalBytes) return null;
-      bytes = await fs.readFile(file);
+      bytes = await readWholeFile(file, this.options.maxTotalBytes);
     } catch {
       return null;
     }
+    if (bytes === null) return null;
     try {
       const saved = parse(bytes, transcriptPath);
       // Used now: the eviction keeps the most recently used.
