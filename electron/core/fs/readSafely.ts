@@ -1,4 +1,15 @@
-import { closeSync, fstatSync, openSync, promises as fs, readdirSync, readSync, statSync, type Dirent, type Stats } from 'node:fs';
+import {
+  closeSync,
+  constants as fsConstants,
+  fstatSync,
+  openSync,
+  promises as fs,
+  readdirSync,
+  readSync,
+  statSync,
+  type Dirent,
+  type Stats,
+} from 'node:fs';
 import type { ItemWarning } from '../../../shared/model/warnings';
 import { errnoCode } from './errno';
 import type { SourceOpener } from './randomAccessSource';
@@ -162,12 +173,19 @@ export async function readWholeFile(path: string, maxBytes: number): Promise<Buf
 }
 
 /**
+ * Opening for a blocking read: a FIFO (or a device) named like a file the app reads would otherwise hold the engine's
+ * thread until something writes to it. With O_NONBLOCK its open returns at once and its read fails (EAGAIN); a
+ * regular file reads as ever.
+ */
+export const READ_WITHOUT_WAITING = fsConstants.O_RDONLY | fsConstants.O_NONBLOCK;
+
+/**
  * `readHead` with blocking calls, for callers that read hundreds of small files in a row (a session's sub-agents'
  * meta files): through the thread pool, the open, stat, read and close of each cost four promises and four hops
  * between threads, ~100 ms for 1,324 files where these calls take ~25 ms. The caller yields between files.
  */
 export function readHeadSync(path: string, maxBytes: number): FileSlice {
-  const fd = openSync(path, 'r');
+  const fd = openSync(path, READ_WITHOUT_WAITING);
   try {
     const stats = fstatSync(fd);
     const buffer = Buffer.allocUnsafe(Math.min(maxBytes, stats.size));

@@ -72,7 +72,7 @@ async function agentFilesUnder(folder: string): Promise<string[]> {
   for (const entry of entries) {
     const path = join(folder, entry.name);
     if (entry.isDirectory()) found.push(...(await agentFilesUnder(path)));
-    else if (AGENT_FILE.test(entry.name)) found.push(path);
+    else if ((entry.isFile() || entry.isSymbolicLink()) && AGENT_FILE.test(entry.name)) found.push(path);
   }
   return found.sort();
 }
@@ -87,6 +87,7 @@ export type SiblingOwnerCache = Map<string, { readonly mtimeMs: number; readonly
 function siblingSessionId(path: string, cache: SiblingOwnerCache): string | null {
   try {
     const stats = statSync(path);
+    if (!stats.isFile()) return null;
     const cached = cache.get(path);
     if (cached?.mtimeMs === stats.mtimeMs) return cached.sessionId;
     let head = readHeadSync(path, SIBLING_FIRST_READ_BYTES);

@@ -3,6 +3,7 @@ import { helperAgentType, workflowRunOf } from '../../../shared/claude/sessionFi
 import { mapLimit } from '../async/mapLimit';
 import { yieldWhenSliceIsUsed } from '../async/timeSlices';
 import { errnoCode } from '../fs/errno';
+import { READ_WITHOUT_WAITING } from '../fs/readSafely';
 import { openFromDisk, type SourceOpener } from '../fs/randomAccessSource';
 import type { SubagentLayout } from '../../../shared/transcript/transcriptOutline';
 import type { SubagentFile } from '../layout/subagentFiles';
@@ -85,7 +86,7 @@ function firstRecordIn(bytes: Buffer, size: number, asked: number): JsonObject |
 function readFirstRecordFromDisk(path: string): JsonObject | undefined | typeof NOT_ON_DISK {
   let fd: number;
   try {
-    fd = openSync(path, 'r');
+    fd = openSync(path, READ_WITHOUT_WAITING);
   } catch (error) {
     return errnoCode(error) === 'ENOENT' ? NOT_ON_DISK : undefined;
   }
