@@ -244,7 +244,7 @@ export interface WindowBuffers {
  * valid until the caller reads into them again.
  */
 export function readHeadAndTailSync(path: string, maxBytes: number, into?: WindowBuffers): HeadAndTail {
-  const fd = openSync(path, 'r');
+  const fd = openSync(path, READ_WITHOUT_WAITING);
   try {
     const stats = fstatSync(fd);
     const head = into?.head ?? Buffer.allocUnsafe(Math.min(maxBytes, stats.size));
