@@ -39,7 +39,8 @@ export interface TransitionInput {
 
 /**
  * Every version each file went through since history last recorded it: the versions watcher events caught,
- * then the file as it is now (or its deletion). Steps that do not change the version are dropped.
+ * then the file as it is now (or its deletion). Steps that do not change the version are dropped, and so are empty
+ * versions caught on the way to a later one.
  */
 export function versionTransitions({ latest, captured, current, unreadable, now }: TransitionInput): Transition[] {
   const paths = new Set([...latest.keys(), ...current.keys(), ...captured.map((c) => c.path)]);
@@ -57,8 +58,11 @@ export function versionTransitions({ latest, captured, current, unreadable, now 
       const seenGoing = captured.some((c) => c.path === path && c.hash === null);
       steps.push({ hash: null, afterText: null, timeMs: now, timeKnown: seenGoing, size: null });
     }
-    for (const { hash, ...step } of steps) {
+    for (const [index, { hash, ...step }] of steps.entries()) {
       if (hash === before) continue;
+      // An empty file caught before a later version of it is a write caught between its truncation and its bytes
+      // (a writer that does not replace the file whole), not a version: it holds nothing to keep.
+      if (step.size === 0 && index < steps.length - 1) continue;
       list.push({ path, before, after: hash, ...step });
       before = hash;
     }

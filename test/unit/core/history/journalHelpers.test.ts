@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { journalRebase } from '../../../../electron/core/history/journalRebase';
 import { HistoryStore, type NewHistoryEntry } from '../../../../electron/core/changes/HistoryStore';
 import { JsonlLog } from '../../../../electron/core/changes/jsonlLog';
+import type { FileVersionRead } from '../../../../electron/core/history/versionReader';
 import { versionTransitions } from '../../../../electron/core/history/versionTransitions';
 import { changeSetTotals, describeTotals, netFileChanges } from '../../../../shared/history/changeSetFiles';
 
@@ -142,6 +143,32 @@ describe('versionTransitions', () => {
       ['a.md', h('2'), h('3'), true],
       ['gone.md', h('7'), null, false],
       ['new.md', null, h('4'), true],
+    ]);
+  });
+
+  it('passes over an empty version caught on the way to a later one (a write caught between truncating and writing)', () => {
+    const empty = h('0');
+    const transitions = versionTransitions({
+      latest: new Map([
+        ['rewritten.md', h('1')],
+        ['emptied.md', h('5')],
+      ]),
+      captured: [
+        { path: 'rewritten.md', hash: empty, text: '', size: 0, timeMs: 1 },
+        { path: 'rewritten.md', hash: h('2'), text: null, size: 1, timeMs: 2 },
+        { path: 'emptied.md', hash: empty, text: '', size: 0, timeMs: 3 },
+      ],
+      current: new Map<string, FileVersionRead>([
+        ['rewritten.md', read(h('2'))],
+        ['emptied.md', { hash: empty, text: '', mtimeMs: 4, size: 0 }],
+      ]),
+      unreadable: [],
+      now: 9,
+    });
+    // A file left empty is a version all the same.
+    expect(transitions.map((t) => [t.path, t.before, t.after])).toEqual([
+      ['rewritten.md', h('1'), h('2')],
+      ['emptied.md', h('5'), empty],
     ]);
   });
 });
