@@ -42,11 +42,13 @@ export async function forkPoints(document: TranscriptDocument, view: ResolvedVie
   if (!view.branch) return [];
   const tree = view.tree;
   const branchNodes = view.branch.nodes;
-  const onBranch = new Set(branchNodes);
+  // A mark per node, not a set of the branch's nodes: 75,000 of them on 500 MB took a set 6–11 ms to fill.
+  const onBranch = new Uint8Array(tree.size);
+  for (const node of branchNodes) onBranch[node] = 1;
   const forks: { row: number; starts: BranchStart[]; currentChild: number | null }[] = [];
   for (const fork of view.branch.forks) {
     const node = branchNodes[fork.position];
-    const currentChild = tree.children(node).find((child) => onBranch.has(child)) ?? null;
+    const currentChild = tree.children(node).find((child) => onBranch[child] === 1) ?? null;
     const starts: BranchStart[] = [...fork.alternatives];
     if (currentChild !== null) starts.push({ start: currentChild, leaf: view.branch.leaf, size: tree.subtreeSizeOf(currentChild) });
     starts.sort((a, b) => a.start - b.start);
