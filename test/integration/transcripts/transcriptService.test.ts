@@ -206,10 +206,15 @@ describe('TranscriptService sub-agent layouts', () => {
     for (const home of homes) await home.cleanup();
   });
 
-  it('finds a 2.0 sibling agent file by the session id inside it, and an orphan subagents folder stays harmless', async () => {
-    const home = await createScenarioHome({ prefix: 'ccmem-sibling-' });
+  /** A home of its own for one test, with one project whose working folder is `folder`; cleaned up after them all. */
+  async function projectIn(prefix: string, folder: string) {
+    const home = await createScenarioHome({ prefix });
     homes.push(home);
-    const project = home.project(home.workPath('legacy'));
+    return { home, project: home.project(home.workPath(folder)) };
+  }
+
+  it('finds a 2.0 sibling agent file by the session id inside it, and an orphan subagents folder stays harmless', async () => {
+    const { home, project } = await projectIn('ccmem-sibling-', 'legacy');
     const sessionId = seededUuid('sibling-session');
     const otherSession = seededUuid('other-session');
     const envelope = { cwd: project.cwd, version: '2.0.50', gitBranch: 'main', userType: 'external' };
@@ -283,9 +288,7 @@ describe('TranscriptService sub-agent layouts', () => {
   });
 
   it('links each of many sub-agent files to the call whose prompt is its first message', async () => {
-    const home = await createScenarioHome({ prefix: 'ccmem-prompt-links-' });
-    homes.push(home);
-    const project = home.project(home.workPath('many-agents'));
+    const { home, project } = await projectIn('ccmem-prompt-links-', 'many-agents');
     const sessionId = seededUuid('prompt-links-session');
     const envelope = { cwd: project.cwd, version: '2.1.30', sessionId };
     // One prompt is longer than a first read of the file, so its first line is read in growing steps.
@@ -323,10 +326,9 @@ describe('TranscriptService sub-agent layouts', () => {
     }
     service.dispose();
   });
+
   it('takes a run’s type and description from its call where its meta.json does not tell them, and from meta.json where it does', async () => {
-    const home = await createScenarioHome({ prefix: 'ccmem-call-inputs-' });
-    homes.push(home);
-    const project = home.project(home.workPath('call-inputs'));
+    const { home, project } = await projectIn('ccmem-call-inputs-', 'call-inputs');
     const sessionId = seededUuid('call-inputs-session');
     const envelope = { cwd: project.cwd, version: '2.1.90', sessionId };
     const runs = [
