@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 import type { SessionQuickInfo } from '../../../shared/model/session';
 import { CodedError } from '../../../shared/result';
+import type { IndexedLine } from '../../../shared/transcript/indexedLine';
 import { lineFates, type LineFate, type UnreachableLine } from '../../../shared/transcript/lineReachability';
 import { resumeCommands, isWindowsPath } from '../../../shared/transcript/resumeCommand';
 import type { TranscriptUsage } from '../../../shared/transcript/turnUsage';
@@ -134,6 +135,19 @@ function unreachableLines(fates: ReadonlyMap<number, LineFate>, scope: Conversat
     if (out.length >= MAX_UNREACHABLE_LISTED) break;
   }
   return out;
+}
+
+/** The lines that could not be read, and among them those too long to index: one walk of the lines for both. */
+function unreadableCounts(lines: readonly IndexedLine[]): { badLines: number; tooLongLines: number } {
+  let badLines = 0;
+  let tooLongLines = 0;
+  for (const line of lines) {
+    const reason = line.unreadable;
+    if (reason === null) continue;
+    badLines++;
+    if (reason === 'too-long') tooLongLines++;
+  }
+  return { badLines, tooLongLines };
 }
 
 function sessionKey(ref: SessionRef): string {
@@ -277,8 +291,7 @@ export class TranscriptService {
       focusRow: focusLine !== null ? (view.rows.rowOfLine.get(focusLine) ?? null) : null,
       stats: {
         lines: lines.length,
-        badLines: lines.filter((line) => line.unreadable !== null).length,
-        tooLongLines: lines.filter((line) => line.unreadable === 'too-long').length,
+        ...unreadableCounts(lines),
         ...tree.stats,
         unreachableLines: [...fates.values()].filter((fate) => fate.kind === 'unreachable').length,
       },
