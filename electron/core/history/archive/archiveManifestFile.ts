@@ -27,8 +27,8 @@ function isStamped(file: ManifestFileRecord): file is ArchivedFileRecord {
 
 /**
  * The manifest with every file's first bytes as a stamp: manifests before stamps kept them as hex, and are converted
- * here (a loop over the files, not a step of the schema, which would cost every load a copy of every record). A file
- * that names them both ways, or neither, makes the manifest one the archive did not write.
+ * here; a manifest that is all stamps already is taken as it is, not copied record by record. A file that names them
+ * both ways, or neither, makes the manifest one the archive did not write.
  */
 function withHeadStamps(manifest: ManifestBody): ArchiveManifest | null {
   if (manifest.files.every(isStamped)) return { ...manifest, files: manifest.files };
