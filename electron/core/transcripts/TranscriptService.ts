@@ -547,20 +547,16 @@ export class TranscriptService {
   private async subagents(session: OpenSession): Promise<LinkedSubagent[]> {
     const version = `${session.document.generation}:${session.document.lines.length}`;
     if (session.subagents?.version === version) return session.subagents.list;
-    // The archive's list (its manifest read on the first ask) and the disk's are looked up side by side.
-    const [files, archived] = await Promise.all([
-      findSubagentFiles(session.path, session.ref.sessionId, this.siblingOwners),
-      this.archivedSubagents(session.ref),
-    ]);
-    const onDisk = new Set(files.map((file) => file.path));
-    const list = await linkSubagents(session.document, [...files, ...archived.filter((file) => !onDisk.has(file.path))], this.sources.open);
+    const files = await findSubagentFiles(session.path, session.ref.sessionId, this.siblingOwners);
+    const archived = await this.archivedSubagents(session.ref, new Set(files.map((file) => file.path)));
+    const list = await linkSubagents(session.document, [...files, ...archived], this.sources.open);
     session.subagents = { version, list };
     return list;
   }
 
-  /** Sub-agent transcripts of the session the archive holds; those still on disk are read from there. */
-  private async archivedSubagents(ref: SessionRef): Promise<readonly SubagentFile[]> {
-    return (await this.sources.archive?.archivedSubagents(ref.configRoot, ref.slug, ref.sessionId)) ?? [];
+  /** Sub-agent transcripts of the session only the archive still holds (those on disk are read from there). */
+  private async archivedSubagents(ref: SessionRef, onDisk: ReadonlySet<string>): Promise<readonly SubagentFile[]> {
+    return (await this.sources.archive?.archivedSubagents(ref.configRoot, ref.slug, ref.sessionId, onDisk)) ?? [];
   }
 
   /** The document and scope a view reads from: the session file, or a sub-agent's file or inline run. */

@@ -28,8 +28,13 @@ export interface TranscriptArchiveLookup {
   openSource(path: string): Promise<RandomAccessSource | null>;
   /** What the archive holds of a transcript; null when nothing. */
   archivedTranscript(path: string): Promise<ArchivedTranscriptInfo | null>;
-  /** The archived sub-agent transcripts of a session. */
-  archivedSubagents(configRoot: string, slug: string, sessionId: string): Promise<readonly ArchivedSubagentFile[]>;
+  /** The archived sub-agent transcripts of a session but those at `onDisk` (which are read from the disk). */
+  archivedSubagents(
+    configRoot: string,
+    slug: string,
+    sessionId: string,
+    onDisk: ReadonlySet<string>,
+  ): Promise<readonly ArchivedSubagentFile[]>;
   /** Where sessions with this id are archived (their own transcript). */
   archivedSessions(sessionId: string): Promise<readonly { readonly configRoot: string; readonly slug: string }[]>;
 }

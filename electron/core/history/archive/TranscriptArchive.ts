@@ -11,6 +11,8 @@ import { encodeMetaFrame } from './archiveFrames';
 import { headStampLength, headStampOf, NO_HEAD } from './archiveHeadStamp';
 import { fileHistoryDir, generationOf, transcriptDataFileName, transcriptsDir } from './archiveDataFiles';
 import { manifestPath, readManifest, writeManifest } from './archiveManifestFile';
+import { readAgentList, writeAgentList, type ArchivedAgentPaths } from './archivedAgentList';
+import { checksummedJsonHash } from '../../fs/checksummedJsonFile';
 import { acquireArchiveLock } from './archiveWriteLock';
 import {
   type ArchivedBackupRecord,
@@ -123,9 +125,10 @@ function identityOf(stats: { dev: bigint; ino: bigint; size: bigint; mtimeNs: bi
  * `cleanupPeriodDays` can still be read. Also keeps the `file-history` backups that snapshot lines name for memory
  * files. It never writes under a config root.
  *
- * Layout under its folder: `manifest.json` (every archived file, its frames and where it stood on disk), and data
- * files of independent frames (see archiveFrames.ts) in `transcripts/` and `file-history/`. Reads by byte offset
- * (`openSource`) decode only the frames they touch. Changes are made one at a time.
+ * Layout under its folder: `manifest.json` (every archived file, its frames and where it stood on disk), `agents.json`
+ * (each session's sub-agent files, saved with the manifest; see archivedAgentList.ts), and data files of independent
+ * frames (see archiveFrames.ts) in `transcripts/` and `file-history/`. Reads by byte offset (`openSource`) decode only
+ * the frames they touch. Changes are made one at a time.
  */
 export class TranscriptArchive implements TranscriptArchiveLookup {
   private records = new Map<string, ArchivedFileRecord>();
@@ -141,6 +144,8 @@ export class TranscriptArchive implements TranscriptArchiveLookup {
   private rebuilt = false;
   /** Data files replaced or dropped: removed once a manifest that no longer names them is saved. */
   private obsolete: string[] = [];
+  /** The sub-agent list saved with the manifest whose hash it names, read while the manifest is not (null: unusable). */
+  private agentList: { readonly manifestSha1: string; readonly pathsOf: ArchivedAgentPaths | null } | null = null;
 
   constructor(readonly dir: string) {}
 
@@ -196,11 +201,23 @@ export class TranscriptArchive implements TranscriptArchiveLookup {
       : null;
   }
 
-  async archivedSubagents(configRoot: string, slug: string, sessionId: string): Promise<readonly ArchivedSubagentFile[]> {
+  /**
+   * The archived sub-agent transcripts of a session but those at `onDisk` (read from the disk). Until the manifest is
+   * needed for something else, the list saved beside it tells whether there are any: the viewer asks on every first
+   * open, and a session with a sub-agent only the archive holds is rare.
+   */
+  async archivedSubagents(
+    configRoot: string,
+    slug: string,
+    sessionId: string,
+    onDisk: ReadonlySet<string>,
+  ): Promise<readonly ArchivedSubagentFile[]> {
+    if (!this.loaded && (await this.savedAgentPaths(configRoot, slug, sessionId))?.every((path) => onDisk.has(path))) return [];
     await this.load();
     const out: ArchivedSubagentFile[] = [];
     for (const record of this.records.values()) {
       if (record.agentId === null || record.configRoot !== configRoot || record.slug !== slug || record.sessionId !== sessionId) continue;
+      if (onDisk.has(record.path)) continue;
       out.push({
         agentId: record.agentId,
         path: record.path,
@@ -209,6 +226,15 @@ export class TranscriptArchive implements TranscriptArchiveLookup {
       });
     }
     return out.sort((a, b) => a.path.localeCompare(b.path));
+  }
+
+  /** A session's archived sub-agent paths by the list saved with the manifest on disk; null when it cannot tell. */
+  private async savedAgentPaths(configRoot: string, slug: string, sessionId: string): Promise<readonly string[] | null> {
+    const manifestSha1 = await checksummedJsonHash(manifestPath(this.dir));
+    if (manifestSha1 === null) return null;
+    if (this.agentList?.manifestSha1 !== manifestSha1)
+      this.agentList = { manifestSha1, pathsOf: await readAgentList(this.dir, manifestSha1) };
+    return this.agentList.pathsOf?.(configRoot, slug, sessionId) ?? null;
   }
 
   async archivedSessions(sessionId: string): Promise<readonly { configRoot: string; slug: string }[]> {
@@ -668,8 +694,10 @@ export class TranscriptArchive implements TranscriptArchiveLookup {
   private async save(): Promise<void> {
     const manifest = this.manifest();
     await fs.mkdir(this.dir, { recursive: true });
-    await writeManifest(this.dir, manifest);
+    const manifestSha1 = await writeManifest(this.dir, manifest);
     this.manifestStamp = await this.stamp();
+    // Not kept is no loss: a list that names another manifest is not used, and the manifest is read instead.
+    await writeAgentList(this.dir, manifestSha1, manifest.files).catch(() => undefined);
     // A file a reader still holds open may refuse to go (Windows): the next load removes what no manifest names.
     for (const path of this.obsolete.splice(0)) await fs.rm(path, { force: true }).catch(() => undefined);
   }

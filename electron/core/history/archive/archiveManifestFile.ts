@@ -53,7 +53,8 @@ function* manifestJson(manifest: ArchiveManifest): Generator<string> {
 /**
  * Writes the manifest durably (fsync, then rename). Data files are not synced one by one (a first run writes thousands):
  * a frame the manifest names but a crash lost is found when the archive loads, and the file is archived again.
+ * Resolves with the body's hash, which files saved beside the manifest name to say which version they go with.
  */
-export async function writeManifest(dir: string, manifest: ArchiveManifest): Promise<void> {
-  await writeChecksummedJsonText(manifestPath(dir), ARCHIVE_MANIFEST_FORMAT, manifestJson(manifest), { durable: true });
+export function writeManifest(dir: string, manifest: ArchiveManifest): Promise<string> {
+  return writeChecksummedJsonText(manifestPath(dir), ARCHIVE_MANIFEST_FORMAT, manifestJson(manifest), { durable: true });
 }
