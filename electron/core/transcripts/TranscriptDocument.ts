@@ -25,6 +25,8 @@ import { asciiQueryPrefilter } from './findPrefilter';
 import { readLineTexts } from './lineTextReader';
 import { TranscriptIndex, type IndexUpdate, type LineStore } from './TranscriptIndex';
 import type { DerivedIndex, ToolLines } from './lineIndexCodec';
+import { agentCallLinks, type AgentCallLinks } from './agentCallLinks';
+import { unreachableLines, type UnreachableLine } from '../../../shared/transcript/lineReachability';
 import type { SavedLineIndexes } from './savedLineIndexes';
 
 /** A call with the sub-agent it started: from the session's links, else from the agent its result names. */
@@ -99,6 +101,8 @@ export class TranscriptDocument {
   private treeCache: { version: number; tree: ConversationTree } | null = null;
   private readonly viewCache = new Map<string, { version: number; view: ResolvedView }>();
   private toolMaps: { version: number; lines: ToolLines } | null = null;
+  private agentLinks: { version: number; links: AgentCallLinks } | null = null;
+  private unreachable: { version: number; lines: readonly UnreachableLine[] } | null = null;
   /**
    * The usage each assistant line reported (null: none that counts), by line number, as `turnUsage` read them. A line
    * never changes once written, so they are kept until the file is replaced (a new index generation): the usage chart
@@ -157,6 +161,8 @@ export class TranscriptDocument {
     this.treeCache = { version: this.version, tree };
     this.viewCache.set(SAVED_VIEW_KEY, { version: this.version, view: { tree, ...derived.liveView } });
     this.toolMaps = { version: this.version, lines: derived.toolLines };
+    this.agentLinks = { version: this.version, links: derived.agentCallLinks };
+    this.unreachable = { version: this.version, lines: derived.unreachable };
   }
 
   /**
@@ -226,7 +232,13 @@ export class TranscriptDocument {
   private derived(): DerivedIndex {
     const tree = this.tree();
     const { branch, rows, isLive } = this.resolve(MAIN_SCOPE, LIVE_VIEW);
-    return { tree: tree.arrays(), liveView: { branch, rows, isLive }, toolLines: this.toolLines() };
+    return {
+      tree: tree.arrays(),
+      liveView: { branch, rows, isLive },
+      toolLines: this.toolLines(),
+      agentCallLinks: this.agentCallLinks(),
+      unreachable: this.unreachableLines(),
+    };
   }
 
   /** The indexed lines views are built from (as of the last `publish()`). */
@@ -356,6 +368,19 @@ export class TranscriptDocument {
       this.toolMaps = { version: this.version, lines: { resultLineOf, callLineOf, hookLinesOf } };
     }
     return this.toolMaps.lines;
+  }
+
+  /** The Agent/Task calls of the file and what links sub-agent runs to them (see agentCallLinks.ts). */
+  agentCallLinks(): AgentCallLinks {
+    if (this.agentLinks?.version !== this.version) this.agentLinks = { version: this.version, links: agentCallLinks(this.published) };
+    return this.agentLinks.links;
+  }
+
+  /** The user and assistant lines no branch shows, in file order (the same whatever branch is shown). */
+  unreachableLines(): readonly UnreachableLine[] {
+    if (this.unreachable?.version !== this.version)
+      this.unreachable = { version: this.version, lines: unreachableLines(this.published, this.tree()) };
+    return this.unreachable.lines;
   }
 
   private indexedLines(numbers: Iterable<number>): IndexedLine[] {

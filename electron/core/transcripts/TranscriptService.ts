@@ -3,7 +3,7 @@ import { dirname, join, sep } from 'node:path';
 import type { SessionQuickInfo } from '../../../shared/model/session';
 import { CodedError } from '../../../shared/result';
 import type { IndexedLine } from '../../../shared/transcript/indexedLine';
-import { lineFates, type LineFate, type UnreachableLine } from '../../../shared/transcript/lineReachability';
+import type { UnreachableLine } from '../../../shared/transcript/lineReachability';
 import { resumeCommands, isWindowsPath } from '../../../shared/transcript/resumeCommand';
 import type { TranscriptUsage } from '../../../shared/transcript/turnUsage';
 import { parseSessionMemorySections } from '../../../shared/transcript/sessionMemorySections';
@@ -127,14 +127,9 @@ function linksByCall(subagents: readonly LinkedSubagent[]): Map<string, Subagent
 }
 
 /** The user and assistant lines of the file shown that no branch reaches, with the reason (at most a few hundred). */
-function unreachableLines(fates: ReadonlyMap<number, LineFate>, scope: ConversationScope): UnreachableLine[] {
-  if (scope.kind === 'inline-agent') return [];
-  const out: UnreachableLine[] = [];
-  for (const [line, fate] of fates) {
-    if (fate.kind === 'unreachable') out.push({ line, reason: fate.reason });
-    if (out.length >= MAX_UNREACHABLE_LISTED) break;
-  }
-  return out;
+/** The unreachable lines an outline lists: a few, and none for an inline run (its lines are the session file's). */
+function listedUnreachable(lines: readonly UnreachableLine[], scope: ConversationScope): UnreachableLine[] {
+  return scope.kind === 'inline-agent' ? [] : lines.slice(0, MAX_UNREACHABLE_LISTED);
 }
 
 /** The lines that could not be read, and among them those too long to index: one walk of the lines for both. */
@@ -249,9 +244,7 @@ export class TranscriptService {
     const { info, cwdExists, archived, hasSessionMemory } = facts;
     const lines = target.document.lines;
     const tree = view.tree;
-    // Every message line's fate, once: the list of unreachable lines and their count both come from it (a walk of
-    // every line, ~50 ms on 200 MB, which the outline made twice).
-    const fates = lineFates(lines, tree, view.branch, target.scope.kind === 'agent-file');
+    const unreachable = target.document.unreachableLines();
     // Each reads a few entries by offset; asked together, their reads overlap.
     const [forks, roots, compactions] = await Promise.all([
       forkPoints(target.document, view),
@@ -282,7 +275,7 @@ export class TranscriptService {
       forks,
       otherRoots: roots,
       compactions,
-      unreachable: unreachableLines(fates, target.scope),
+      unreachable: listedUnreachable(unreachable, target.scope),
       mainTranscript: session.mainTranscript,
       subagents: subagents.map((agent) =>
         toSummary(agent, agent.callLine !== null ? (mainView.rows.rowOfLine.get(agent.callLine) ?? null) : null),
@@ -293,7 +286,7 @@ export class TranscriptService {
         lines: lines.length,
         ...unreadableCounts(lines),
         ...tree.stats,
-        unreachableLines: [...fates.values()].filter((fate) => fate.kind === 'unreachable').length,
+        unreachableLines: unreachable.length,
       },
       hasSessionMemory,
       resume: resumeCommands(ref.sessionId, info.cwd),

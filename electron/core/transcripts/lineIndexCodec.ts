@@ -1,7 +1,9 @@
 import type { Branch, ForkAt, ParentLink, TreeArrays } from '../../../shared/transcript/conversationTree';
 import type { IndexedLine } from '../../../shared/transcript/indexedLine';
+import type { UnreachableLine, UnreachableReason } from '../../../shared/transcript/lineReachability';
 import type { TranscriptRows } from '../../../shared/transcript/transcriptRows';
 import { SectionReader, SectionWriter, type SectionParts } from '../fs/binarySections';
+import type { AgentCallLinks } from './agentCallLinks';
 import { LineColumnsBuilder } from './lineColumnsBuilder';
 import { SortedNumberMap } from './sortedNumberMap';
 import { SortedStringMap } from './sortedStringMap';
@@ -26,6 +28,8 @@ export interface DerivedIndex {
   readonly tree: TreeArrays;
   readonly liveView: SavedView;
   readonly toolLines: ToolLines;
+  readonly agentCallLinks: AgentCallLinks;
+  readonly unreachable: readonly UnreachableLine[];
 }
 
 export interface LineIndexSnapshot {
@@ -34,6 +38,7 @@ export interface LineIndexSnapshot {
 }
 
 const PARENT_LINK_CODES: readonly ParentLink[] = ['none', 'parent', 'compaction', 'previous-line'];
+const UNREACHABLE_REASON_CODES: readonly UnreachableReason[] = ['no-uuid', 'duplicate-uuid'];
 /** Stands for "no branch" where a leaf node is stored. */
 const NO_BRANCH = -2;
 
@@ -62,6 +67,23 @@ function readNumberMap(input: SectionReader): SortedStringMap<number> {
     keys.length,
     (i) => input.string(keys[i]) as string,
     (i) => values[i],
+  );
+}
+
+/** A map of strings to strings as two sections, keys in code-unit order: key refs and value refs. */
+function writeStringMap(out: SectionWriter, map: ReadonlyMap<string, string>): void {
+  const entries = SortedStringMap.sortedEntries(map);
+  out.int32(out.refs(entries.map(([key]) => key))).int32(out.refs(entries.map(([, value]) => value)));
+}
+
+function readStringMap(input: SectionReader): SortedStringMap<string> {
+  const keys = input.int32();
+  const values = input.int32();
+  if (keys.length !== values.length) throw new Error('map keys and values differ in number');
+  return new SortedStringMap(
+    keys.length,
+    (i) => input.string(keys[i]) as string,
+    (i) => input.string(values[i]) as string,
   );
 }
 
@@ -263,6 +285,31 @@ function readView(input: SectionReader, nodeCount: number): SavedView {
   };
 }
 
+function writeAgentCallLinks(out: SectionWriter, links: AgentCallLinks): void {
+  out.int32(out.refs(links.calls.map((call) => call.id))).int32(links.calls.map((call) => call.line));
+  writeStringMap(out, links.byResult);
+  writeStringMap(out, links.byProgress);
+}
+
+function readAgentCallLinks(input: SectionReader): AgentCallLinks {
+  const ids = input.int32();
+  const lines = input.int32();
+  if (ids.length !== lines.length) throw new Error('agent calls and their lines differ in number');
+  const calls = Array.from(ids, (id, i) => ({ id: input.string(id) as string, line: lines[i] }));
+  return { calls, byResult: readStringMap(input), byProgress: readStringMap(input) };
+}
+
+function writeUnreachable(out: SectionWriter, lines: readonly UnreachableLine[]): void {
+  out.int32(lines.map((line) => line.line)).uint8(lines.map((line) => codeOf(UNREACHABLE_REASON_CODES, line.reason)));
+}
+
+function readUnreachable(input: SectionReader): UnreachableLine[] {
+  const lines = input.int32();
+  const reasons = input.uint8();
+  if (lines.length !== reasons.length) throw new Error('unreachable lines and their reasons differ in number');
+  return Array.from(lines, (line, i) => ({ line, reason: valueOf(UNREACHABLE_REASON_CODES, reasons[i]) }));
+}
+
 /** A snapshot as a binary body (see `binarySections.ts`), in pieces. */
 export function encodeLineIndex(snapshot: LineIndexSnapshot): SectionParts {
   // Lines kept in columns (the line index keeper's) are written from them: the same bytes, nothing built again.
@@ -278,6 +325,8 @@ export function encodeLineIndex(snapshot: LineIndexSnapshot): SectionParts {
     writeNumberMap(out, derived.toolLines.resultLineOf);
     writeNumberMap(out, derived.toolLines.callLineOf);
     writeListMap(out, derived.toolLines.hookLinesOf);
+    writeAgentCallLinks(out, derived.agentCallLinks);
+    writeUnreachable(out, derived.unreachable);
   }
   return out.finish();
 }
@@ -296,5 +345,7 @@ export function decodeLineIndex(body: Uint8Array): LineIndexSnapshot {
   const tree = readTree(input, lines.length);
   const liveView = readView(input, tree.nodePositions.length);
   const toolLines = { resultLineOf: readNumberMap(input), callLineOf: readNumberMap(input), hookLinesOf: readListMap(input) };
-  return { lines, derived: { tree, liveView, toolLines } };
+  const agentCallLinks = readAgentCallLinks(input);
+  const unreachable = readUnreachable(input);
+  return { lines, derived: { tree, liveView, toolLines, agentCallLinks, unreachable } };
 }

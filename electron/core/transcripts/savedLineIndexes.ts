@@ -7,7 +7,7 @@ import { replaceFileAtomically } from '../fs/replaceFileAtomically';
 import { decodeLineIndex, encodeLineIndex, type LineIndexSnapshot } from './lineIndexCodec';
 
 /** First bytes of every saved index; the last two digits are the format, raised whenever the body changes shape. */
-const MAGIC = Buffer.from('CMMLIX02', 'latin1');
+const MAGIC = Buffer.from('CMMLIX03', 'latin1');
 /**
  * The CRC-32 of the extent and of the body, one 32-bit word each. A checksum against damage (a file cut short, a
  * flipped byte, a half-written copy), not against someone who can write the app data folder; it costs a third of

@@ -8,6 +8,7 @@ import { openFromDisk, type SourceOpener } from '../fs/randomAccessSource';
 import type { SubagentLayout } from '../../../shared/transcript/transcriptOutline';
 import type { SubagentFile } from '../layout/subagentFiles';
 import type { TranscriptDocument } from './TranscriptDocument';
+import { AGENT_TOOLS, type AgentCall } from './agentCallLinks';
 
 /** A sub-agent run of a session, linked (when possible) to the Agent/Task call that started it. */
 export interface LinkedSubagent {
@@ -30,7 +31,6 @@ export interface LinkedSubagent {
   readonly workflowRunId: string | null;
 }
 
-const AGENT_TOOLS = new Set(['Agent', 'Task']);
 /** The first line of a sub-agent file holds its prompt; reading further than this for it is not worth it. */
 const FIRST_LINE_LIMIT = 4 * 1024 * 1024;
 
@@ -139,26 +139,11 @@ async function readFirstRecords(files: readonly SubagentFile[], opener: SourceOp
   return records;
 }
 
-/** An Agent/Task call of the session file, as its line index knows it. */
-interface AgentCall {
-  readonly id: string;
-  readonly line: number;
-}
-
 /** What a call's input says of the run it starts. */
 interface AgentCallInput {
   readonly agentType: string | null;
   readonly description: string | null;
   readonly prompt: string | null;
-}
-
-/** Every Agent/Task call in the session file, from its line index (no read). */
-function agentCalls(main: TranscriptDocument): AgentCall[] {
-  const calls: AgentCall[] = [];
-  for (const line of main.lines) {
-    for (const use of line.toolUses) if (AGENT_TOOLS.has(use.name)) calls.push({ id: use.id, line: line.line });
-  }
-  return calls;
 }
 
 /**
@@ -196,19 +181,13 @@ export async function linkSubagents(
   opener: SourceOpener = openFromDisk,
 ): Promise<LinkedSubagent[]> {
   const tree = main.tree();
-  const byResult = new Map<string, string>();
-  const byProgress = new Map<string, string>();
-  for (const line of main.lines) {
-    if (line.resultAgentId !== null && line.toolResultIds.length > 0) byResult.set(line.resultAgentId, line.toolResultIds[0]);
-    if (line.progressAgentId !== null && line.parentToolUseId !== null) byProgress.set(line.progressAgentId, line.parentToolUseId);
-  }
+  const { calls, byResult, byProgress } = main.agentCallLinks();
   const inlineRoots = tree.roots().filter((root) => tree.nodes[root].isSidechain);
   // The session file's reads are asked first: the thread pool serves them while the sub-agents' first records are read.
   const [inlineRecords, firstRecords] = await Promise.all([
     main.readRecords(inlineRoots.map((root) => tree.nodes[root].line)),
     readFirstRecords(files, opener),
   ]);
-  const calls = agentCalls(main);
   const callById = new Map(calls.map((call) => [call.id, call]));
   interface Candidate {
     readonly agentId: string;

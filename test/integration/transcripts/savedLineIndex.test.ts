@@ -60,6 +60,35 @@ function conversation(turns: number, from = 0, parent: string | null = null): st
     }
     if (i % 11 === 5)
       lines.push(JSON.stringify({ type: 'progress', uuid: `p-${i}`, parentUuid: result, data: { type: 'agent_progress' } }));
+    if (i % 13 === 4) {
+      // A sub-agent run: its call, a legacy progress line naming it, and the result naming the agent (2.1.x).
+      const call = `agent-call-${i}`;
+      lines.push(
+        JSON.stringify({
+          type: 'assistant',
+          uuid: `ac-${i}`,
+          parentUuid: result,
+          message: { id: `agent-msg-${i}`, content: [{ type: 'tool_use', id: call, name: i % 2 ? 'Task' : 'Agent', input: {} }] },
+        }),
+        JSON.stringify({
+          type: 'progress',
+          uuid: `ap-${i}`,
+          parentUuid: `ac-${i}`,
+          parentToolUseID: call,
+          data: { type: 'agent_progress', agentId: `ag-${i}` },
+        }),
+        JSON.stringify({
+          type: 'user',
+          uuid: `ar-${i}`,
+          parentUuid: `ac-${i}`,
+          toolUseResult: { agentId: `ag-${i}` },
+          message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: call, content: 'done' }] },
+        }),
+      );
+    }
+    // Lines no branch shows: a message without a uuid, and one whose uuid a later line takes.
+    if (i % 17 === 6) lines.push(JSON.stringify({ type: 'user', parentUuid: result, message: { role: 'user', content: 'no uuid' } }));
+    if (i % 19 === 7) lines.push(JSON.stringify({ type: 'assistant', uuid: `a-${i + 1}`, parentUuid: result, message: { content: [] } }));
     previous = result;
   }
   return lines;
@@ -83,13 +112,25 @@ describe('saved line indexes', () => {
     return TranscriptDocument.open(path, { savedIndexes: store, opener });
   }
 
-  /** The lines, live rows and first page of a transcript indexed from scratch, with no saved index. */
-  async function fresh(): Promise<{ lines: Record<string, unknown>[]; rows: readonly number[]; page: unknown }> {
+  /** What the sub-agent links and the outline's accounting take from a document, as plain values. */
+  function linksAndUnreachable(document: TranscriptDocument) {
+    const { calls, byResult, byProgress } = document.agentCallLinks();
+    return {
+      calls,
+      byResult: [...byResult].sort(),
+      byProgress: [...byProgress].sort(),
+      unreachable: document.unreachableLines(),
+    };
+  }
+
+  /** The lines, live rows, first page and derived facts of a transcript indexed from scratch, with no saved index. */
+  async function fresh() {
     const document = await TranscriptDocument.open(path);
     return {
       lines: plain(document.lines),
       rows: document.resolve(MAIN_SCOPE, LIVE_VIEW).rows.lines,
       page: await document.readPage(0, 100),
+      derived: linksAndUnreachable(document),
     };
   }
 
@@ -113,6 +154,14 @@ describe('saved line indexes', () => {
     expect(plain(second.lines)).toEqual(expected.lines);
     expect(second.resolve(MAIN_SCOPE, LIVE_VIEW).rows.lines).toEqual(expected.rows);
     expect(page).toEqual(expected.page);
+    // The sub-agent links and the unreachable lines come with the index (read from it, not worked out from every line
+    // again), the same as worked out afresh.
+    expect(second.agentCallLinks().byResult).not.toBeInstanceOf(Map);
+    expect(linksAndUnreachable(second)).toEqual(expected.derived);
+    expect(expected.derived.calls.length).toBeGreaterThan(10);
+    expect(expected.derived.byResult.length).toBe(expected.derived.calls.length);
+    expect(expected.derived.byProgress.length).toBe(expected.derived.calls.length);
+    expect(new Set(expected.derived.unreachable.map((line) => line.reason))).toEqual(new Set(['no-uuid', 'duplicate-uuid']));
   });
 
   it('indexes only what was appended to a grown file, and the result equals a fresh index', async () => {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ConversationTree } from '../../../../shared/transcript/conversationTree';
-import { lineFates } from '../../../../shared/transcript/lineReachability';
+import { unreachableLines } from '../../../../shared/transcript/lineReachability';
 import { buildTranscriptRows } from '../../../../shared/transcript/transcriptRows';
 import { entry, indexLines } from '../../../fixtures/indexLines';
 
@@ -34,7 +34,7 @@ function toRecord(line: LineShape): Record<string, unknown> {
   return record;
 }
 
-describe('lineFates', () => {
+describe('unreachableLines', () => {
   it('accounts for every user and assistant line: shown, on a branch that opens with it, in a sub-agent run, or unreachable with a reason', () => {
     fc.assert(
       fc.property(fc.array(lineArbitrary, { maxLength: 30 }), (generated) => {
@@ -42,49 +42,39 @@ describe('lineFates', () => {
         const tree = new ConversationTree(lines);
         const leaf = tree.liveLeaf({ sidechain: false });
         const branch = leaf >= 0 ? tree.branchTo(leaf) : null;
-        const fates = lineFates(lines, tree, branch);
+        const unreachable = new Map(unreachableLines(lines, tree).map((found) => [found.line, found.reason]));
         const rows = branch
           ? buildTranscriptRows(lines, tree, branch, { showMeta: true, showMetadata: true, includeOffChain: true, foldToolResults: true })
           : null;
         for (const line of lines) {
           if (line.type !== 'user' && line.type !== 'assistant') continue;
-          const fate = fates.get(line.line);
-          if (fate === undefined) {
-            // On the branch shown, and among its rows.
-            expect(rows?.rowOfLine.has(line.line), `line ${line.line} has no fate and is not shown`).toBe(true);
+          const reason = unreachable.get(line.line);
+          if (reason === 'no-uuid') {
+            expect(line.uuid).toBeNull();
             continue;
           }
-          switch (fate.kind) {
-            case 'branch': {
-              // The view named by the leaf shows the line.
-              const named = tree.indexOfUuid(fate.leafUuid);
-              expect(named).toBeDefined();
-              const shown = tree.branchTo(named!).nodes.map((node) => tree.nodes[node].line);
-              expect(shown).toContain(line.line);
-              break;
-            }
-            case 'sub-agent': {
-              const root = tree.indexOfUuid(fate.rootUuid)!;
-              const node = tree.indexOfUuid(line.uuid!)!;
-              expect(tree.nodes[root].isSidechain).toBe(true);
-              expect(tree.rootOf(node)).toBe(root);
-              break;
-            }
-            case 'unreachable':
-              if (fate.reason === 'no-uuid') expect(line.uuid).toBeNull();
-              else {
-                // A later line took its uuid.
-                expect(tree.nodes[tree.indexOfUuid(line.uuid!)!].line).toBeGreaterThan(line.line);
-              }
-              break;
+          if (reason === 'duplicate-uuid') {
+            // A later line took its uuid.
+            expect(tree.nodes[tree.indexOfUuid(line.uuid!)!].line).toBeGreaterThan(line.line);
+            continue;
           }
+          expect(reason, `line ${line.line}`).toBeUndefined();
+          if (rows?.rowOfLine.has(line.line)) continue;
+          // Off the branch shown: a node of the tree, on the branch to the newest end below it, or in an inline run.
+          const node = tree.indexOfUuid(line.uuid!);
+          expect(node, `line ${line.line} is in no list and no node`).toBeDefined();
+          expect(tree.nodes[node!].line).toBe(line.line);
+          const root = tree.rootOf(node!);
+          if (tree.nodes[root].isSidechain) continue;
+          const shown = tree.branchTo(tree.newestTerminalOf(node!)).nodes.map((n) => tree.nodes[n].line);
+          expect(shown).toContain(line.line);
         }
       }),
       { numRuns: 400 },
     );
   });
 
-  it('names the other branches of a real-shaped fork and a duplicated line', () => {
+  it('names a duplicated line and a line without a uuid, and no line of a fork’s other branch', () => {
     const records = [
       entry('user', 'u1', null),
       entry('assistant', 'a1', 'u1'),
@@ -97,13 +87,10 @@ describe('lineFates', () => {
     ];
     const lines = indexLines(records);
     const tree = new ConversationTree(lines);
-    const fates = lineFates(lines, tree, tree.branchTo(tree.liveLeaf({ sidechain: false })));
-    // Lines 1, 2, 5 and 7 are on the branch shown.
-    expect([...fates.entries()]).toEqual([
-      [3, { kind: 'branch', leafUuid: 'old-a' }],
-      [4, { kind: 'branch', leafUuid: 'old-a' }],
-      [6, { kind: 'unreachable', reason: 'duplicate-uuid' }],
-      [8, { kind: 'unreachable', reason: 'no-uuid' }],
+    // Lines 1, 2, 5 and 7 are on the live branch; 3 and 4 on the branch the fork's other way leads to.
+    expect(unreachableLines(lines, tree)).toEqual([
+      { line: 6, reason: 'duplicate-uuid' },
+      { line: 8, reason: 'no-uuid' },
     ]);
   });
 });
