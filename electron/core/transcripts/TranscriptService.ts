@@ -126,8 +126,10 @@ function linksByCall(subagents: readonly LinkedSubagent[]): Map<string, Subagent
   return links;
 }
 
-/** The user and assistant lines of the file shown that no branch reaches, with the reason (at most a few hundred). */
-/** The unreachable lines an outline lists: a few, and none for an inline run (its lines are the session file's). */
+/**
+ * The user and assistant lines of the file shown that no branch reaches, as the outline lists them: at most a few
+ * hundred, and none for an inline run (its lines are the session file's).
+ */
 function listedUnreachable(lines: readonly UnreachableLine[], scope: ConversationScope): UnreachableLine[] {
   return scope.kind === 'inline-agent' ? [] : lines.slice(0, MAX_UNREACHABLE_LISTED);
 }

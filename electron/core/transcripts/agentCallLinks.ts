@@ -1,6 +1,6 @@
 import type { IndexedLine } from '../../../shared/transcript/indexedLine';
 
-/** The tools that start a sub-agent run (`Task` before Claude Code 2.1 named it `Agent`). */
+/** The tools that start a sub-agent run (`Task` is the older name of `Agent`). */
 export const AGENT_TOOLS: ReadonlySet<string> = new Set(['Agent', 'Task']);
 
 /** An Agent/Task call of a session file, as its line index knows it. */
