@@ -53,38 +53,40 @@ function valueOf<T>(codes: readonly T[], code: number): T {
   return codes[code];
 }
 
-/** A string-keyed map as two sections, keys in code-unit order (what `SortedStringMap` searches): key refs and values. */
-function writeNumberMap(out: SectionWriter, map: ReadonlyMap<string, number>): void {
+/**
+ * A string-keyed map as two sections, keys in code-unit order (what `SortedStringMap` searches): key refs, and one
+ * number per key (the value, or the ref of a string value).
+ */
+function writeSortedMap<V>(out: SectionWriter, map: ReadonlyMap<string, V>, saved: (value: V) => number): void {
   const entries = SortedStringMap.sortedEntries(map);
-  out.int32(out.refs(entries.map(([key]) => key))).int32(entries.map(([, value]) => value));
+  out.int32(out.refs(entries.map(([key]) => key))).int32(entries.map(([, value]) => saved(value)));
+}
+
+function readSortedMap<V>(input: SectionReader, valueOf: (saved: number) => V): SortedStringMap<V> {
+  const keys = input.int32();
+  const values = input.int32();
+  if (keys.length !== values.length) throw new Error('map keys and values differ in number');
+  return new SortedStringMap(
+    keys.length,
+    (i) => input.string(keys[i]) as string,
+    (i) => valueOf(values[i]),
+  );
+}
+
+function writeNumberMap(out: SectionWriter, map: ReadonlyMap<string, number>): void {
+  writeSortedMap(out, map, (value) => value);
 }
 
 function readNumberMap(input: SectionReader): SortedStringMap<number> {
-  const keys = input.int32();
-  const values = input.int32();
-  if (keys.length !== values.length) throw new Error('map keys and values differ in number');
-  return new SortedStringMap(
-    keys.length,
-    (i) => input.string(keys[i]) as string,
-    (i) => values[i],
-  );
+  return readSortedMap(input, (value) => value);
 }
 
-/** A map of strings to strings as two sections, keys in code-unit order: key refs and value refs. */
 function writeStringMap(out: SectionWriter, map: ReadonlyMap<string, string>): void {
-  const entries = SortedStringMap.sortedEntries(map);
-  out.int32(out.refs(entries.map(([key]) => key))).int32(out.refs(entries.map(([, value]) => value)));
+  writeSortedMap(out, map, (value) => out.ref(value));
 }
 
 function readStringMap(input: SectionReader): SortedStringMap<string> {
-  const keys = input.int32();
-  const values = input.int32();
-  if (keys.length !== values.length) throw new Error('map keys and values differ in number');
-  return new SortedStringMap(
-    keys.length,
-    (i) => input.string(keys[i]) as string,
-    (i) => input.string(values[i]) as string,
-  );
+  return readSortedMap(input, (ref) => input.string(ref) as string);
 }
 
 /** A string-keyed map of number lists as three sections: key refs, where each list starts, and the lists run together. */
