@@ -3,6 +3,7 @@ import { isLocalCommandCaveat, typedPrompt, userContentText } from '../../../sha
 import { addDistinct, setBounded } from './boundedCollections';
 import type { TranscriptRecord } from './transcriptLineParser';
 import { UsageLedger, type UsageLedgerState } from './usageLedger';
+import { AGENT_TOOLS } from '../../../shared/claude/agentTools';
 
 const MAX_DISTINCT_VALUES = 64;
 const MAX_MEMORY_PATHS = 1000;
@@ -18,8 +19,6 @@ const MAX_SUMMARIES = 64;
 const LEAF_CANDIDATES = 4;
 
 const SYNTHETIC_MODEL = '<synthetic>';
-/** Tools that start a sub-agent: `Task` until 2.1.3x, `Agent` after. */
-const AGENT_TOOLS = new Set(['Task', 'Agent']);
 const READ_TOOLS = new Set(['Read']);
 const WRITE_TOOLS = new Set(['Write', 'Edit', 'MultiEdit']);
 

@@ -1,7 +1,5 @@
+import { AGENT_TOOLS } from '../../../shared/claude/agentTools';
 import type { IndexedLine } from '../../../shared/transcript/indexedLine';
-
-/** The tools that start a sub-agent run (`Task` is the older name of `Agent`). */
-export const AGENT_TOOLS: ReadonlySet<string> = new Set(['Agent', 'Task']);
 
 /** An Agent/Task call of a session file, as its line index knows it. */
 export interface AgentCall {

@@ -8,7 +8,8 @@ import { openFromDisk, type SourceOpener } from '../fs/randomAccessSource';
 import type { SubagentLayout } from '../../../shared/transcript/transcriptOutline';
 import type { SubagentFile } from '../layout/subagentFiles';
 import type { TranscriptDocument } from './TranscriptDocument';
-import { AGENT_TOOLS, type AgentCall } from './agentCallLinks';
+import type { AgentCall } from './agentCallLinks';
+import { AGENT_TOOLS } from '../../../shared/claude/agentTools';
 
 /** A sub-agent run of a session, linked (when possible) to the Agent/Task call that started it. */
 export interface LinkedSubagent {
