@@ -1,5 +1,6 @@
 import { Notification } from 'electron';
 import type { InboxEntry, ReviewInboxChange } from '../../shared/jobs/backgroundJobs';
+import { countOf } from '../../shared/text/plural';
 
 /** The part of the review inbox the notifier listens to. */
 export interface InboxEvents {
@@ -7,7 +8,7 @@ export interface InboxEvents {
 }
 
 function bodyOf(entry: InboxEntry): string {
-  const files = `${entry.files.length} file${entry.files.length === 1 ? '' : 's'} to review`;
+  const files = `${countOf(entry.files.length, 'file')} to review`;
   const summary = entry.summary?.split('\n')[0].slice(0, 160);
   return summary ? `${entry.label}: ${files}. ${summary}` : `${entry.label}: ${files}.`;
 }

@@ -6,6 +6,7 @@ import { CodedError } from '../../../shared/result';
 import { createCliEngine } from '../cliEngine';
 import { CliError, type CliIo } from '../cliIo';
 import { bindOptionValues } from '../optionValues';
+import { countOf } from '../../../shared/text/plural';
 
 export const ARCHIVE_USAGE =
   'archive [--json] [--prune-before DATE] [--delete-project SLUG] [--enable | --disable] [--max-size SIZE | --max-size none]';
@@ -91,13 +92,13 @@ function describeProgress(progress: ArchiveProgress): string {
 function statusText(status: ArchiveStatus): string {
   const lines = [
     `Archive: ${status.enabled ? 'on' : 'off'}${status.maxBytes !== null ? `, at most ${formatByteSize(status.maxBytes)}` : ''} (${status.dir})`,
-    `Holds ${status.sessions} sessions (${status.deletedSessions} deleted by Claude Code), ${status.files} transcripts and ${status.fileHistoryBackups} memory backups:`,
+    `Holds ${countOf(status.sessions, 'session')} (${status.deletedSessions} deleted by Claude Code), ${countOf(status.files, 'transcript')} and ${countOf(status.fileHistoryBackups, 'memory backup')}:`,
     `  ${formatByteSize(status.bytes)} kept in ${formatByteSize(status.compressedBytes)}${status.oldest ? `, oldest activity ${status.oldest}` : ''}`,
     `Claude Code deletes transcripts ${status.cleanupPeriodDays} days after their last change (cleanupPeriodDays).`,
   ];
   for (const project of status.projects) {
     lines.push(
-      `  ${project.slug}: ${project.sessions} sessions, ${project.deletedSessions} deleted, ${formatByteSize(project.compressedBytes)}${project.transcriptsOnDisk ? '' : ' (no transcripts left on disk)'}`,
+      `  ${project.slug}: ${countOf(project.sessions, 'session')}, ${project.deletedSessions} deleted, ${formatByteSize(project.compressedBytes)}${project.transcriptsOnDisk ? '' : ' (no transcripts left on disk)'}`,
     );
   }
   for (const warning of status.warnings) lines.push(`warning: ${warning}`);

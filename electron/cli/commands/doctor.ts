@@ -8,10 +8,7 @@ import { runDoctor } from '../../core/memory/runDoctor';
 import { CliError, type CliIo } from '../cliIo';
 import { bindOptionValues } from '../optionValues';
 import { runDoctorFix } from './doctorFix';
-
-function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? '' : 's'}`;
-}
+import { countOf } from '../../../shared/text/plural';
 
 function folderText(heading: string, folder: DoctorFolderJson): string {
   const lines = [heading, `  memory: ${folder.memoryDir}`];
@@ -19,10 +16,10 @@ function folderText(heading: string, folder: DoctorFolderJson): string {
   lines.push(
     index.chars === 0
       ? '  MEMORY.md: none'
-      : `  MEMORY.md: ${plural(index.lines, 'line')}, ${index.chars} characters, ${index.truncated ? 'CUT when loaded' : 'loaded whole'} (~${estimateTokens(index.loadedText)} tokens, estimated)`,
+      : `  MEMORY.md: ${countOf(index.lines, 'line')}, ${index.chars} characters, ${index.truncated ? 'CUT when loaded' : 'loaded whole'} (~${estimateTokens(index.loadedText)} tokens, estimated)`,
   );
   const outside = folder.files.filter((f) => !f.inScan).length;
-  lines.push(`  ${plural(folder.files.length, 'topic file')}${outside > 0 ? `, ${outside} beyond the 200 Claude Code considers` : ''}`);
+  lines.push(`  ${countOf(folder.files.length, 'topic file')}${outside > 0 ? `, ${outside} beyond the 200 Claude Code considers` : ''}`);
   const findings = [...folder.findings].sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
   if (findings.length === 0) lines.push('  no findings');
   for (const f of findings) {
@@ -38,7 +35,7 @@ function reportText(report: DoctorReport): string {
   if (blocks.length === 0) return 'No memory folders found.\n';
   const all = [...report.projects, ...(report.agents ?? [])].flatMap((f) => f.findings);
   const count = (severity: string) => all.filter((f) => f.severity === severity).length;
-  return `${blocks.join('\n\n')}\n\n${plural(all.length, 'finding')}: ${count('error')} errors, ${count('warn')} warnings, ${count('info')} info\n`;
+  return `${blocks.join('\n\n')}\n\n${countOf(all.length, 'finding')}: ${count('error')} errors, ${count('warn')} warnings, ${count('info')} info\n`;
 }
 
 /**

@@ -1,11 +1,18 @@
 import { parseArgs } from 'node:util';
 import { describeTotals } from '../../../shared/history/changeSetFiles';
-import type { Certainty, ChangeCause, ChangeSetSummary, FileChangeKind } from '../../../shared/history/historyModel';
+import {
+  CAUSE_LABELS,
+  type Certainty,
+  type ChangeCause,
+  type ChangeSetSummary,
+  type FileChangeKind,
+} from '../../../shared/history/historyModel';
 import type { ProjectRef } from '../../../shared/model/home';
 import type { Engine } from '../../core/engine';
 import { createCliEngine } from '../cliEngine';
 import { CliError, type CliIo } from '../cliIo';
 import { bindOptionValues } from '../optionValues';
+import { countOf } from '../../../shared/text/plural';
 
 /** One element of `ccmem history --json`'s `changeSets`: a stable schema scripts rely on. */
 export interface ChangeSetJson {
@@ -57,11 +64,17 @@ export async function projectBySlug(engine: Engine, slug: string): Promise<Proje
   return { configRoot: matches[0].configRoot, slug: matches[0].slug };
 }
 
+/** Who made a change set, as the History page names it: "Claude Code session <id>", "Dream", "Memory extraction (session <id>)". */
+function changeSetAuthor(changeSet: ChangeSetSummary): string {
+  const label = CAUSE_LABELS[changeSet.cause];
+  if (!changeSet.sessionId) return label;
+  return changeSet.cause === 'session' ? `${label} ${changeSet.sessionId}` : `${label} (session ${changeSet.sessionId})`;
+}
+
 function changeSetText(changeSet: ChangeSetSummary): string {
-  const session = changeSet.sessionId ? ` session ${changeSet.sessionId}` : '';
   const rebuilt = changeSet.reconstructed ? '  (reconstructed)' : '';
   const lines = [
-    `${changeSet.timeKnown ? '' : '≥ '}${changeSet.time}  ${changeSet.cause}${session}  ${describeTotals(changeSet.totals)}  ${changeSet.folderLabel}${rebuilt}`,
+    `${changeSet.timeKnown ? '' : '≥ '}${changeSet.time}  ${changeSetAuthor(changeSet)}  ${describeTotals(changeSet.totals)}  ${changeSet.folderLabel}${rebuilt}`,
     `  id ${changeSet.id}`,
   ];
   for (const file of changeSet.files) {
@@ -110,7 +123,7 @@ export async function runHistory(argv: readonly string[], io: CliIo): Promise<nu
       io.stdout(`${JSON.stringify({ changeSets: page.changeSets.map(toChangeSetJson) }, null, 2)}\n`);
       return 0;
     }
-    if (report.versions > 0) io.stdout(`Recorded ${report.versions} new version${report.versions === 1 ? '' : 's'}.\n`);
+    if (report.versions > 0) io.stdout(`Recorded ${countOf(report.versions, 'new version')}.\n`);
     if (page.status.rebuilt) io.stdout(`History was rebuilt on ${page.status.rebuiltAt}: earlier history is gone.\n`);
     if (page.changeSets.length === 0) io.stdout(`No changes recorded${page.status.startedAt ? ` since ${page.status.startedAt}` : ''}.\n`);
     else io.stdout(`${page.changeSets.map(changeSetText).join('\n\n')}\n`);

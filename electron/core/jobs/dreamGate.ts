@@ -3,6 +3,7 @@ import type { DreamGate } from '../../../shared/jobs/jobTypes';
 import type { ConsolidationLockStatus } from '../../../shared/model/memory';
 import { readSettingsFile } from '../layout/settingsFiles';
 import { HOLDER_STALE_MS } from '../lock/liveDreamLock';
+import { countOf } from '../../../shared/text/plural';
 
 /** Claude Code's defaults (autoDream config.ts): a day since the last consolidation and five sessions since. */
 export const MIN_HOURS = 24;
@@ -35,7 +36,7 @@ export async function readDreamGate(input: DreamGateInput): Promise<DreamGate> {
   if (autoDreamEnabled === false) reasons.push('auto-dream is turned off (autoDreamEnabled: false)');
   if (hoursSince !== null && hoursSince < MIN_HOURS)
     reasons.push(`only ${Math.floor(hoursSince)} h since the last consolidation (needs ${MIN_HOURS} h)`);
-  if (sessionsSince < MIN_SESSIONS) reasons.push(`${sessionsSince} session${sessionsSince === 1 ? '' : 's'} since (needs ${MIN_SESSIONS})`);
+  if (sessionsSince < MIN_SESSIONS) reasons.push(`${countOf(sessionsSince, 'session')} since (needs ${MIN_SESSIONS})`);
   if (holder?.alive && !holder.stale) reasons.push(`process ${holder.pid} holds the lock right now`);
   let wouldFire: boolean | null = reasons.length === 0;
   if (wouldFire && autoDreamEnabled === null) {

@@ -95,6 +95,9 @@ describe('ccmem history and blame on a home with months of sessions and no histo
     expect(bad.stderr).toMatch(/--since yesterday-ish is not a date/);
     const text = await ccmem(['history', '--project', slug], env);
     expect(text.stdout).toContain('(reconstructed)');
+    // Each change set names who made it once, as the History page does.
+    expect(text.stdout).toContain(`Claude Code session ${sid('one')}  1 added`);
+    expect(text.stdout).not.toContain('session session');
   });
 
   it('blame --json gives each line its version, cause, session and turn; an agent memory is named by its folder', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countOf, plural } from '../../../renderer/src/components/plural';
+import { countOf, plural } from '../../../shared/text/plural';
 import { formatUsd } from '../../../renderer/src/components/formatUsd';
 import { formatDuration } from '../../../renderer/src/features/sessions/formatNumbers';
 

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import type { JobRecordView } from '../../../../shared/jobs/jobTypes';
 import { changesFile, decisionsFor, UNDECIDED, type FileChoice } from '../../../../shared/jobs/proposalChoices';
 import { ErrorAlert } from '../../components/ErrorAlert';
-import { countOf } from '../../components/plural';
+import { countOf } from '../../../../shared/text/plural';
 import { useMutation } from '../../components/useMutation';
 import { ApplyOutcomeView } from './ApplyOutcomeView';
 import { FileProposalView } from './FileProposalView';
@@ -51,7 +51,7 @@ export function ProposalReview({ record, readOnly }: ProposalReviewProps) {
             disabled={busy || approvedCount === 0}
             onClick={() => void deciding.run(() => applyJob({ jobId: record.id, decisions: decisionsFor(record.proposals, choices) }))}
           >
-            Apply {approvedCount} approved file{approvedCount === 1 ? '' : 's'}
+            Apply {countOf(approvedCount, 'approved file')}
           </button>
         </div>
       ) : null}

@@ -5,6 +5,7 @@ import { RelativeTime } from '../../components/RelativeTime';
 import { BackgroundNotice } from './BackgroundNotice';
 import { useInboxStore } from './inboxStore';
 import { selectJob } from './jobsStore';
+import { countOf } from '../../../../shared/text/plural';
 
 const ORIGIN_TEXT = {
   user: 'started by you',
@@ -43,8 +44,7 @@ function InboxItem({ entry, selected }: { readonly entry: InboxEntry; readonly s
       </ul>
       {stale > 0 ? (
         <p className="warning small">
-          {stale} of {entry.files.length} file{entry.files.length === 1 ? '' : 's'} changed since the job ran: those changes can no longer
-          be applied.
+          {stale} of {countOf(entry.files.length, 'file')} changed since the job ran: those changes can no longer be applied.
         </p>
       ) : null}
     </li>

@@ -7,7 +7,7 @@ import { useHomeStore } from '../../stores/homeStore';
 import { DiffViewer } from './DiffViewer';
 import { useHistoryStore } from './historyStore';
 import { importBackup } from './historyWrites';
-import { countOf } from '../../components/plural';
+import { countOf } from '../../../../shared/text/plural';
 import { useMutation } from '../../components/useMutation';
 
 function base64ToBytes(base64: string): Uint8Array<ArrayBuffer> {

@@ -11,7 +11,7 @@ import { ChangeSetList } from './ChangeSetList';
 import { FileVersions } from './FileVersions';
 import { selectChangeSet, setScope, toggleCause, useHistoryStore } from './historyStore';
 import './history.css';
-import { countOf } from '../../components/plural';
+import { countOf } from '../../../../shared/text/plural';
 import { PendingState } from '../../components/PendingState';
 
 const PAGE_SIZE = 1000;

@@ -4,7 +4,7 @@ import type { MemoryFix } from '../../../../shared/memory/fixes/memoryFix';
 import type { MemoryReview, ReviewedMemoryFile } from '../../../../shared/memory/memoryReview';
 import { DEFAULT_FILTERS, type MemoryFilters } from './memoryFilters';
 import { previewFix } from './memoryReviewStore';
-import { countOf } from '../../components/plural';
+import { countOf } from '../../../../shared/text/plural';
 
 export interface BulkActionsProps {
   readonly review: MemoryReview;

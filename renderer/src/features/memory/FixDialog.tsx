@@ -7,7 +7,7 @@ import { api } from '../../api/connectApi';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { Modal } from '../../components/Modal';
 import { PendingState } from '../../components/PendingState';
-import { countOf } from '../../components/plural';
+import { countOf } from '../../../../shared/text/plural';
 import { useMutation } from '../../components/useMutation';
 import { useRequest } from '../../components/useRequest';
 import { ConflictView } from './ConflictView';

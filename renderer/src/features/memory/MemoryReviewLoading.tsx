@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { memoryFolderKey, type MemoryFolderRef } from '../../../../shared/memory/memoryFolderRef';
 import { PendingState } from '../../components/PendingState';
-import { countOf, plural } from '../../components/plural';
+import { countOf, plural } from '../../../../shared/text/plural';
 import { forgetReviewProgress, useMemoryReviewProgress } from './memoryReviewProgressStore';
 
 /**

@@ -3,7 +3,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { SEVERITY_ORDER, type FindingCode, type FindingSeverity } from '../../../../shared/memory/findingCodes';
 import { sameMemoryFolder, type MemoryFolderRef } from '../../../../shared/memory/memoryFolderRef';
 import type { IndexView, MemoryReview } from '../../../../shared/memory/memoryReview';
-import { countOf } from '../../components/plural';
+import { countOf } from '../../../../shared/text/plural';
 import { useMutation } from '../../components/useMutation';
 import { WarningList } from '../../components/WarningList';
 import { useNavigationStore } from '../../stores/navigationStore';

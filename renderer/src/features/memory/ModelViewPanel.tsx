@@ -1,6 +1,6 @@
 import type { IndexView, MemoryReview } from '../../../../shared/memory/memoryReview';
 import { MAX_ENTRYPOINT_BYTES, MAX_ENTRYPOINT_LINES, MAX_MEMORY_FILES } from '../../../../shared/memory/modelView';
-import { countOf } from '../../components/plural';
+import { countOf } from '../../../../shared/text/plural';
 
 function IndexLoad({
   index,

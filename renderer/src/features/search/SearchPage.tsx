@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { countOf } from '../../components/plural';
+import { countOf } from '../../../../shared/text/plural';
 import { useHomeStore } from '../../stores/homeStore';
 import { loadSessionCatalog, sessionKey, useSessionCatalogStore } from '../sessions/sessionCatalogStore';
 import '../sessions/timeline.css';

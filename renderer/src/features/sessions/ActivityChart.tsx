@@ -1,6 +1,6 @@
 import { useMemo, useState, type KeyboardEvent } from 'react';
 import type { SessionCatalogEntry } from '../../../../shared/model/catalog';
-import { countOf } from '../../components/plural';
+import { countOf } from '../../../../shared/text/plural';
 import { dayHeatmap, HEATMAP_RANGES, hourHeatmap, localDay, type HeatCell, type HeatmapRange } from './activityHeatmap';
 import { compactNumber } from './formatNumbers';
 import { activityByDay, sessionTokens } from './timelineFilter';

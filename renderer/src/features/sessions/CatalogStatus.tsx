@@ -2,7 +2,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { useHomeStore } from '../../stores/homeStore';
 import { cancelCatalogBuild, refreshSessionCatalog, useSessionCatalogStore } from './sessionCatalogStore';
 import { formatBytes } from './formatNumbers';
-import { countOf } from '../../components/plural';
+import { countOf } from '../../../../shared/text/plural';
 
 /** The catalog build's progress bar with a cancel button (not on a read-only server: others wait for it), or a refresh button when idle. */
 export function CatalogStatus() {

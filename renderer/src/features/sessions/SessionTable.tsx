@@ -7,7 +7,7 @@ import { formatUsd } from '../../components/formatUsd';
 import { RelativeTime } from '../../components/RelativeTime';
 import { useUiPreferences } from '../../stores/uiPreferencesStore';
 import { openTranscript } from '../../stores/navigationStore';
-import { countOf } from '../../components/plural';
+import { countOf } from '../../../../shared/text/plural';
 import { compactNumber, formatBytes, formatDuration } from './formatNumbers';
 import { sessionKey } from './sessionCatalogStore';
 import { sessionCostUsd } from './sessionCost';

@@ -18,7 +18,7 @@ import {
 import { TimelineFilters } from './TimelineFilters';
 import { setTimelineFilter, useTimelineFilterStore } from './timelineFilterStore';
 import './timeline.css';
-import { countOf } from '../../components/plural';
+import { countOf } from '../../../../shared/text/plural';
 import { PendingState } from '../../components/PendingState';
 
 /**

@@ -1,4 +1,4 @@
-import { countOf } from '../../components/plural';
+import { countOf } from '../../../../shared/text/plural';
 
 /** 1234 → "1.2k", 5600000 → "5.6M": counts that fit a narrow column. */
 export function compactNumber(n: number): string {

@@ -1,6 +1,6 @@
 import { useShallow } from 'zustand/react/shallow';
 import type { ProjectSummary } from '../../../../shared/model/home';
-import { countOf } from '../../components/plural';
+import { countOf } from '../../../../shared/text/plural';
 import { moveFocusByArrows } from '../../components/listKeyboard';
 import { MiddleTruncate } from '../../components/MiddleTruncate';
 import { RelativeTime } from '../../components/RelativeTime';

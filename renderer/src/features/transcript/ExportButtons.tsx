@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { TranscriptExportFormat } from '../../../../shared/transcript/transcriptOutline';
 import { api } from '../../api/connectApi';
 import type { SessionKey } from './transcriptStore';
-import { countOf } from '../../components/plural';
+import { countOf } from '../../../../shared/text/plural';
 
 /** Fetches an export chunk by chunk (the engine never builds it whole) and hands the file to the browser as a download. */
 async function exportSession(

@@ -1,7 +1,7 @@
 import type { ForkPoint } from '../../../../shared/transcript/transcriptOutline';
 import { changeView } from './transcriptStore';
 import { formatTime } from './transcriptFormat';
-import { countOf } from '../../components/plural';
+import { countOf } from '../../../../shared/text/plural';
 
 /** Where the conversation split (an edited prompt, a rewind): every way on, the shown one marked. */
 export function ForkSwitcher({ fork }: { readonly fork: ForkPoint }) {

@@ -4,7 +4,7 @@ import { SessionMemoryPanel } from './SessionMemoryPanel';
 import { changeView, scrollToRow } from './transcriptStore';
 import { UsageChart } from './UsageChart';
 import { formatBytes, formatCount, formatTime, shortId } from './transcriptFormat';
-import { countOf } from '../../components/plural';
+import { countOf } from '../../../../shared/text/plural';
 import { MiddleTruncate } from '../../components/MiddleTruncate';
 
 export interface SessionSidePanelProps {

@@ -3,7 +3,7 @@ import { PRICES_AS_OF } from '../../../../shared/model/modelPricing';
 import type { TranscriptOutline } from '../../../../shared/transcript/transcriptOutline';
 import { api } from '../../api/connectApi';
 import { formatUsd } from '../../components/formatUsd';
-import { countOf } from '../../components/plural';
+import { countOf } from '../../../../shared/text/plural';
 import { useRequest } from '../../components/useRequest';
 import { useUiPreferences } from '../../stores/uiPreferencesStore';
 import { compactNumber } from '../sessions/formatNumbers';
