@@ -65,10 +65,11 @@ test.describe('curing what the findings say, in the browser', () => {
   }) => {
     const original = await read(index, 'MEMORY.md');
     await openMemory(page, index);
-    await page
-      .getByRole('group', { name: 'Indexes' })
-      .getByRole('button', { name: /^MEMORY\.md/ })
-      .click();
+    const indexEntry = page.getByRole('group', { name: 'Indexes' }).getByRole('button', { name: /^MEMORY\.md/ });
+    // The index carries its findings' badges, as a topic file's row does.
+    const danglingBadge = indexEntry.locator('.badge.finding', { hasText: 'dangling link' });
+    await expect(danglingBadge).toBeVisible();
+    await indexEntry.click();
     const detail = page.getByRole('article', { name: 'Memory index' });
     await expect(detail).toContainText('Claude Code stops loading at line 201 (the 200 lines limit)');
     await expect(detail.locator('mark.cut-first')).toHaveText('- [Note 190](note_190.md) — note 190\n');
@@ -92,8 +93,10 @@ test.describe('curing what the findings say, in the browser', () => {
 
     const retargeted = await applyCure(page, detail, 'Point it at archive/deploy_notes.md', 'MEMORY.md', 'archive/');
     expect(await read(index, 'MEMORY.md')).toBe(original.replace('](deploy_notes.md)', '](archive/deploy_notes.md)'));
+    await expect(danglingBadge).toBeHidden();
     await undo(retargeted);
     expect(await read(index, 'MEMORY.md')).toBe(original);
+    await expect(danglingBadge).toBeVisible();
 
     const moved = await applyCure(page, detail, 'Move the overflow into a topic file…', 'memory_overflow.md', '- [Note 194](note_194.md)');
     await expect(page.getByRole('dialog')).toBeHidden();

@@ -12,6 +12,7 @@ import { FileDetail } from './FileDetail';
 import { FindingsPanel } from './FindingsPanel';
 import { FixDialog } from './FixDialog';
 import { IndexDetail } from './IndexDetail';
+import { FindingBadge } from './MemoryBadges';
 import { MemoryFilterBar } from './MemoryFilterBar';
 import { MemoryReviewLoading } from './MemoryReviewLoading';
 import { filterFiles } from './memoryFilters';
@@ -54,10 +55,22 @@ function UndoBanner() {
   );
 }
 
-/** The indexes of the folder, above its topic files: each opens with the cut drawn and its editor. */
-function IndexEntries({ review, selected }: { readonly review: MemoryReview; readonly selected: string | null }) {
+/**
+ * The indexes of the folder, above its topic files: each opens with the cut drawn and its editor. Each carries its
+ * findings' badges as a topic file's row does, so a folder's count of errors can be traced to the index that has them.
+ */
+function IndexEntries({
+  review,
+  selected,
+  severityOf,
+}: {
+  readonly review: MemoryReview;
+  readonly selected: string | null;
+  readonly severityOf: (path: string, code: FindingCode) => FindingSeverity;
+}) {
   const indexes = [review.index, review.teamIndex].filter((index): index is IndexView => index !== null);
   if (indexes.length === 0) return null;
+  const codesOf = (path: string) => [...new Set(review.findings.filter((f) => f.file === path).map((f) => f.code))];
   return (
     <div className="index-entries" role="group" aria-label="Indexes">
       {indexes.map((index) => {
@@ -75,6 +88,9 @@ function IndexEntries({ review, selected }: { readonly review: MemoryReview; rea
               {countOf(index.loaded.lineCount, 'line')}
               {cut ? ' · cut when loaded' : ''}
             </span>
+            {codesOf(index.relativePath).map((code) => (
+              <FindingBadge key={code} code={code} severity={severityOf(index.relativePath, code)} />
+            ))}
           </button>
         );
       })}
@@ -182,7 +198,7 @@ export function MemoryReviewPage({ folder, heading = 'Memory', onOpenSession }: 
             </p>
             <BulkActions review={review} files={files} filters={filters} />
           </div>
-          <IndexEntries review={review} selected={selected} />
+          <IndexEntries review={review} selected={selected} severityOf={severities} />
           <TopicFileList
             files={files}
             selected={selected}
