@@ -53,15 +53,15 @@ export function ChangeSetList({ changeSets, selectedId, showFolder, onSelect }: 
               <div className="change-set-row-top">
                 <CauseBadge cause={changeSet.cause} />
                 <span className="change-set-summary">{changeSet.firstSight ? 'History starts here' : changeSet.summary}</span>
+                {changeSet.timeKnown ? null : <span className="muted small">after</span>}
+                <RelativeTime iso={changeSet.time} />
+              </div>
+              <div className="muted small change-set-row-sub">
                 {changeSet.reconstructed ? (
                   <span className="badge muted-badge" title="Rebuilt from what Claude Code left behind, before history started">
                     reconstructed
                   </span>
                 ) : null}
-                {changeSet.timeKnown ? null : <span className="muted small">after</span>}
-                <RelativeTime iso={changeSet.time} />
-              </div>
-              <div className="muted small change-set-row-sub">
                 {showFolder ? `${changeSet.folderLabel} · ` : ''}
                 {describeTotals(changeSet.totals)}
                 {changeSet.files.length === 1 ? ` · ${changeSet.files[0].path}` : ''}
