@@ -17,6 +17,13 @@ test.describe('a dream run from the browser', () => {
     home = await createScenarioHome({ prefix: 'ccmem-e2e-dreams-' });
     project = home.project(home.workPath('shop'));
     await project.session({ turns: 1, prompts: ['Always run make test-unit, make test is gone'] });
+    // A newer file of bookkeeping lines only (Claude Code writes one when a session is opened and left): nothing to
+    // replay, so the extraction panel must not offer it first.
+    const snapshot = { messageId: 'm-1', trackedFileBackups: {}, timestamp: new Date().toISOString() };
+    await project.rawFile(
+      '0f0e0d0c-0000-4000-8000-000000000001.jsonl',
+      `${JSON.stringify({ type: 'file-history-snapshot', messageId: 'm-1', snapshot, isSnapshotUpdate: false })}\n`,
+    );
     await project.memoryIndex('- [Tests](feedback_tests.md) — run make test\n');
     await project.memory(
       'feedback_tests.md',
@@ -110,6 +117,9 @@ test.describe('a dream run from the browser', () => {
     await page.getByRole('tab', { name: 'Dreams' }).click();
     const replay = page.getByRole('region', { name: 'Extraction replay' });
     await expect(replay.getByRole('button', { name: 'Start replay' })).toBeDisabled();
+    // The conversation is offered first, the newer bookkeeping-only file after it.
+    await expect(replay.getByLabel('Session').locator('option')).toHaveCount(2);
+    await expect(replay.getByLabel('Session').locator('option').last()).toContainText('0f0e0d0c-0000-4000-8000-000000000001 (no date)');
     await replay.getByRole('button', { name: 'Estimate cost' }).click();
     await expect(replay.getByLabel('Estimate')).toContainText('1 session(s), 2 message(s) in 1 part(s)');
     fake.enqueue(textTurn('Nothing worth saving.'));

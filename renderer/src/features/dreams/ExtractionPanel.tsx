@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { ExtractionEstimate, ExtractionSource } from '../../../../shared/jobs/jobTypes';
 import type { ProjectSummary } from '../../../../shared/model/home';
+import type { SessionSummary } from '../../../../shared/model/session';
 import { api } from '../../api/connectApi';
 import { useMutation } from '../../components/useMutation';
 import { useRequest } from '../../components/useRequest';
@@ -17,6 +18,14 @@ function optionalTurn(text: string): number | undefined {
   return Number.isInteger(value) && value > 0 ? value : undefined;
 }
 
+/**
+ * Sessions by their last message, newest first; those without a dated message (a file of bookkeeping lines only, such
+ * as file-history snapshots, which has nothing to replay) after them, by file time. The first is the one offered.
+ */
+function newestConversationFirst(a: SessionSummary, b: SessionSummary): number {
+  return (b.lastTimestamp ?? '').localeCompare(a.lastTimestamp ?? '') || b.mtime.localeCompare(a.mtime);
+}
+
 /** Replays Claude Code's memory extraction over a session, a range of its turns, or the last sessions. */
 export function ExtractionPanel({ project, disabled }: ExtractionPanelProps) {
   const ref = { configRoot: project.configRoot, slug: project.slug };
@@ -28,7 +37,7 @@ export function ExtractionPanel({ project, disabled }: ExtractionPanelProps) {
   const [count, setCount] = useState('5');
   const [estimate, setEstimate] = useState<{ key: string; value: ExtractionEstimate } | null>(null);
   const estimating = useMutation();
-  const list = sessions.status === 'done' ? [...sessions.value].sort((a, b) => b.mtime.localeCompare(a.mtime)) : [];
+  const list = sessions.status === 'done' ? [...sessions.value].sort(newestConversationFirst) : [];
   const chosenSession = sessionId || list[0]?.sessionId || '';
 
   const source: ExtractionSource | null =
