@@ -1,5 +1,5 @@
-import { appendFile, rm, utimes } from 'node:fs/promises';
-import { join } from 'node:path';
+import { appendFile, mkdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { seededUuid } from '../../fixtures/sessionLines';
@@ -187,9 +187,20 @@ describe('ccmem archive', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('still holds transcripts');
 
-    const before = await archiveJson(env);
-    const webshop = before.projects.find((project) => project.slug === scenario.webshop.slug);
     for (const session of scenario.webshop.sessions) await rm(session.file, { force: true });
+    // A sub-agent's transcript left in a session's folder still counts: the project was not deleted on purpose.
+    const leftAgent = join(scenario.webshop.dir, scenario.webshop.sessions[0].sessionId, 'subagents', 'agent-left.jsonl');
+    await mkdir(dirname(leftAgent), { recursive: true });
+    await writeFile(leftAgent, `${JSON.stringify(userPrompt('left behind'))}\n`);
+    const stillThere = await archiveJson(env);
+    expect(stillThere.projects.find((project) => project.slug === scenario.webshop.slug)?.transcriptsOnDisk).toBe(true);
+    const refusedAgain = await ccmem(['archive', '--delete-project', scenario.webshop.slug], env);
+    expect(refusedAgain.code).toBe(1);
+    expect(refusedAgain.stderr).toContain('still holds transcripts');
+    await rm(dirname(dirname(leftAgent)), { recursive: true });
+    const gone = await archiveJson(env);
+    const webshop = gone.projects.find((project) => project.slug === scenario.webshop.slug);
+    expect(webshop?.transcriptsOnDisk).toBe(false);
     const deleted = await archiveJson(env, '--delete-project', scenario.webshop.slug);
     expect(deleted.removed?.sessions).toBe(webshop?.sessions);
     expect(deleted.projects.map((project) => project.slug)).not.toContain(scenario.webshop.slug);

@@ -64,12 +64,20 @@ function keyOf(key: SessionKey): string {
 }
 
 /** A project folder still holds transcripts when any `*.jsonl` is directly in it (sessions and 2.0 sub-agents). */
+/**
+ * Whether a project's folder still holds a transcript: a session's file, or a sub-agent's in a session's folder, which
+ * Claude Code can leave behind when the session's own file is gone. Either means the project was not deleted on purpose.
+ */
 async function hasTranscriptsOnDisk(configRoot: string, slug: string): Promise<boolean> {
-  try {
-    return (await fs.readdir(join(configRoot, 'projects', slug))).some((name) => name.endsWith('.jsonl'));
-  } catch {
-    return false;
+  const dir = join(configRoot, 'projects', slug);
+  const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
+  if (entries.some((entry) => entry.name.endsWith('.jsonl'))) return true;
+  for (const entry of entries) {
+    if (!entry.isDirectory()) continue;
+    const agentFiles = await fs.readdir(join(dir, entry.name, 'subagents')).catch(() => []);
+    if (agentFiles.some((name) => name.endsWith('.jsonl'))) return true;
   }
+  return false;
 }
 
 /**
