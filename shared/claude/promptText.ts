@@ -31,6 +31,24 @@ export function commandWithArguments(text: string): string | null {
   return `${name.startsWith('/') ? name : `/${name}`} ${args}`;
 }
 
+const COMMAND_TAGS = /<(command-name|command-message|command-args)>[\s\S]*?<\/\1>/g;
+
+/** A slash command as the person typed it: its name with the slash, and its arguments ('' for none). */
+export interface RecordedSlashCommand {
+  readonly name: string;
+  readonly args: string;
+}
+
+/**
+ * The slash command a user text records, when the text is nothing but Claude Code's record of one (its
+ * `<command-name>`, `<command-message>` and `<command-args>` tags), or null for any other text.
+ */
+export function recordedSlashCommand(text: string): RecordedSlashCommand | null {
+  const name = COMMAND_NAME.exec(text)?.[1];
+  if (!name || text.replace(COMMAND_TAGS, '').trim() !== '') return null;
+  return { name: name.startsWith('/') ? name : `/${name}`, args: COMMAND_ARGS.exec(text)?.[1]?.trim() ?? '' };
+}
+
 /** Whether a user line is Claude Code's caveat before a local command's lines (the command itself is no prompt). */
 export function isLocalCommandCaveat(content: unknown): boolean {
   const text = userContentText(content);

@@ -1,3 +1,4 @@
+import { recordedSlashCommand } from '../../../shared/claude/promptText';
 import { assertNever } from '../../../shared/result';
 import type { ContentBlock, FileEdit, ImagePlaceholder, ToolCall, TranscriptEntry } from '../../../shared/transcript/transcriptEntry';
 import type { TranscriptExportFormat } from '../../../shared/transcript/transcriptOutline';
@@ -86,8 +87,11 @@ function markdownCall(call: ToolCall): string {
 
 function markdownBlock(block: ContentBlock): string {
   switch (block.kind) {
-    case 'text':
+    case 'text': {
+      const command = recordedSlashCommand(block.text);
+      if (command) return `\`${command.name}\`${command.args ? ` ${command.args}` : ''}`;
       return block.omittedChars > 0 ? `${block.text}\n\n_(${block.omittedChars} more characters in the transcript)_` : block.text;
+    }
     case 'thinking':
       if (block.redacted) return '> _Thinking (redacted)_';
       return block.text === ''
@@ -211,8 +215,12 @@ function htmlCall(call: ToolCall): string {
 
 function htmlBlock(block: ContentBlock): string {
   switch (block.kind) {
-    case 'text':
+    case 'text': {
+      const command = recordedSlashCommand(block.text);
+      if (command)
+        return `<div class="text"><code>${escapeHtml(command.name)}</code>${command.args ? ` ${escapeHtml(command.args)}` : ''}</div>`;
       return `<div class="text">${escapeHtml(block.text)}</div>`;
+    }
     case 'thinking':
       if (block.redacted) return '<p class="muted">Thinking (redacted)</p>';
       return block.text === ''

@@ -8,6 +8,7 @@ test.describe('the transcript viewer in the web shell', () => {
   let home: ScenarioHome;
   let rich: RichSession;
   let slug: string;
+  let commandSessionId: string;
   let served: Awaited<ReturnType<typeof startServe>>;
 
   test.beforeAll(async () => {
@@ -15,6 +16,14 @@ test.describe('the transcript viewer in the web shell', () => {
     const project = home.project(home.workPath('shop'));
     slug = project.slug;
     rich = await writeRichSession(project);
+    // How Claude Code records a slash command typed with arguments.
+    ({ sessionId: commandSessionId } = await project.session({
+      titleKind: 'first-prompt',
+      turns: 1,
+      prompts: [
+        '<command-message>orchestrator is running…</command-message>\n<command-name>/orchestrator</command-name>\n<command-args>create TODO app by Next.js</command-args>',
+      ],
+    }));
     served = await startServe(serveEnv(home));
   });
 
@@ -24,12 +33,12 @@ test.describe('the transcript viewer in the web shell', () => {
   });
 
   /** Opens the transcript the way the timeline and search results do: through its route. */
-  async function openSession(page: Page): Promise<void> {
+  async function openSession(page: Page, session = rich.sessionId, title: string = rich.title): Promise<void> {
     await page.goto(served.url);
     await expect(page.locator('#root[data-app-state="ready"]')).toBeAttached();
-    const route = new URLSearchParams({ page: 'transcript', root: home.root, project: slug, session: rich.sessionId });
+    const route = new URLSearchParams({ page: 'transcript', root: home.root, project: slug, session });
     await page.evaluate((hash) => (window.location.hash = hash), `#/${route.toString()}`);
-    await expect(page.getByRole('heading', { name: rich.title })).toBeVisible();
+    await expect(page.getByRole('heading', { name: title })).toBeVisible();
   }
 
   test('opens a session, crosses a compaction, opens a sub-agent, finds text and copies the resume command', async ({ page, context }) => {
@@ -120,5 +129,17 @@ test.describe('the transcript viewer in the web shell', () => {
     const html = await readFile(path, 'utf8');
     expect(html).toContain(rich.afterCompactionPrompt);
     expect(html).not.toMatch(/<script|src="http/);
+  });
+
+  test('shows a slash command as it was typed, with the tags Claude Code recorded one click away', async ({ page }) => {
+    await openSession(page, commandSessionId, '/orchestrator create TODO app by Next.js');
+    const transcript = page.getByLabel('Transcript', { exact: true }).last();
+    const command = transcript.getByLabel('Slash command');
+    await expect(command.locator('p')).toHaveText('/orchestrator create TODO app by Next.js');
+    await expect(command.locator('code')).toHaveText('/orchestrator');
+    const recorded = command.getByText('<command-name>/orchestrator</command-name>');
+    await expect(recorded).toBeHidden();
+    await command.getByText('As Claude Code recorded it').click();
+    await expect(recorded).toBeVisible();
   });
 });

@@ -1,3 +1,4 @@
+import { recordedSlashCommand, type RecordedSlashCommand } from '../../../../shared/claude/promptText';
 import { assertNever } from '../../../../shared/result';
 import type { ContentBlock, TranscriptEntry } from '../../../../shared/transcript/transcriptEntry';
 import { MarkdownView } from '../../components/MarkdownView';
@@ -29,12 +30,15 @@ function BlockView({
   readonly onOpenSubagent: (agentId: string) => void;
 }) {
   switch (block.kind) {
-    case 'text':
+    case 'text': {
+      const command = recordedSlashCommand(block.text);
+      if (command) return <SlashCommandView command={command} recorded={block.text} />;
       return markdown && block.text.length <= MAX_MARKDOWN_CHARS ? (
         <MarkdownView text={block.text} />
       ) : (
         <CollapsibleText text={block.text} omittedChars={block.omittedChars} />
       );
+    }
     case 'thinking':
       if (block.redacted) return <p className="tx-thinking muted">Thinking (redacted by the API)</p>;
       if (block.text === '') return <p className="tx-thinking muted">Thinking — empty: Claude Code stored no thinking text</p>;
@@ -72,6 +76,21 @@ function BlockView({
     default:
       return assertNever(block);
   }
+}
+
+/** A slash command as the person typed it; the tags Claude Code recorded it in stay one click away. */
+function SlashCommandView({ command, recorded }: { readonly command: RecordedSlashCommand; readonly recorded: string }) {
+  return (
+    <div className="tx-slash-command" aria-label="Slash command">
+      <p>
+        <code>{command.name}</code>
+        {command.args ? ` ${command.args}` : null}
+      </p>
+      <FindAwareDetails className="tx-raw" summary="As Claude Code recorded it" text={recorded}>
+        <pre className="tx-pre">{recorded}</pre>
+      </FindAwareDetails>
+    </div>
+  );
 }
 
 function Header({ entry, label }: { readonly entry: TranscriptEntry; readonly label: string }) {

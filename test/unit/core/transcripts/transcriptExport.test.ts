@@ -69,4 +69,16 @@ describe('transcript export', () => {
     expect(first).not.toContain('</html>');
     expect(renderExportChunk('html', header, [], false, true)).toBe('</main></body></html>\n');
   });
+
+  it('writes a slash command as it was typed, not as the tags Claude Code recorded it in', () => {
+    const recorded =
+      '<command-message>orchestrator is running…</command-message>\n<command-name>/orchestrator</command-name>\n<command-args>create <b>TODO</b> app</command-args>';
+    const entries = [entry({ kind: 'user', blocks: [{ kind: 'text', text: recorded, omittedChars: 0 }] })];
+    const markdown = renderExportChunk('markdown', header, entries, true, true);
+    expect(markdown).toContain('`/orchestrator` create <b>TODO</b> app');
+    expect(markdown).not.toContain('<command-name>');
+    const html = renderExportChunk('html', header, entries, true, true);
+    expect(html).toContain('<div class="text"><code>/orchestrator</code> create &lt;b&gt;TODO&lt;/b&gt; app</div>');
+    expect(html).not.toContain('command-name');
+  });
 });
