@@ -21,6 +21,13 @@ test.describe('the Agents page in the browser', () => {
       { 'MEMORY.md': '# Planner\n\n- plans in small steps\n' },
       SEED_TIME,
     );
+    // An agent that keeps all its memory in MEMORY.md, as real project agents do (claude-code-state.md §7.6).
+    await scenario.home.agentMemory(
+      'project',
+      'notes-only',
+      { 'MEMORY.md': '# Notes\n\nEverything in one file.\n' },
+      scenario.webshop.path,
+    );
     served = await startServe(serveEnv(scenario.home));
   });
 
@@ -46,6 +53,17 @@ test.describe('the Agents page in the browser', () => {
     await expect(detail.getByRole('tab', { name: 'Snapshot' })).toHaveCount(0);
     await expect(detail.getByRole('region', { name: 'Memory' })).toContainText(scenario.agents.userCodeReviewer.dir);
     await expect(detail.getByRole('region', { name: 'Memory' })).toContainText('style');
+  });
+
+  test('an agent memory held all in its MEMORY.md says it has no topic files', async ({ page }) => {
+    await page.goto(served.url);
+    await page.getByRole('tab', { name: 'Agents' }).click();
+    await page.getByRole('table', { name: 'Agent memories' }).getByRole('button', { name: 'notes-only', exact: true }).click();
+    const review = page.getByRole('region', { name: 'Agent notes-only' }).getByRole('region', { name: 'Memory' });
+    await expect(
+      review.getByRole('note').filter({ hasText: 'No topic files: all this memory holds is in its index above.' }),
+    ).toBeVisible();
+    await expect(review.getByRole('group', { name: 'Indexes' }).getByRole('button', { name: /^MEMORY\.md/ })).toBeVisible();
   });
 
   test('create a snapshot from local memory', async ({ page }) => {

@@ -31,6 +31,11 @@ test.describe('Memory review in the browser', () => {
     await page.getByLabel('Finding filter').selectOption('stale.age');
     await expect(page.getByRole('table', { name: 'Topic files' }).getByRole('row')).toHaveCount(2);
     await page.getByLabel('Finding filter').selectOption('all');
+    // Filters that leave nothing say so, instead of an empty table.
+    await page.getByLabel('Search', { exact: true }).fill('zz-no-such-memory');
+    await expect(page.getByRole('note').filter({ hasText: 'No topic file matches these filters.' })).toBeVisible();
+    await expect(page.getByRole('table', { name: 'Topic files' })).toHaveCount(0);
+    await page.getByLabel('Search', { exact: true }).fill('');
 
     await row(page, 'Prefers pnpm').click();
     const detail = page.getByRole('article', { name: 'Memory file' });

@@ -199,14 +199,24 @@ export function MemoryReviewPage({ folder, heading = 'Memory', onOpenSession }: 
             <BulkActions review={review} files={files} filters={filters} />
           </div>
           <IndexEntries review={review} selected={selected} severityOf={severities} />
-          <TopicFileList
-            files={files}
-            selected={selected}
-            changed={changedPaths}
-            onSelect={selectFile}
-            onOpenSession={onOpenSession ?? null}
-            severityOf={severities}
-          />
+          {files.length > 0 ? (
+            <TopicFileList
+              files={files}
+              selected={selected}
+              changed={changedPaths}
+              onSelect={selectFile}
+              onOpenSession={onOpenSession ?? null}
+              severityOf={severities}
+            />
+          ) : (
+            <p className="muted" role="note">
+              {review.files.length > 0
+                ? 'No topic file matches these filters.'
+                : review.index
+                  ? 'No topic files: all this memory holds is in its index above.'
+                  : 'No memories yet.'}
+            </p>
+          )}
         </div>
         <div className="review-detail">
           {mode === 'create' ? (
