@@ -32,21 +32,36 @@ export function commandWithArguments(text: string): string | null {
 }
 
 const COMMAND_TAGS = /<(command-name|command-message|command-args)>[\s\S]*?<\/\1>/g;
-
-/** A slash command as the person typed it: its name with the slash, and its arguments ('' for none). */
-export interface RecordedSlashCommand {
-  readonly name: string;
-  readonly args: string;
-}
+const OUTPUT_TAGS = /<(local-command-stdout|local-command-stderr|bash-stdout|bash-stderr)>([\s\S]*?)<\/\1>/g;
+const SHELL_INPUT = /^\s*<bash-input>([\s\S]*?)<\/bash-input>\s*$/;
 
 /**
- * The slash command a user text records, when the text is nothing but Claude Code's record of one (its
- * `<command-name>`, `<command-message>` and `<command-args>` tags), or null for any other text.
+ * What Claude Code records in tags when a person runs a command rather than writing a prompt: a slash command (its
+ * name with the slash, its arguments or ''), a shell command typed after `!`, or what a local or shell command printed.
  */
-export function recordedSlashCommand(text: string): RecordedSlashCommand | null {
+export type RecordedCommand =
+  | { readonly kind: 'slash'; readonly name: string; readonly args: string }
+  | { readonly kind: 'shell'; readonly command: string }
+  | { readonly kind: 'output'; readonly stdout: string; readonly stderr: string };
+
+/** The command a text records, when the text is nothing but Claude Code's tags for one; null for any other text. */
+export function recordedCommand(text: string): RecordedCommand | null {
   const name = COMMAND_NAME.exec(text)?.[1];
-  if (!name || text.replace(COMMAND_TAGS, '').trim() !== '') return null;
-  return { name: name.startsWith('/') ? name : `/${name}`, args: COMMAND_ARGS.exec(text)?.[1]?.trim() ?? '' };
+  if (name) {
+    if (text.replace(COMMAND_TAGS, '').trim() !== '') return null;
+    return { kind: 'slash', name: name.startsWith('/') ? name : `/${name}`, args: COMMAND_ARGS.exec(text)?.[1]?.trim() ?? '' };
+  }
+  const shell = SHELL_INPUT.exec(text);
+  if (shell) return { kind: 'shell', command: shell[1].trim() };
+  const outputs = [...text.matchAll(OUTPUT_TAGS)];
+  if (outputs.length === 0 || text.replace(OUTPUT_TAGS, '').trim() !== '') return null;
+  const printed = (stream: 'stdout' | 'stderr') =>
+    outputs
+      .filter((match) => match[1].endsWith(stream))
+      .map((match) => match[2])
+      .join('\n')
+      .trim();
+  return { kind: 'output', stdout: printed('stdout'), stderr: printed('stderr') };
 }
 
 /** Whether a user line is Claude Code's caveat before a local command's lines (the command itself is no prompt). */

@@ -1,4 +1,4 @@
-import { recordedSlashCommand } from '../../../shared/claude/promptText';
+import { recordedCommand, type RecordedCommand } from '../../../shared/claude/promptText';
 import { assertNever } from '../../../shared/result';
 import type { ContentBlock, FileEdit, ImagePlaceholder, ToolCall, TranscriptEntry } from '../../../shared/transcript/transcriptEntry';
 import type { TranscriptExportFormat } from '../../../shared/transcript/transcriptOutline';
@@ -66,6 +66,24 @@ function fence(text: string, language = ''): string {
   return `${marks}${language}\n${text}\n${marks}`;
 }
 
+/** A command Claude Code recorded in tags, as the person ran it: the command, or what it printed. */
+function markdownCommand(command: RecordedCommand): string {
+  switch (command.kind) {
+    case 'slash':
+      return `\`${command.name}\`${command.args ? ` ${command.args}` : ''}`;
+    case 'shell':
+      return fence(`! ${command.command}`, 'sh');
+    case 'output':
+      if (command.stdout === '' && command.stderr === '') return '_(printed nothing)_';
+      return [command.stdout, command.stderr]
+        .filter((text) => text !== '')
+        .map((text) => fence(text))
+        .join('\n\n');
+    default:
+      return assertNever(command);
+  }
+}
+
 function diffText(edit: FileEdit): string {
   return edit.hunks
     .map((hunk) => [`@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`, ...hunk.lines].join('\n'))
@@ -88,8 +106,8 @@ function markdownCall(call: ToolCall): string {
 function markdownBlock(block: ContentBlock): string {
   switch (block.kind) {
     case 'text': {
-      const command = recordedSlashCommand(block.text);
-      if (command) return `\`${command.name}\`${command.args ? ` ${command.args}` : ''}`;
+      const command = recordedCommand(block.text);
+      if (command) return markdownCommand(command);
       return block.omittedChars > 0 ? `${block.text}\n\n_(${block.omittedChars} more characters in the transcript)_` : block.text;
     }
     case 'thinking':
@@ -127,7 +145,11 @@ function markdownEntry(entry: TranscriptEntry): string {
     case 'compact-boundary':
       content = `_${body.trigger ?? 'Compaction'}${body.preTokens !== null ? `: ${body.preTokens} tokens before` : ''}${body.postTokens !== null ? `, ${body.postTokens} after` : ''}_`;
       return `---\n\n${heading}\n\n${content}\n\n---`;
-    case 'system':
+    case 'system': {
+      const command = recordedCommand(body.text);
+      content = command ? markdownCommand(command) : body.text;
+      break;
+    }
     case 'attachment':
     case 'progress':
     case 'metadata':
@@ -183,6 +205,24 @@ function htmlPre(text: string): string {
   return `<pre>${escapeHtml(text)}</pre>`;
 }
 
+/** `markdownCommand`, as HTML. */
+function htmlCommand(command: RecordedCommand): string {
+  switch (command.kind) {
+    case 'slash':
+      return `<div class="text"><code>${escapeHtml(command.name)}</code>${command.args ? ` ${escapeHtml(command.args)}` : ''}</div>`;
+    case 'shell':
+      return htmlPre(`! ${command.command}`);
+    case 'output':
+      if (command.stdout === '' && command.stderr === '') return '<p class="muted">(printed nothing)</p>';
+      return [command.stdout, command.stderr]
+        .filter((text) => text !== '')
+        .map(htmlPre)
+        .join('');
+    default:
+      return assertNever(command);
+  }
+}
+
 function htmlDiff(edit: FileEdit): string {
   const lines = edit.hunks.flatMap((hunk) => [
     `<span class="muted">@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@</span>`,
@@ -216,10 +256,8 @@ function htmlCall(call: ToolCall): string {
 function htmlBlock(block: ContentBlock): string {
   switch (block.kind) {
     case 'text': {
-      const command = recordedSlashCommand(block.text);
-      if (command)
-        return `<div class="text"><code>${escapeHtml(command.name)}</code>${command.args ? ` ${escapeHtml(command.args)}` : ''}</div>`;
-      return `<div class="text">${escapeHtml(block.text)}</div>`;
+      const command = recordedCommand(block.text);
+      return command ? htmlCommand(command) : `<div class="text">${escapeHtml(block.text)}</div>`;
     }
     case 'thinking':
       if (block.redacted) return '<p class="muted">Thinking (redacted)</p>';
@@ -256,7 +294,11 @@ function htmlEntry(entry: TranscriptEntry): string {
     case 'compact-boundary':
       content = `<p class="muted">${escapeHtml(body.trigger ?? '')}${body.preTokens !== null ? ` · ${body.preTokens} tokens before` : ''}${body.postTokens !== null ? `, ${body.postTokens} after` : ''}</p>`;
       break;
-    case 'system':
+    case 'system': {
+      const command = recordedCommand(body.text);
+      content = command ? htmlCommand(command) : `<div class="text">${escapeHtml(body.text)}</div>`;
+      break;
+    }
     case 'attachment':
     case 'progress':
     case 'metadata':

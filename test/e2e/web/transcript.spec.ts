@@ -17,11 +17,16 @@ test.describe('the transcript viewer in the web shell', () => {
     slug = project.slug;
     rich = await writeRichSession(project);
     // How Claude Code records a slash command typed with arguments.
+    // How Claude Code records a /clear (with what it printed), a slash command typed with arguments, and a shell
+    // command typed after `!` with its output.
     ({ sessionId: commandSessionId } = await project.session({
       titleKind: 'first-prompt',
-      turns: 1,
+      clearPreamble: true,
+      turns: 3,
       prompts: [
         '<command-message>orchestrator is running…</command-message>\n<command-name>/orchestrator</command-name>\n<command-args>create TODO app by Next.js</command-args>',
+        '<bash-input>git status</bash-input>',
+        '<bash-stdout>On branch main</bash-stdout><bash-stderr>warning: untracked cache</bash-stderr>',
       ],
     }));
     served = await startServe(serveEnv(home));
@@ -131,15 +136,22 @@ test.describe('the transcript viewer in the web shell', () => {
     expect(html).not.toMatch(/<script|src="http/);
   });
 
-  test('shows a slash command as it was typed, with the tags Claude Code recorded one click away', async ({ page }) => {
+  test('shows commands as they were run, with the tags Claude Code recorded them in one click away', async ({ page }) => {
     await openSession(page, commandSessionId, '/orchestrator create TODO app by Next.js');
     const transcript = page.getByLabel('Transcript', { exact: true }).last();
-    const command = transcript.getByLabel('Slash command');
-    await expect(command.locator('p')).toHaveText('/orchestrator create TODO app by Next.js');
-    await expect(command.locator('code')).toHaveText('/orchestrator');
-    const recorded = command.getByText('<command-name>/orchestrator</command-name>');
+    const slash = transcript.getByLabel('Slash command').filter({ hasText: 'orchestrator' });
+    await expect(slash.locator('p')).toHaveText('/orchestrator create TODO app by Next.js');
+    await expect(slash.locator('code')).toHaveText('/orchestrator');
+    const recorded = slash.getByText('<command-name>/orchestrator</command-name>');
     await expect(recorded).toBeHidden();
-    await command.getByText('As Claude Code recorded it').click();
+    await slash.getByText('As Claude Code recorded it').click();
     await expect(recorded).toBeVisible();
+
+    await expect(transcript.getByLabel('Slash command').filter({ hasText: '/clear' }).locator('p')).toHaveText('/clear');
+    await expect(transcript.getByLabel('System entry').getByLabel('Command output')).toContainText('printed nothing');
+    await expect(transcript.getByLabel('Shell command')).toContainText('! git status');
+    await transcript.evaluate((element) => (element.scrollTop = element.scrollHeight));
+    const output = transcript.getByLabel('Command output').filter({ hasText: 'On branch main' });
+    await expect(output.locator('.tx-stderr')).toHaveText('warning: untracked cache');
   });
 });

@@ -1,4 +1,4 @@
-import { recordedSlashCommand, type RecordedSlashCommand } from '../../../../shared/claude/promptText';
+import { recordedCommand, type RecordedCommand } from '../../../../shared/claude/promptText';
 import { assertNever } from '../../../../shared/result';
 import type { ContentBlock, TranscriptEntry } from '../../../../shared/transcript/transcriptEntry';
 import { MarkdownView } from '../../components/MarkdownView';
@@ -31,8 +31,8 @@ function BlockView({
 }) {
   switch (block.kind) {
     case 'text': {
-      const command = recordedSlashCommand(block.text);
-      if (command) return <SlashCommandView command={command} recorded={block.text} />;
+      const command = recordedCommand(block.text);
+      if (command) return <RecordedCommandView command={command} recorded={block.text} />;
       return markdown && block.text.length <= MAX_MARKDOWN_CHARS ? (
         <MarkdownView text={block.text} />
       ) : (
@@ -78,14 +78,42 @@ function BlockView({
   }
 }
 
-/** A slash command as the person typed it; the tags Claude Code recorded it in stay one click away. */
-function SlashCommandView({ command, recorded }: { readonly command: RecordedSlashCommand; readonly recorded: string }) {
+/** What a command Claude Code recorded in tags looks like to the person who ran it. */
+function commandShown(command: RecordedCommand) {
+  switch (command.kind) {
+    case 'slash':
+      return (
+        <p>
+          <code>{command.name}</code>
+          {command.args ? ` ${command.args}` : null}
+        </p>
+      );
+    case 'shell':
+      return <pre className="tx-pre">{`! ${command.command}`}</pre>;
+    case 'output':
+      if (command.stdout === '' && command.stderr === '') return <p className="muted small">printed nothing</p>;
+      return (
+        <>
+          {command.stdout !== '' ? <CollapsibleText text={command.stdout} className="tx-pre" maxLines={12} /> : null}
+          {command.stderr !== '' ? <CollapsibleText text={command.stderr} className="tx-pre tx-stderr" maxLines={12} /> : null}
+        </>
+      );
+    default:
+      return assertNever(command);
+  }
+}
+
+const COMMAND_LABELS: Readonly<Record<RecordedCommand['kind'], string>> = {
+  slash: 'Slash command',
+  shell: 'Shell command',
+  output: 'Command output',
+};
+
+/** A command as the person ran it, or what it printed; the tags Claude Code recorded it in stay one click away. */
+function RecordedCommandView({ command, recorded }: { readonly command: RecordedCommand; readonly recorded: string }) {
   return (
-    <div className="tx-slash-command" aria-label="Slash command">
-      <p>
-        <code>{command.name}</code>
-        {command.args ? ` ${command.args}` : null}
-      </p>
+    <div className="tx-recorded-command" aria-label={COMMAND_LABELS[command.kind]}>
+      {commandShown(command)}
       <FindAwareDetails className="tx-raw" summary="As Claude Code recorded it" text={recorded}>
         <pre className="tx-pre">{recorded}</pre>
       </FindAwareDetails>
@@ -170,13 +198,19 @@ function EntryBodyView({ entry, onOpenSubagent, continued = false }: EntryViewPr
           </span>
         </div>
       );
-    case 'system':
+    case 'system': {
+      const command = recordedCommand(body.text);
       return (
         <div className={body.level === 'error' ? 'tx-system tx-system-error' : 'tx-system'} aria-label="System entry">
           <span className="tx-role">{body.subtype ?? 'system'}</span>{' '}
-          <CollapsibleText text={body.text} maxLines={4} maxChars={600} className="tx-inline-text" />
+          {command ? (
+            <RecordedCommandView command={command} recorded={body.text} />
+          ) : (
+            <CollapsibleText text={body.text} maxLines={4} maxChars={600} className="tx-inline-text" />
+          )}
         </div>
       );
+    }
     case 'attachment':
       return <AttachmentView body={body} />;
     case 'progress':

@@ -70,15 +70,32 @@ describe('transcript export', () => {
     expect(renderExportChunk('html', header, [], false, true)).toBe('</main></body></html>\n');
   });
 
-  it('writes a slash command as it was typed, not as the tags Claude Code recorded it in', () => {
-    const recorded =
-      '<command-message>orchestrator is running…</command-message>\n<command-name>/orchestrator</command-name>\n<command-args>create <b>TODO</b> app</command-args>';
-    const entries = [entry({ kind: 'user', blocks: [{ kind: 'text', text: recorded, omittedChars: 0 }] })];
+  it('writes a command as it was run, not as the tags Claude Code recorded it in', () => {
+    const text = (recorded: string) => ({ kind: 'text' as const, text: recorded, omittedChars: 0 });
+    const entries = [
+      entry({
+        kind: 'user',
+        blocks: [
+          text(
+            '<command-message>orchestrator is running…</command-message>\n<command-name>/orchestrator</command-name>\n<command-args>create <b>TODO</b> app</command-args>',
+          ),
+        ],
+      }),
+      entry({ kind: 'user', blocks: [text('<bash-input>git status</bash-input>')] }),
+      entry({ kind: 'user', blocks: [text('<bash-stdout>On branch main</bash-stdout><bash-stderr></bash-stderr>')] }),
+      entry({ kind: 'system', subtype: 'local_command', level: 'info', text: '<local-command-stdout></local-command-stdout>' }, 'system'),
+    ];
     const markdown = renderExportChunk('markdown', header, entries, true, true);
     expect(markdown).toContain('`/orchestrator` create <b>TODO</b> app');
-    expect(markdown).not.toContain('<command-name>');
+    expect(markdown).toContain('```sh\n! git status\n```');
+    expect(markdown).toContain('```\nOn branch main\n```');
+    expect(markdown).toContain('_(printed nothing)_');
+    expect(markdown).not.toMatch(/<(command-name|bash-input|bash-stdout|local-command-stdout)>/);
     const html = renderExportChunk('html', header, entries, true, true);
     expect(html).toContain('<div class="text"><code>/orchestrator</code> create &lt;b&gt;TODO&lt;/b&gt; app</div>');
-    expect(html).not.toContain('command-name');
+    expect(html).toContain('<pre>! git status</pre>');
+    expect(html).toContain('<pre>On branch main</pre>');
+    expect(html).toContain('<p class="muted">(printed nothing)</p>');
+    expect(html).not.toMatch(/command-name|bash-input|bash-stdout|local-command-stdout/);
   });
 });

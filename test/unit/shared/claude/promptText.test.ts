@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isMeaningfulPrompt, recordedSlashCommand, toTitle, userContentText } from '../../../../shared/claude/promptText';
+import { isMeaningfulPrompt, recordedCommand, toTitle, userContentText } from '../../../../shared/claude/promptText';
 
 describe('promptText', () => {
   it('reads text from string and block-array contents', () => {
@@ -32,27 +32,42 @@ describe('promptText', () => {
     expect(toTitle('y'.repeat(200))).toBe('y'.repeat(200));
   });
 
-  it('reads a slash command from a text that is only its record, and nothing from any other text', () => {
+  it('reads a command from a text that is only its record, and nothing from any other text', () => {
     expect(
-      recordedSlashCommand(
+      recordedCommand(
         '<command-message>orchestrator is running…</command-message>\n<command-name>/orchestrator</command-name>\n<command-args>create TODO app</command-args>',
       ),
-    ).toEqual({ name: '/orchestrator', args: 'create TODO app' });
+    ).toEqual({ kind: 'slash', name: '/orchestrator', args: 'create TODO app' });
     // Claude Code 1.x wrote the name without its slash, and /clear has no arguments.
-    expect(recordedSlashCommand('<command-name>review</command-name><command-args> PR 12 </command-args>')).toEqual({
+    expect(recordedCommand('<command-name>review</command-name><command-args> PR 12 </command-args>')).toEqual({
+      kind: 'slash',
       name: '/review',
       args: 'PR 12',
     });
     expect(
-      recordedSlashCommand(
-        '<command-name>/clear</command-name>\n  <command-message>clear</command-message>\n  <command-args></command-args>',
-      ),
-    ).toEqual({ name: '/clear', args: '' });
+      recordedCommand('<command-name>/clear</command-name>\n  <command-message>clear</command-message>\n  <command-args></command-args>'),
+    ).toEqual({ kind: 'slash', name: '/clear', args: '' });
+    // A shell command typed after `!`, and what local and shell commands printed.
+    expect(recordedCommand('<bash-input>git status</bash-input>')).toEqual({ kind: 'shell', command: 'git status' });
+    expect(recordedCommand('<bash-stdout>On branch main</bash-stdout><bash-stderr>warning: x</bash-stderr>')).toEqual({
+      kind: 'output',
+      stdout: 'On branch main',
+      stderr: 'warning: x',
+    });
+    expect(recordedCommand('<local-command-stdout></local-command-stdout>')).toEqual({ kind: 'output', stdout: '', stderr: '' });
+    expect(recordedCommand('<local-command-stderr>Error: no such skill</local-command-stderr>')).toEqual({
+      kind: 'output',
+      stdout: '',
+      stderr: 'Error: no such skill',
+    });
     // A skill's body after its tags, text around a tag, a tag left open: shown as written.
-    expect(recordedSlashCommand('<command-message>checkout skill</command-message> injected skill body')).toBeNull();
-    expect(recordedSlashCommand('<command-name>/x</command-name> and more')).toBeNull();
-    expect(recordedSlashCommand('run <command-name>/x</command-name>')).toBeNull();
-    expect(recordedSlashCommand('<command-name>/x</command-name><command-args>open')).toBeNull();
-    expect(recordedSlashCommand('plain prompt')).toBeNull();
+    expect(recordedCommand('<command-message>checkout skill</command-message> injected skill body')).toBeNull();
+    expect(recordedCommand('<command-name>/x</command-name> and more')).toBeNull();
+    expect(recordedCommand('run <command-name>/x</command-name>')).toBeNull();
+    expect(recordedCommand('<command-name>/x</command-name><command-args>open')).toBeNull();
+    expect(recordedCommand('<bash-input>ls</bash-input> and then')).toBeNull();
+    expect(recordedCommand('<bash-stdout>x</bash-stdout> said the tool')).toBeNull();
+    expect(recordedCommand('<local-command-stdout>open')).toBeNull();
+    expect(recordedCommand('plain prompt')).toBeNull();
   });
 });
