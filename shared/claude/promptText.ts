@@ -34,6 +34,7 @@ export function commandWithArguments(text: string): string | null {
 const COMMAND_TAGS = /<(command-name|command-message|command-args)>[\s\S]*?<\/\1>/g;
 const OUTPUT_TAGS = /<(local-command-stdout|local-command-stderr|bash-stdout|bash-stderr)>([\s\S]*?)<\/\1>/g;
 const SHELL_INPUT = /^\s*<bash-input>([\s\S]*?)<\/bash-input>\s*$/;
+const STARTS_WITH_TAG = /^\s*</;
 
 /**
  * What Claude Code records in tags when a person runs a command rather than writing a prompt: a slash command (its
@@ -46,6 +47,8 @@ export type RecordedCommand =
 
 /** The command a text records, when the text is nothing but Claude Code's tags for one; null for any other text. */
 export function recordedCommand(text: string): RecordedCommand | null {
+  // Every record opens with a tag: prose is ruled out before any pattern runs over it.
+  if (!STARTS_WITH_TAG.test(text)) return null;
   const name = COMMAND_NAME.exec(text)?.[1];
   if (name) {
     if (text.replace(COMMAND_TAGS, '').trim() !== '') return null;

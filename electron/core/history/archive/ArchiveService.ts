@@ -63,10 +63,10 @@ function keyOf(key: SessionKey): string {
   return sessionKeyOf(key.configRoot, key.slug, key.sessionId);
 }
 
-/** A project folder still holds transcripts when any `*.jsonl` is directly in it (sessions and 2.0 sub-agents). */
 /**
- * Whether a project's folder still holds a transcript: a session's file, or a sub-agent's in a session's folder, which
- * Claude Code can leave behind when the session's own file is gone. Either means the project was not deleted on purpose.
+ * Whether a project's folder still holds a transcript: a `*.jsonl` directly in it (sessions, and 2.0 sub-agents beside
+ * them), or a sub-agent's in a session's folder, which Claude Code can leave behind when the session's own file is gone.
+ * Either means the project was not deleted on purpose.
  */
 async function hasTranscriptsOnDisk(configRoot: string, slug: string): Promise<boolean> {
   const dir = join(configRoot, 'projects', slug);
