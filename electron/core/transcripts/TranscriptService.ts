@@ -79,6 +79,10 @@ const PROGRESS_EVERY_MS = 400;
 /** Session memory filed under another project's folder is looked for again at most this often. */
 const MEMORY_LOOKUP_EVERY_MS = 60_000;
 
+/** Why a session whose own file is gone cannot be resumed: only its sub-agents' transcripts are left. */
+export const MISSING_TRANSCRIPT_RESUME_REASON =
+  "This session's own transcript is gone (only its sub-agents' files are left), so `claude --resume` cannot find it.";
+
 /** Why an archived session cannot be resumed: Claude Code looks for the transcript it deleted, not for our copy. */
 export const ARCHIVED_RESUME_REASON =
   'Claude Code deleted this transcript (it removes sessions older than cleanupPeriodDays), so `claude --resume` cannot find it. ' +
@@ -293,7 +297,7 @@ export class TranscriptService {
       hasSessionMemory,
       resume: resumeCommands(ref.sessionId, info.cwd),
       archived,
-      resumeUnavailable: archived ? ARCHIVED_RESUME_REASON : null,
+      resumeUnavailable: archived ? ARCHIVED_RESUME_REASON : session.mainTranscript ? null : MISSING_TRANSCRIPT_RESUME_REASON,
     };
     this.indexInBackground(session);
     return outline;
@@ -409,6 +413,7 @@ export class TranscriptService {
   async resumeTarget(ref: SessionRef): Promise<ResumeTarget> {
     const session = await this.session(ref, 'as-is');
     if ((await this.sources.archivedOnly(session.path)) !== null) throw new CodedError('NOT_FOUND', ARCHIVED_RESUME_REASON);
+    if (!session.mainTranscript) throw new CodedError('NOT_FOUND', MISSING_TRANSCRIPT_RESUME_REASON);
     const info = await this.quickInfo(session);
     const cwdExists = await directoryExists(info.cwd);
     return { sessionId: ref.sessionId, cwd: info.cwd, cwdExists, commands: resumeCommands(ref.sessionId, info.cwd) };

@@ -123,7 +123,12 @@ test.describe('format fidelity in the web shell', () => {
     // The orphan opens with its sub-agent.
     await openSessions(page);
     await page.getByRole('table', { name: 'Sessions' }).getByRole('row', { name: ORPHAN }).click();
-    await expect(page.getByText("This session's own transcript is gone")).toBeVisible();
+    await expect(
+      page.getByRole('complementary', { name: 'Session details' }).getByText("This session's own transcript is gone"),
+    ).toBeVisible();
+    // There is no conversation to show, and nothing Claude Code could resume.
+    await expect(page.locator('.tx-empty')).toContainText('what its sub-agents did is listed beside it');
+    await expect(page.getByLabel('Resume unavailable')).toContainText("This session's own transcript is gone");
     await page
       .getByRole('list', { name: 'Sub-agents' })
       .getByRole('button', { name: /Explore/ })

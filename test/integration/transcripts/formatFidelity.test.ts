@@ -444,6 +444,9 @@ describe('format fidelity on homes nobody here wrote', () => {
     });
     const outline = await transcripts.outline(ref(ids.orphan), LIVE_VIEW);
     expect(outline).toMatchObject({ mainTranscript: false, rowCount: 0, subagents: [expect.objectContaining({ agentType: 'Explore' })] });
+    // Claude Code cannot resume it: `claude --resume` looks for the session's own file.
+    expect(outline.resumeUnavailable).toMatch(/own transcript is gone/);
+    await expect(transcripts.resumeTarget(ref(ids.orphan))).rejects.toMatchObject({ code: 'NOT_FOUND' });
     expect((await branch(ids.orphan, 'a1b2c3d4e5f60718')).map((entry) => entry.type)).toEqual(['user', 'assistant']);
     expect(await search('orphaned corner')).toContainEqual(
       expect.objectContaining({ kind: 'transcript', sessionId: ids.orphan, agentId: 'a1b2c3d4e5f60718' }),

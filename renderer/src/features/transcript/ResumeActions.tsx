@@ -13,7 +13,7 @@ export function ResumeActions({ outline }: { readonly outline: TranscriptOutline
   const [status, setStatus] = useState<Status>(null);
   const [busy, setBusy] = useState(false);
   const canLaunch = shell === 'electron';
-  // An archived session cannot be resumed: Claude Code no longer has its transcript.
+  // An archived session, or one whose own transcript is gone, cannot be resumed: Claude Code has no transcript to resume.
   const unavailable = outline.resumeUnavailable;
   const session = { configRoot: outline.configRoot, slug: outline.slug, sessionId: outline.sessionId };
 

@@ -106,7 +106,9 @@ export function TranscriptList({ outline, onOpenSubagent }: TranscriptListProps)
       </div>
       {outline.rowCount === 0 ? (
         <p className="muted tx-empty">
-          Nothing to show in this conversation{outline.view.showMetadata ? '' : ' (bookkeeping lines are hidden)'}.
+          {!outline.mainTranscript && outline.agent === null
+            ? "This session's own transcript is gone, so there is no conversation to show; what its sub-agents did is listed beside it."
+            : `Nothing to show in this conversation${outline.view.showMetadata ? '' : ' (bookkeeping lines are hidden)'}.`}
         </p>
       ) : null}
     </div>
