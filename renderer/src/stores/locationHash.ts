@@ -8,11 +8,15 @@ export const PAGES = ['memory', 'sessions', 'search', 'dreams', 'history', 'agen
 /** The tabs, plus pages reached by following a link (a session's transcript, the warnings of a project). */
 export type Page = (typeof PAGES)[number] | 'transcript' | 'warnings';
 
-/** A session's transcript within the selected project; `line` scrolls to a line, `agentId` opens a sub-agent run. */
+/**
+ * A session's transcript within the selected project; `line` scrolls to a line, `agentId` opens a sub-agent run, and
+ * `find` finds a text in it (a search hit opens with its words marked, at its line).
+ */
 export interface TranscriptRoute {
   readonly sessionId: string;
   readonly line: number | null;
   readonly agentId: string | null;
+  readonly find: string | null;
 }
 
 export interface AppLocation {
@@ -44,7 +48,9 @@ export function parseHash(hash: string): AppLocation {
   const configRoot = params.get('root');
   const slug = params.get('project');
   const transcript =
-    page === 'transcript' && sessionId ? { sessionId, line: positiveInteger(params.get('line')), agentId: params.get('agent') } : null;
+    page === 'transcript' && sessionId
+      ? { sessionId, line: positiveInteger(params.get('line')), agentId: params.get('agent'), find: params.get('find') || null }
+      : null;
   return {
     page,
     project: configRoot && slug ? { configRoot, slug } : null,
@@ -65,6 +71,7 @@ export function toHash(location: Omit<AppLocation, 'file' | 'agent'> & Partial<P
     params.set('session', location.transcript.sessionId);
     if (location.transcript.line !== null) params.set('line', String(location.transcript.line));
     if (location.transcript.agentId !== null) params.set('agent', location.transcript.agentId);
+    if (location.transcript.find) params.set('find', location.transcript.find);
   }
   if (location.page === 'agents' && location.agent) params.set('agent', location.agent);
   if (FILE_PAGES.includes(location.page) && location.file) params.set('file', location.file);

@@ -35,11 +35,12 @@ export function openTranscript(target: {
   readonly sessionId: string;
   readonly line?: number | null;
   readonly agentId?: string | null;
+  readonly find?: string | null;
 }): void {
   navigate({
     page: 'transcript',
     project: { configRoot: target.configRoot, slug: target.slug },
-    transcript: { sessionId: target.sessionId, line: target.line ?? null, agentId: target.agentId ?? null },
+    transcript: { sessionId: target.sessionId, line: target.line ?? null, agentId: target.agentId ?? null, find: target.find ?? null },
   });
 }
 
@@ -54,7 +55,7 @@ export function transcriptLink(target: {
   const hash = toHash({
     page: 'transcript',
     project: { configRoot: target.configRoot, slug: target.slug },
-    transcript: { sessionId: target.sessionId, line: target.line, agentId: target.agentId },
+    transcript: { sessionId: target.sessionId, line: target.line, agentId: target.agentId, find: null },
   });
   return `${window.location.origin}${window.location.pathname}${hash}`;
 }

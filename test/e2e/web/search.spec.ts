@@ -15,7 +15,11 @@ test.describe('search', () => {
     await expect(hit.locator('mark')).toHaveText('payment API');
     await hit.click();
     const checkout = app.scenario.webshop.sessions[0];
-    await expect(page).toHaveURL(new RegExp(`page=transcript.*session=${checkout.sessionId}.*line=2`));
+    await expect(page).toHaveURL(new RegExp(`page=transcript.*session=${checkout.sessionId}.*line=2.*find=payment\\+api`));
+    // The transcript opens with the searched words found again and marked, at the hit.
+    await expect(page.getByRole('searchbox', { name: 'Find in transcript' })).toHaveValue('payment api');
+    await expect(page.getByLabel('Find status')).toHaveText(/^1 of \d+$/);
+    await expect.poll(() => page.evaluate(() => CSS.highlights.get('transcript-find')?.size ?? 0)).toBeGreaterThan(0);
 
     await page.goBack();
     await expect(page.getByRole('tab', { name: 'Search' })).toHaveAttribute('aria-selected', 'true');

@@ -10,7 +10,9 @@ describe('the location in the URL hash', () => {
     const locations: AppLocation[] = [
       { ...base, file: 'team/conventions & rules.md' },
       { ...base, page: 'agents', agent: '/work/shop/.claude/agent-memory/qa', file: 'flaky tests.md' },
-      { ...base, page: 'transcript', transcript: { sessionId: 'a1b2', line: 42, agentId: 'agent-7' } },
+      { ...base, page: 'transcript', transcript: { sessionId: 'a1b2', line: 42, agentId: 'agent-7', find: null } },
+      // A search hit opens its transcript with the searched text to find again.
+      { ...base, page: 'transcript', transcript: { sessionId: 'a1b2', line: 7, agentId: null, find: 'café & "quotes"' } },
       { ...base, page: 'warnings' },
       { ...base, page: 'sessions', project: null },
     ];
@@ -25,7 +27,7 @@ describe('the location in the URL hash', () => {
       '#/page=memory&root=%2Fhome%2Fme%2F.claude&project=-home-me-shop&file=reference%2Fa.md',
     );
     // A caller that knows nothing of selections (a link to a transcript line) still gets a whole hash.
-    expect(toHash({ page: 'transcript', project, transcript: { sessionId: 's', line: null, agentId: null } })).toBe(
+    expect(toHash({ page: 'transcript', project, transcript: { sessionId: 's', line: null, agentId: null, find: null } })).toBe(
       '#/page=transcript&root=%2Fhome%2Fme%2F.claude&project=-home-me-shop&session=s',
     );
   });
@@ -34,10 +36,11 @@ describe('the location in the URL hash', () => {
     expect(parseHash('')).toEqual({ page: 'memory', project: null, transcript: null, file: null, agent: null });
     expect(parseHash('#/page=nowhere&root=/r')).toEqual({ page: 'memory', project: null, transcript: null, file: null, agent: null });
     expect(parseHash('#/page=transcript&root=/r&project=p').page).toBe('memory');
-    expect(parseHash('#/page=transcript&root=/r&project=p&session=s&line=-3').transcript).toEqual({
+    expect(parseHash('#/page=transcript&root=/r&project=p&session=s&line=-3&find=').transcript).toEqual({
       sessionId: 's',
       line: null,
       agentId: null,
+      find: null,
     });
     expect(parseHash('#/page=sessions&root=/r&project=p&file=a.md').file).toBeNull();
     expect(parseHash('#page=memory&file=a.md').file).toBe('a.md');
@@ -59,7 +62,7 @@ describe('moving from one location to the next', () => {
   });
 
   it('opens another project’s sessions instead of a transcript it was not asked for', () => {
-    const reading = { ...base, page: 'transcript' as const, transcript: { sessionId: 's', line: null, agentId: null } };
+    const reading = { ...base, page: 'transcript' as const, transcript: { sessionId: 's', line: null, agentId: null, find: null } };
     expect(nextLocation(reading, { project: { ...project, slug: 'other' } }).page).toBe('sessions');
     expect(nextLocation(reading, { project }).page).toBe('transcript');
   });

@@ -6,7 +6,7 @@ import { MemoryReviewPage } from './MemoryReviewPage';
 
 /** Opens the transcript of the session that wrote a memory. */
 function openSession(sessionId: string): void {
-  navigate({ page: 'transcript', transcript: { sessionId, line: null, agentId: null } });
+  navigate({ page: 'transcript', transcript: { sessionId, line: null, agentId: null, find: null } });
 }
 
 /**

@@ -78,7 +78,9 @@ export function SearchPage() {
           : null}
       </p>
       {state.error ? <p className="error">{state.error}</p> : null}
-      {state.hits.length > 0 ? <SearchResults hits={state.hits} projectNames={projectNames} sessionTitles={sessionTitles} /> : null}
+      {state.hits.length > 0 ? (
+        <SearchResults hits={state.hits} projectNames={projectNames} sessionTitles={sessionTitles} query={state.query} />
+      ) : null}
       {!state.running && state.done && state.hits.length === 0 ? <p className="muted">Nothing found.</p> : null}
     </section>
   );

@@ -10,6 +10,8 @@ export interface SearchResultsProps {
   readonly projectNames: ReadonlyMap<string, string>;
   /** Titles of sessions by `configRoot\0slug\0sessionId`. */
   readonly sessionTitles: ReadonlyMap<string, string>;
+  /** The text searched for, which a transcript opened from a hit finds again. */
+  readonly query: string;
 }
 
 const ROW_HEIGHT = 62;
@@ -36,7 +38,7 @@ function Preview({ hit }: { readonly hit: SearchHit }) {
   );
 }
 
-function open(hit: SearchHit): void {
+function open(hit: SearchHit, query: string): void {
   if (hit.kind === 'agent-memory') {
     navigate({ page: 'agents' });
     return;
@@ -53,11 +55,13 @@ function open(hit: SearchHit): void {
     sessionId: hit.sessionId,
     line: inTranscript ? hit.line : undefined,
     agentId: inTranscript ? hit.agentId : null,
+    // The transcript opens with the searched words marked, at the hit.
+    find: inTranscript ? query : null,
   });
 }
 
 /** Search hits in the order they came (newest file first), virtualised; each opens where it was found. */
-export function SearchResults({ hits, projectNames, sessionTitles }: SearchResultsProps) {
+export function SearchResults({ hits, projectNames, sessionTitles, query }: SearchResultsProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: hits.length,
@@ -82,7 +86,7 @@ export function SearchResults({ hits, projectNames, sessionTitles }: SearchResul
               role="listitem"
               style={{ position: 'absolute', top: 0, left: 0, width: '100%', height: item.size, transform: `translateY(${item.start}px)` }}
             >
-              <button type="button" className="search-hit" onClick={() => open(hit)} title={`${hit.path}:${hit.line}`}>
+              <button type="button" className="search-hit" onClick={() => open(hit, query)} title={`${hit.path}:${hit.line}`}>
                 <span className="search-hit-where small">
                   <span className="badge">{hit.kind}</span>
                   {hit.archived ? (

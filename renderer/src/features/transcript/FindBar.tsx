@@ -6,6 +6,11 @@ export function FindBar() {
   const find = useTranscriptStore((s) => s.find);
   const [query, setQuery] = useState('');
   const input = useRef<HTMLInputElement>(null);
+  // A find started elsewhere (a search hit opened here) shows its text in the box, to step through or change.
+  const foundQuery = find?.query;
+  useEffect(() => {
+    if (foundQuery !== undefined) setQuery(foundQuery);
+  }, [foundQuery]);
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {

@@ -7,7 +7,7 @@ import { FindBar } from './FindBar';
 import { ResumeActions } from './ResumeActions';
 import { SessionSidePanel } from './SessionSidePanel';
 import { TranscriptList } from './TranscriptList';
-import { changeView, openSessionTranscript, useTranscriptStore } from './transcriptStore';
+import { changeView, findInTranscript, openSessionTranscript, useTranscriptStore } from './transcriptStore';
 import { formatBytes, formatTime, shortId } from './transcriptFormat';
 import './transcript.css';
 import { MiddleTruncate } from '../../components/MiddleTruncate';
@@ -24,9 +24,11 @@ export function TranscriptPage({ project, route }: TranscriptPageProps) {
   const session = { configRoot: project.configRoot, slug: project.slug, sessionId: route.sessionId };
 
   useEffect(() => {
-    void openSessionTranscript(session, route.agentId, route.line);
-    // The session key, agent and line say when to (re)open; `session` is rebuilt on every render.
-  }, [project.configRoot, project.slug, route.sessionId, route.agentId, route.line]);
+    void openSessionTranscript(session, route.agentId, route.line).then(() => {
+      if (route.find) void findInTranscript(route.find, route.line);
+    });
+    // The session key, agent, line and text to find say when to (re)open; `session` is rebuilt on every render.
+  }, [project.configRoot, project.slug, route.sessionId, route.agentId, route.line, route.find]);
 
   const openSubagent = (agentId: string) => openTranscript({ ...session, agentId });
   const backToMain = () => openTranscript({ ...session, agentId: null, line: outline?.agent?.callLine ?? null });

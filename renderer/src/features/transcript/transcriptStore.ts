@@ -8,6 +8,7 @@ import {
   type TranscriptViewSpec,
 } from '../../../../shared/transcript/transcriptOutline';
 import { api } from '../../api/connectApi';
+import { firstHitIndex } from './firstHitIndex';
 import { onReconnected } from '../../api/connectionStore';
 
 export const PAGE_SIZE = 100;
@@ -191,20 +192,26 @@ export async function onTranscriptChanged(change: SessionKey & { readonly genera
   });
 }
 
-function settleFind(query: string, result: Result<{ hits: readonly TranscriptFindHit[]; truncated: boolean }>): void {
+function settleFind(
+  query: string,
+  result: Result<{ hits: readonly TranscriptFindHit[]; truncated: boolean }>,
+  nearLine: number | null,
+): void {
   if (useTranscriptStore.getState().find?.query !== query) return;
   if (!result.ok) {
     useTranscriptStore.setState({ find: { query, hits: [], index: 0, truncated: false, busy: false }, error: result.error.message });
     return;
   }
   const { hits, truncated } = result.value;
+  const index = firstHitIndex(hits, nearLine);
   useTranscriptStore.setState({
-    find: { query, hits, index: 0, truncated, busy: false },
-    scrollTarget: hits.length > 0 ? scrollTo(hits[0].row) : useTranscriptStore.getState().scrollTarget,
+    find: { query, hits, index, truncated, busy: false },
+    scrollTarget: hits.length > 0 ? scrollTo(hits[index].row) : useTranscriptStore.getState().scrollTarget,
   });
 }
 
-export async function findInTranscript(query: string): Promise<void> {
+/** Finds `query` in the shown conversation; with `nearLine`, the hit on that line (or the next) is the one shown. */
+export async function findInTranscript(query: string, nearLine: number | null = null): Promise<void> {
   const { session, view } = useTranscriptStore.getState();
   if (!session) return;
   if (query.trim() === '') {
@@ -212,7 +219,7 @@ export async function findInTranscript(query: string): Promise<void> {
     return;
   }
   useTranscriptStore.setState({ find: { query, hits: [], index: 0, truncated: false, busy: true } });
-  settleFind(query, await api.findInTranscript({ ...session, view, query, limit: 500 }));
+  settleFind(query, await api.findInTranscript({ ...session, view, query, limit: 500 }), nearLine);
 }
 
 export function stepFind(delta: 1 | -1): void {
