@@ -9,6 +9,7 @@ test.describe('the transcript viewer in the web shell', () => {
   let rich: RichSession;
   let slug: string;
   let commandSessionId: string;
+  const attachmentSessionId = '5e55a11c-0000-4000-8000-00000000a77a';
   let served: Awaited<ReturnType<typeof startServe>>;
 
   test.beforeAll(async () => {
@@ -29,6 +30,35 @@ test.describe('the transcript viewer in the web shell', () => {
         '<bash-stdout>On branch main</bash-stdout><bash-stderr>warning: untracked cache</bash-stderr>',
       ],
     }));
+    // A skill listing: bookkeeping Claude Code attaches to a turn, shown by its type only until something finds its text.
+    const envelope = { sessionId: attachmentSessionId, cwd: project.cwd, version: '2.1.128', userType: 'external', isSidechain: false };
+    const lines = [
+      {
+        ...envelope,
+        type: 'user',
+        uuid: 'u-1',
+        parentUuid: null,
+        timestamp: '2026-05-06T10:00:00.000Z',
+        message: { role: 'user', content: 'Which skills are there?' },
+      },
+      {
+        ...envelope,
+        type: 'attachment',
+        uuid: 'a-1',
+        parentUuid: 'u-1',
+        timestamp: '2026-05-06T10:00:00.000Z',
+        attachment: { type: 'skill_listing', content: '- zebra-crossing: Helps a model cross the road safely' },
+      },
+      {
+        ...envelope,
+        type: 'assistant',
+        uuid: 'r-1',
+        parentUuid: 'a-1',
+        timestamp: '2026-05-06T10:00:02.000Z',
+        message: { id: 'msg_1', role: 'assistant', model: 'claude-sonnet-4-6', content: [{ type: 'text', text: 'One skill is listed.' }] },
+      },
+    ];
+    await project.rawFile(`${attachmentSessionId}.jsonl`, lines.map((line) => JSON.stringify(line)).join('\n') + '\n');
     served = await startServe(serveEnv(home));
   });
 
@@ -153,5 +183,17 @@ test.describe('the transcript viewer in the web shell', () => {
     await transcript.evaluate((element) => (element.scrollTop = element.scrollHeight));
     const output = transcript.getByLabel('Command output').filter({ hasText: 'On branch main' });
     await expect(output.locator('.tx-stderr')).toHaveText('warning: untracked cache');
+  });
+
+  test('find opens the text of a bookkeeping attachment it matched', async ({ page }) => {
+    await openSession(page, attachmentSessionId, 'Which skills are there?');
+    const attachment = page.getByLabel('Attachment');
+    await expect(attachment).toHaveText(/attachment · skill listing\s*$/);
+    await page.getByRole('searchbox', { name: 'Find in transcript' }).fill('zebra-crossing');
+    await page.getByRole('searchbox', { name: 'Find in transcript' }).press('Enter');
+    await expect(page.getByLabel('Find status')).toHaveText('1 of 1');
+    await expect(attachment).toContainText('zebra-crossing: Helps a model cross the road safely');
+    await page.getByRole('searchbox', { name: 'Find in transcript' }).press('Escape');
+    await expect(attachment).not.toContainText('zebra-crossing');
   });
 });

@@ -1,4 +1,5 @@
 import type { EntryBody } from '../../../../shared/transcript/transcriptEntry';
+import { containsText } from '../../components/textMatches';
 import { CollapsibleText } from './CollapsibleText';
 import { useTranscriptStore } from './transcriptStore';
 
@@ -26,12 +27,13 @@ function isRawJson(text: string): boolean {
 
 /**
  * An attachment line. Readable ones (a file, a queued prompt, recalled memories) show their text; bookkeeping ones
- * and bare JSON show only what they are, unless bookkeeping lines are asked for.
+ * and bare JSON show only what they are, unless bookkeeping lines are asked for or find matched their text.
  */
 export function AttachmentView({ body }: { readonly body: Extract<EntryBody, { kind: 'attachment' }> }) {
   const showBookkeeping = useTranscriptStore((s) => s.view.showMetadata);
+  const findQuery = useTranscriptStore((s) => (s.find && s.find.hits.length > 0 ? s.find.query : null));
   const type = body.attachmentType ?? 'unknown';
-  const quiet = !showBookkeeping && (BOOKKEEPING_TYPES.has(type) || isRawJson(body.text));
+  const quiet = !showBookkeeping && (BOOKKEEPING_TYPES.has(type) || isRawJson(body.text)) && !containsText(body.text, findQuery);
   return (
     <div className="tx-system" aria-label="Attachment">
       <span className="tx-role">attachment · {type.replace(/_/g, ' ')}</span>{' '}
