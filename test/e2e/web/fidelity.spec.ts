@@ -129,6 +129,7 @@ test.describe('format fidelity in the web shell', () => {
     // There is no conversation to show, and nothing Claude Code could resume.
     await expect(page.locator('.tx-empty')).toContainText('what its sub-agents did is listed beside it');
     await expect(page.getByLabel('Resume unavailable')).toContainText("This session's own transcript is gone");
+    await expect(page.getByLabel('File facts')).toContainText('gone from the disk');
     await page
       .getByRole('list', { name: 'Sub-agents' })
       .getByRole('button', { name: /Explore/ })

@@ -100,12 +100,17 @@ export function SessionSidePanel({ outline, onOpenSubagent }: SessionSidePanelPr
           <dd>
             <MiddleTruncate code text={outline.shownPath} />
           </dd>
-          {outline.shownPath === outline.path ? (
+          {outline.shownPath !== outline.path ? null : outline.mainTranscript ? (
             <>
               <dt>Size</dt>
               <dd>{formatBytes(outline.bytes)}</dd>
             </>
-          ) : null}
+          ) : (
+            <>
+              <dt>Size</dt>
+              <dd>gone from the disk</dd>
+            </>
+          )}
           <dt>Lines</dt>
           <dd>{formatCount(outline.stats.lines)}</dd>
           <dt>Bad lines</dt>
