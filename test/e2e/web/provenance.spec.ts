@@ -2,7 +2,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createScenarioHome, type ScenarioHome } from '../../fixtures/scenarioHome';
 import { seededUuid } from '../../fixtures/sessionLines';
-import { memoryFile, TranscriptBuilder } from '../../integration/history/provenanceFixtures';
+import { memoryFile, stamped, TranscriptBuilder } from '../../integration/history/provenanceFixtures';
 import { expect, serveEnv, startServe, test } from './serveFixture';
 
 const sid = (name: string) => seededUuid(`e2e-provenance:${name}`);
@@ -36,6 +36,9 @@ test.describe('where a memory came from, in the browser', () => {
       await transcript.flush(at(index * 100 + 5));
     }
     await memoryFile(path, '# House style\n\n- tabs\n- single quotes\n', at(201));
+    // A memory whose session Claude Code's cleanup took before the app ran: only its frontmatter names the session.
+    const orphanNote = join(project.memoryDir, 'reference_ci.md');
+    await memoryFile(orphanNote, stamped('CI', 'reference', sid('cleaned-up'), at(50), 'CI runs on every push.\n'), at(50));
     // The project is a repository; a session started in its docs sub-folder writes into the root's memory
     // (Claude Code keeps auto memory per git root), from a project folder of its own.
     await mkdir(join(projectPath, '.git'), { recursive: true });
@@ -82,6 +85,17 @@ test.describe('where a memory came from, in the browser', () => {
     await origin.getByRole('button', { name: 'open the turn' }).first().click();
     await expect(page).toHaveURL(new RegExp(`session=${sid('one')}`));
     await expect(page.getByLabel('Transcript', { exact: true }).last().getByText('Style rule one')).toBeVisible();
+  });
+
+  test('a memory whose session is gone names it without a link that leads nowhere', async ({ page }) => {
+    await page.goto(served.url);
+    await page.getByRole('navigation', { name: 'Projects' }).locator(`button[title="${projectPath}"]`).click();
+    await page.getByRole('tab', { name: 'Memory' }).click();
+    await page.getByRole('table', { name: 'Topic files' }).getByRole('row').filter({ hasText: 'reference_ci.md' }).click();
+    const origin = page.getByRole('article', { name: 'Memory file' }).getByRole('region', { name: 'Origin' });
+    await expect(origin).toContainText(`Created by Claude Code in session ${sid('cleaned-up').slice(0, 8)}`, { timeout: 15_000 });
+    await expect(origin).toContainText('(its transcript is no longer on this machine)');
+    await expect(origin.getByRole('button', { name: 'open the turn' })).toHaveCount(0);
   });
 
   test("the Sessions table and the session's side panel tell the same memory writes, for a sub-folder session too", async ({ page }) => {

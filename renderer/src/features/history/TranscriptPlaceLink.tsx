@@ -1,10 +1,10 @@
 import type { TranscriptPlace } from '../../../../shared/history/historyModel';
 import { openTranscript } from '../../stores/navigationStore';
 
-/** A link that opens the transcript at the line a piece of history points to (a session's or a sub-agent's). */
 /** What the link needs of a place: a memory file's origin may know only the session, not the line. */
-type LinkedPlace = Pick<TranscriptPlace, 'configRoot' | 'slug' | 'sessionId' | 'line' | 'agentId'>;
+export type LinkedPlace = Pick<TranscriptPlace, 'configRoot' | 'slug' | 'sessionId' | 'line' | 'agentId'>;
 
+/** A link that opens the transcript at the line a piece of history points to (a session's or a sub-agent's). */
 export function TranscriptPlaceLink({ place, label }: { readonly place: LinkedPlace; readonly label: string }) {
   return (
     <button

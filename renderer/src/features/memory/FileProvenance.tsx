@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
 import {
   CAUSE_LABELS,
   type BlameLine,
@@ -7,12 +8,14 @@ import {
   type TranscriptPlace,
 } from '../../../../shared/history/historyModel';
 import type { MemoryFolderRef } from '../../../../shared/memory/memoryFolderRef';
+import type { SessionCatalogEntry } from '../../../../shared/model/catalog';
 import { api } from '../../api/connectApi';
 import { PendingState } from '../../components/PendingState';
 import { RelativeTime } from '../../components/RelativeTime';
 import { useRequest } from '../../components/useRequest';
-import { TranscriptPlaceLink } from '../history/TranscriptPlaceLink';
+import { TranscriptPlaceLink, type LinkedPlace } from '../history/TranscriptPlaceLink';
 import { useHistoryStore } from '../history/historyStore';
+import { loadSessionCatalog, useSessionCatalogStore } from '../sessions/sessionCatalogStore';
 
 /** Who made a change, as the end of "Created by …". */
 const WHO: Readonly<Record<ChangeCause, string>> = {
@@ -30,10 +33,34 @@ export interface FileProvenanceProps {
   readonly revision: number;
 }
 
-/** Where to open the transcript for a change: its own place, or the session's start in the folder's project. */
-function placeFor(folder: MemoryFolderRef, step: { readonly place: TranscriptPlace | null; readonly sessionId: string | null }) {
+/** The sessions the catalog lists, by id; built once per listing, however many lines a blame shows. */
+let indexedListing: readonly SessionCatalogEntry[] | null = null;
+let sessionsById = new Map<string, SessionCatalogEntry>();
+function catalogSession(sessions: readonly SessionCatalogEntry[], sessionId: string): SessionCatalogEntry | undefined {
+  if (sessions !== indexedListing) {
+    sessionsById = new Map(sessions.map((session) => [session.sessionId, session]));
+    indexedListing = sessions;
+  }
+  return sessionsById.get(sessionId);
+}
+
+/**
+ * Where to open the transcript for a change: its own place when history read it from a transcript. A change known
+ * only by its session id (a memory file's `originSessionId`) opens that session wherever the catalog lists it, on disk
+ * or archived; once the whole catalog is in and it is not there, Claude Code's cleanup took it before the archive
+ * could: 'gone'. While the catalog is still coming in, the session is looked for in the folder's own project.
+ */
+function placeFor(
+  folder: MemoryFolderRef,
+  step: { readonly place: TranscriptPlace | null; readonly sessionId: string | null },
+  catalog: { readonly sessions: readonly SessionCatalogEntry[]; readonly complete: boolean },
+): LinkedPlace | 'gone' | null {
   if (step.place) return step.place;
-  if (step.sessionId && folder.kind === 'project')
+  if (!step.sessionId) return null;
+  const listed = catalogSession(catalog.sessions, step.sessionId);
+  if (listed) return { configRoot: listed.configRoot, slug: listed.slug, sessionId: listed.sessionId, line: null, agentId: null };
+  if (catalog.complete) return 'gone';
+  if (folder.kind === 'project')
     return { configRoot: folder.configRoot, slug: folder.slug, sessionId: step.sessionId, line: null, agentId: null };
   return null;
 }
@@ -47,7 +74,11 @@ function TurnLink({
   readonly step: { readonly place: TranscriptPlace | null; readonly sessionId: string | null };
   readonly label: string;
 }) {
-  const place = placeFor(folder, step);
+  const catalog = useSessionCatalogStore(
+    useShallow((s) => ({ sessions: s.sessions, complete: s.loaded && s.listingTotal === null && !s.building })),
+  );
+  const place = placeFor(folder, step, catalog);
+  if (place === 'gone') return <span className="muted">(its transcript is no longer on this machine)</span>;
   if (!place) return null;
   return <TranscriptPlaceLink place={place} label={label} />;
 }
@@ -109,6 +140,8 @@ export function FileProvenance({ folder, path, revision }: FileProvenanceProps) 
   const key = `${path}\0${revision}\0${historyRevision}`;
   const origin = useRequest(key, () => api.getFileOrigin({ folder, path }));
   const lines = useRequest(blame ? `${key}\0blame` : null, () => api.blameFile({ folder, path }));
+  // The catalog says whether a session named only by its id still has a transcript to open.
+  useEffect(() => void loadSessionCatalog(), []);
   if (origin.status === 'loading') return <PendingState label="Looking up where this memory came from" />;
   if (origin.status === 'error') return <p className="muted small">{origin.message}</p>;
   const { created, lastChanged, versionCount } = origin.value;
