@@ -24,9 +24,14 @@ export function TranscriptPage({ project, route }: TranscriptPageProps) {
   const session = { configRoot: project.configRoot, slug: project.slug, sessionId: route.sessionId };
 
   useEffect(() => {
+    let left = false;
     void openSessionTranscript(session, route.agentId, route.line).then(() => {
-      if (route.find) void findInTranscript(route.find, route.line);
+      // Not after the reader has moved on to another session or line.
+      if (route.find && !left) void findInTranscript(route.find, route.line);
     });
+    return () => {
+      left = true;
+    };
     // The session key, agent, line and text to find say when to (re)open; `session` is rebuilt on every render.
   }, [project.configRoot, project.slug, route.sessionId, route.agentId, route.line, route.find]);
 
