@@ -54,6 +54,9 @@ export async function runExtract(argv: readonly string[], io: CliIo): Promise<nu
     try {
       const estimate = await engine.jobs.estimateExtraction(source);
       const cost = estimate.costUsd === null ? 'unknown cost' : `at most about $${estimate.costUsd.toFixed(2)}`;
+      // A file of bookkeeping lines only, or turns past the session's end: no model call can find anything there.
+      if (estimate.chunks === 0)
+        throw new CliError(`session ${values.session} has no conversation to replay${values.turns ? ` in turns ${values.turns}` : ''}`);
       io.stderr(
         `Reading ${estimate.messages} message(s) in ${estimate.chunks} part(s): about ${estimate.inputTokens} input tokens, ${cost} with ${estimate.model}.\n`,
       );

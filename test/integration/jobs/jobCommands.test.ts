@@ -121,6 +121,9 @@ describe('ccmem dream and ccmem extract', () => {
     expect((await ccmemInWorld(world, 'dream', '--project', 'no-such-project')).stderr).toContain('no project no-such-project');
     expect((await ccmemInWorld(world, 'extract', '--session', '00000000-0000-4000-8000-000000000000')).stderr).toContain('no session');
     expect((await ccmemInWorld(world, 'extract', '--session', world.sessions[0].sessionId, '--turns', '3-1')).code).toBe(2);
+    // Turns past the session's end leave nothing to send: said before any key or model is asked for.
+    const pastTheEnd = await ccmemInWorld(world, 'extract', '--session', world.sessions[0].sessionId, '--turns', '90-99');
+    expect(pastTheEnd).toMatchObject({ code: 1, stderr: expect.stringContaining('has no conversation to replay in turns 90-99') });
     const badVia = await ccmemInWorld(world, 'dream', '--project', world.project.slug, '--via', 'openai');
     expect(badVia).toMatchObject({ code: 2, stderr: expect.stringContaining('--via must be claude-code or api, not openai') });
     // This environment has a key but no claude: naming Claude Code says so instead of falling back.
