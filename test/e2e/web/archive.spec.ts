@@ -76,6 +76,8 @@ test.describe('the transcript archive in the web shell', () => {
     );
     const projects = archive.getByRole('table', { name: 'Archived projects' });
     const windows = projects.getByRole('row', { name: scenario.windows.slug });
+    // The project's path names it while the home has it; the slug is what the archive keeps.
+    await expect(windows).toContainText(scenario.windows.path);
     await expect(windows.getByRole('button', { name: 'Delete archive…' })).toBeDisabled();
 
     // The user deletes the project on purpose: its transcripts leave the disk, then its archive may go too.
@@ -84,7 +86,7 @@ test.describe('the transcript archive in the web shell', () => {
     await page.getByRole('tab', { name: 'Settings' }).click();
     await windows.getByRole('button', { name: 'Delete archive…' }).click();
     const confirm = page.getByRole('alertdialog', { name: 'Confirm' });
-    await expect(confirm).toContainText(`Delete the archive of ${scenario.windows.slug}: 1 sessions`);
+    await expect(confirm).toContainText(`Delete the archive of ${scenario.windows.slug}: 1 session,`);
     await confirm.getByRole('button', { name: 'Delete' }).click();
     await expect(archive.getByRole('status')).toContainText('Removed 1 session');
     await expect(projects.getByRole('row', { name: scenario.windows.slug })).toHaveCount(0);

@@ -1,6 +1,7 @@
 import { formatByteSize } from '../../../../shared/archive/byteSizes';
 import type { ArchiveStatus } from '../../../../shared/model/archive';
 import { day } from './archiveDay';
+import { countOf } from '../../../../shared/text/plural';
 
 /** What the archive holds beside Claude Code's cleanupPeriodDays, and what is wrong with it, if anything. */
 export function ArchiveFacts({ status }: { readonly status: ArchiveStatus }) {
@@ -33,8 +34,8 @@ export function ArchiveFacts({ status }: { readonly status: ArchiveStatus }) {
         <dd aria-label="Archive state">{status.enabled ? 'on' : 'off'}</dd>
         <dt>Holds</dt>
         <dd aria-label="Archive contents">
-          {status.sessions} sessions ({status.deletedSessions} deleted by Claude Code), {status.files} transcripts,{' '}
-          {status.fileHistoryBackups} memory file backups
+          {countOf(status.sessions, 'session')} ({status.deletedSessions} deleted by Claude Code), {countOf(status.files, 'transcript')},{' '}
+          {countOf(status.fileHistoryBackups, 'memory file backup')}
         </dd>
         <dt>Size</dt>
         <dd aria-label="Archive size">

@@ -1,5 +1,6 @@
 import { formatByteSize } from '../../../../shared/archive/byteSizes';
 import type { ArchivedProjectSummary } from '../../../../shared/model/archive';
+import { countOf } from '../../../../shared/text/plural';
 
 /** A removal from the archive waiting for the person to confirm it: a prune by date, or a deleted project's archive. */
 export type ArchiveRemoval =
@@ -19,7 +20,7 @@ export function ArchiveRemovalConfirm({ removal, busy, onConfirm, onKeep }: Arch
       <p>
         {removal.kind === 'prune'
           ? `Remove every archived session last active before ${removal.before}? Copies of transcripts Claude Code already deleted cannot be recovered.`
-          : `Delete the archive of ${removal.project.slug}: ${removal.project.sessions} sessions, ${formatByteSize(removal.project.compressedBytes)}? They cannot be recovered.`}
+          : `Delete the archive of ${removal.project.slug}: ${countOf(removal.project.sessions, 'session')}, ${formatByteSize(removal.project.compressedBytes)}? They cannot be recovered.`}
       </p>
       <div className="dialog-buttons">
         <button type="button" disabled={busy} onClick={onConfirm}>

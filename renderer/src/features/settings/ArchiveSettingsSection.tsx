@@ -14,13 +14,14 @@ import { ArchiveProgressLine } from './ArchiveProgressLine';
 import { ArchivePruneForm } from './ArchivePruneForm';
 import { ArchiveRemovalConfirm, type ArchiveRemoval } from './ArchiveRemovalConfirm';
 import { deleteProjectArchive, loadArchiveStatus, pruneArchive, setArchiveSettings, useArchiveStore } from './archiveStore';
+import { countOf } from '../../../../shared/text/plural';
 
 function capText(status: ArchiveStatus | null): string {
   return status === null || status.maxBytes === null ? '' : formatByteSize(status.maxBytes);
 }
 
 const removedText = (value: ArchiveRemovalResult) =>
-  `Removed ${value.sessions} ${value.sessions === 1 ? 'session' : 'sessions'} (${formatByteSize(value.compressedBytes)}).`;
+  `Removed ${countOf(value.sessions, 'session')} (${formatByteSize(value.compressedBytes)}).`;
 
 /**
  * The transcript archive: what it holds beside Claude Code's `cleanupPeriodDays`, and the user's controls (off, size

@@ -1,5 +1,8 @@
 import { formatByteSize } from '../../../../shared/archive/byteSizes';
 import type { ArchivedProjectSummary } from '../../../../shared/model/archive';
+import { useMemo } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { useHomeStore } from '../../stores/homeStore';
 import { day } from './archiveDay';
 
 export interface ArchivedProjectsTableProps {
@@ -9,8 +12,13 @@ export interface ArchivedProjectsTableProps {
   readonly onDelete: (project: ArchivedProjectSummary) => void;
 }
 
-/** Each archived project: its sessions, how many Claude Code deleted, size, last activity, and deleting its archive. */
+/**
+ * Each archived project: its path when the home still has it (the slug, which is all the archive keeps, beneath), its
+ * sessions, how many Claude Code deleted, size, last activity, and deleting its archive.
+ */
 export function ArchivedProjectsTable({ projects, disabled, onDelete }: ArchivedProjectsTableProps) {
+  const homeProjects = useHomeStore(useShallow((s) => s.home?.projects ?? []));
+  const names = useMemo(() => new Map(homeProjects.map((p) => [`${p.configRoot}\0${p.slug}`, p.displayName])), [homeProjects]);
   if (projects.length === 0) return null;
   return (
     <table className="data-table" aria-label="Archived projects">
@@ -25,31 +33,35 @@ export function ArchivedProjectsTable({ projects, disabled, onDelete }: Archived
         </tr>
       </thead>
       <tbody>
-        {projects.map((project) => (
-          <tr key={`${project.configRoot}\0${project.slug}`} aria-label={project.slug}>
-            <td>
-              <code>{project.slug}</code>
-            </td>
-            <td>{project.sessions}</td>
-            <td>{project.deletedSessions}</td>
-            <td>{formatByteSize(project.compressedBytes)}</td>
-            <td>{day(project.newest)}</td>
-            <td>
-              <button
-                type="button"
-                disabled={disabled || project.transcriptsOnDisk}
-                title={
-                  project.transcriptsOnDisk
-                    ? 'Claude Code still has transcripts of this project; delete the project first'
-                    : 'For a project you deleted on purpose'
-                }
-                onClick={() => onDelete(project)}
-              >
-                Delete archive…
-              </button>
-            </td>
-          </tr>
-        ))}
+        {projects.map((project) => {
+          const name = names.get(`${project.configRoot}\0${project.slug}`);
+          return (
+            <tr key={`${project.configRoot}\0${project.slug}`} aria-label={project.slug}>
+              <td>
+                {name ? <div>{name}</div> : null}
+                <code className="small">{project.slug}</code>
+              </td>
+              <td>{project.sessions}</td>
+              <td>{project.deletedSessions}</td>
+              <td>{formatByteSize(project.compressedBytes)}</td>
+              <td>{day(project.newest)}</td>
+              <td>
+                <button
+                  type="button"
+                  disabled={disabled || project.transcriptsOnDisk}
+                  title={
+                    project.transcriptsOnDisk
+                      ? 'Claude Code still has transcripts of this project; delete the project first'
+                      : 'For a project you deleted on purpose'
+                  }
+                  onClick={() => onDelete(project)}
+                >
+                  Delete archive…
+                </button>
+              </td>
+            </tr>
+          );
+        })}
       </tbody>
     </table>
   );
