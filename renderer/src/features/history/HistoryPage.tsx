@@ -24,7 +24,7 @@ function ReconstructionLine({ status }: { readonly status: ChangeSetPage['status
     const share = current.bytesTotal > 0 ? Math.round((100 * current.bytesRead) / current.bytesTotal) : 0;
     return (
       <p className="muted small" role="status" aria-label="Reconstruction">
-        Reconstructing earlier history from Claude Code&apos;s transcripts… {share}% ({current.transcriptsRead} transcripts read)
+        Reconstructing earlier history from Claude Code&apos;s transcripts… {share}% ({countOf(current.transcriptsRead, 'transcript')} read)
       </p>
     );
   }
