@@ -167,7 +167,9 @@ export async function runArchive(argv: readonly string[], io: CliIo): Promise<nu
     if (values.json) io.stdout(`${JSON.stringify(toArchiveJson(status, removed), null, 2)}\n`);
     else {
       if (removed)
-        io.stdout(`Removed ${removed.sessions} sessions (${removed.files} transcripts, ${formatByteSize(removed.compressedBytes)}).\n`);
+        io.stdout(
+          `Removed ${countOf(removed.sessions, 'session')} (${countOf(removed.files, 'transcript')}, ${formatByteSize(removed.compressedBytes)}).\n`,
+        );
       io.stdout(statusText(status));
     }
     return 0;

@@ -7,6 +7,7 @@ import { openCliTranscriptReader } from '../cliTranscriptReader';
 import { configRootsFromEnv } from '../../core/layout/configRoots';
 import { CliError, type CliIo } from '../cliIo';
 import { CodedError } from '../../../shared/result';
+import { countOf } from '../../../shared/text/plural';
 
 export const TRANSCRIPT_USAGE = 'transcript <sessionId> [--json | --html | --usage [--json]] [--agent ID]';
 
@@ -77,7 +78,7 @@ export async function runTranscript(argv: readonly string[], io: CliIo): Promise
           ? 'cost unknown (a model has no list price)'
           : `$${totals.costUsd.toFixed(2)} at API list prices of ${PRICES_AS_OF}`;
       io.stdout(
-        `${turns.length} turns, ${totals.tokens.input} input, ${totals.tokens.output} output, peak context ${totals.peakContext}, ${cost}\n`,
+        `${countOf(turns.length, 'turn')}, ${totals.tokens.input} input, ${totals.tokens.output} output, peak context ${totals.peakContext}, ${cost}\n`,
       );
       return 0;
     }
