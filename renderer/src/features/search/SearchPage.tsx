@@ -8,6 +8,7 @@ import { SearchFilterBar } from './SearchFilterBar';
 import { SearchResults } from './SearchResults';
 import { SEARCH_LIMIT, startSearch, stopSearch, useSearchStore } from './searchStore';
 import './search.css';
+import { projectNamesOf } from '../sessions/timelineFilter';
 
 function formatMegabytes(bytes: number): string {
   return `${(bytes / 1_000_000).toFixed(bytes < 10_000_000 ? 1 : 0)} MB`;
@@ -24,7 +25,7 @@ export function SearchPage() {
   const [text, setText] = useState(state.query);
   const [requestRecords, setRequestRecords] = useState(false);
   const projects = useHomeStore(useShallow((s) => s.home?.projects ?? []));
-  const projectNames = useMemo(() => new Map(projects.map((p) => [`${p.configRoot}\0${p.slug}`, p.displayName])), [projects]);
+  const projectNames = useMemo(() => projectNamesOf(projects), [projects]);
   const sessions = useSessionCatalogStore((s) => s.sessions);
   // Hits name their session by id; the catalog gives its title.
   const sessionTitles = useMemo(

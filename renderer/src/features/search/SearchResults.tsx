@@ -3,6 +3,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import type { SearchHit } from '../../../../shared/model/search';
 import { navigate, openTranscript } from '../../stores/navigationStore';
 import { moveFocusByArrows } from '../../components/listKeyboard';
+import { projectKeyOf } from '../sessions/timelineFilter';
 
 export interface SearchResultsProps {
   readonly hits: readonly SearchHit[];
@@ -100,7 +101,7 @@ export function SearchResults({ hits, projectNames, sessionTitles, query }: Sear
                     </span>
                   ) : null}
                   {hit.requestRecord ? <span className="badge muted-badge">API request record</span> : null}
-                  <span className="muted search-hit-project">{projectNames.get(`${hit.configRoot}\0${hit.slug}`) ?? hit.slug}</span>
+                  <span className="muted search-hit-project">{projectNames.get(projectKeyOf(hit)) ?? hit.slug}</span>
                   <code>
                     {fileLabel(hit)}:{hit.line}
                   </code>

@@ -12,6 +12,7 @@ import {
   filterIgnoringDates,
   filterSessions,
   projectKeyOf,
+  projectNamesOf,
   type MemoryWriteCount,
   type TimelineFilter,
 } from './timelineFilter';
@@ -51,7 +52,7 @@ export function SessionsPage({ project }: { readonly project: ProjectSummary }) 
   const visible = useMemo(() => filterSessions(sessions, filter, writeCount), [sessions, filter, writeCount]);
   const branches = useMemo(() => distinctValues(scoped, (s) => s.gitBranches), [scoped]);
   const models = useMemo(() => distinctValues(scoped, (s) => s.models), [scoped]);
-  const projectNames = useMemo(() => new Map(projects.map((p) => [projectKeyOf(p), p.displayName])), [projects]);
+  const projectNames = useMemo(() => projectNamesOf(projects), [projects]);
 
   return (
     <section aria-label="Sessions" className="timeline">

@@ -29,6 +29,13 @@ export function projectKeyOf(session: { readonly configRoot: string; readonly sl
   return `${session.configRoot}\0${session.slug}`;
 }
 
+/** Each project's display name by its `projectKeyOf`, for pages that name projects they only know by slug. */
+export function projectNamesOf(
+  projects: readonly { readonly configRoot: string; readonly slug: string; readonly displayName: string }[],
+): ReadonlyMap<string, string> {
+  return new Map(projects.map((project) => [projectKeyOf(project), project.displayName]));
+}
+
 function pad(n: number): string {
   return String(n).padStart(2, '0');
 }

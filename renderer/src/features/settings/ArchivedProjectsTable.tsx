@@ -4,6 +4,7 @@ import { useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useHomeStore } from '../../stores/homeStore';
 import { day } from './archiveDay';
+import { projectKeyOf, projectNamesOf } from '../sessions/timelineFilter';
 
 export interface ArchivedProjectsTableProps {
   readonly projects: readonly ArchivedProjectSummary[];
@@ -18,7 +19,7 @@ export interface ArchivedProjectsTableProps {
  */
 export function ArchivedProjectsTable({ projects, disabled, onDelete }: ArchivedProjectsTableProps) {
   const homeProjects = useHomeStore(useShallow((s) => s.home?.projects ?? []));
-  const names = useMemo(() => new Map(homeProjects.map((p) => [`${p.configRoot}\0${p.slug}`, p.displayName])), [homeProjects]);
+  const names = useMemo(() => projectNamesOf(homeProjects), [homeProjects]);
   if (projects.length === 0) return null;
   return (
     <table className="data-table" aria-label="Archived projects">
@@ -34,9 +35,9 @@ export function ArchivedProjectsTable({ projects, disabled, onDelete }: Archived
       </thead>
       <tbody>
         {projects.map((project) => {
-          const name = names.get(`${project.configRoot}\0${project.slug}`);
+          const name = names.get(projectKeyOf(project));
           return (
-            <tr key={`${project.configRoot}\0${project.slug}`} aria-label={project.slug}>
+            <tr key={projectKeyOf(project)} aria-label={project.slug}>
               <td>
                 {name ? <div>{name}</div> : null}
                 <code className="small">{project.slug}</code>
