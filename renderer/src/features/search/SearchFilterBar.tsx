@@ -2,14 +2,11 @@ import type { ProjectSummary } from '../../../../shared/model/home';
 import type { SearchHitKind } from '../../../../shared/model/search';
 import { middleTruncate } from '../../components/middleTruncation';
 import { setSearchFilters, type SearchFilters } from './searchStore';
+import { projectKeyOf } from '../sessions/timelineFilter';
 
 const ANY = '';
 /** Project names in the select are cut in the middle past this many characters (options cannot be styled). */
 const MAX_OPTION_CHARS = 60;
-
-function projectKey(project: { readonly configRoot: string; readonly slug: string }): string {
-  return `${project.configRoot}\0${project.slug}`;
-}
 
 /** Which files a search reads: one project or all, memory or transcripts or both, and the days they last changed. */
 export function SearchFilterBar({ filters, projects }: { readonly filters: SearchFilters; readonly projects: readonly ProjectSummary[] }) {
@@ -19,15 +16,15 @@ export function SearchFilterBar({ filters, projects }: { readonly filters: Searc
       <label>
         Project
         <select
-          value={filters.project ? projectKey(filters.project) : ANY}
+          value={filters.project ? projectKeyOf(filters.project) : ANY}
           onChange={(event) => {
-            const project = projects.find((p) => projectKey(p) === event.target.value);
+            const project = projects.find((p) => projectKeyOf(p) === event.target.value);
             setSearchFilters({ project: project ? { configRoot: project.configRoot, slug: project.slug } : null });
           }}
         >
           <option value={ANY}>All projects</option>
           {projects.map((project) => (
-            <option key={projectKey(project)} value={projectKey(project)} title={project.displayName}>
+            <option key={projectKeyOf(project)} value={projectKeyOf(project)} title={project.displayName}>
               {middleTruncate(project.displayName, MAX_OPTION_CHARS)}
             </option>
           ))}
